@@ -1,0 +1,1 @@
+"""Reference implementation of reasoning-episode history consolidation (the embedded target)."""

@@ -1,0 +1,5 @@
+"""mutcheck: guard-mutation testing for history-consolidation code."""
+
+from importlib.metadata import version
+
+__version__ = version("mutcheck")
