@@ -114,6 +114,11 @@ def test_empty_text_after_text_is_not_merged_nor_kept():
     assert consolidate_parts([X("a"), X(""), FC("f")]) == [X("a"), FC("f")]
 
 
+def test_e14_dropped_empty_text_still_closes_the_unsigned_episode():
+    """Exception to §3.1: a dropped X"" between unsigned thoughts leaves two adjacent unsigned episodes."""
+    assert consolidate_parts([T("a"), X(""), T("b")]) == [E("a"), E("b")]
+
+
 def test_empty_non_text_parts_are_valid_content():
     media = {"inlineData": {"mimeType": "image/png", "data": "AA=="}}
     assert consolidate_parts([{}, media]) == [{}, media]

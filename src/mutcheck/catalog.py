@@ -1,0 +1,197 @@
+"""The catalog: `mutants/*.toml` loaded into Mutant records and checked field by field."""
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from mutcheck.problems import InputError, Problem
+
+LANGUAGES = ("en", "zh")
+FAMILIES_FILE = "families.toml"
+
+_REQUIRED = ("id", "family", "file", "scope", "match", "origin", "title", "why")
+_OPTIONAL = ("replace", "delete", "killed_by", "equivalent", "hint", "aliases")
+_BILINGUAL = ("title", "why", "hint", "equivalent")
+_STRINGS = ("id", "family", "file", "scope", "match", "replace", "origin")
+
+Text = dict[str, str]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    id: str
+    family: str
+    file: str
+    scope: str
+    match: str
+    replace: str | None  # None when the matched statements are deleted
+    killed_by: tuple[str, ...]
+    equivalent: Text | None  # the written proof, for mutants that cannot be killed
+    origin: str
+    title: Text
+    why: Text
+    hint: Text | None
+    aliases: tuple[str, ...]
+    source: str  # the catalog file it was read from, relative to the project root
+
+    @property
+    def delete(self) -> bool:
+        return self.replace is None
+
+
+@dataclass(frozen=True)
+class Catalog:
+    mutants: tuple[Mutant, ...]
+    families: dict[str, Text]
+
+    def find(self, name: str) -> Mutant | None:
+        """A mutant by id or alias."""
+        return next((m for m in self.mutants if name == m.id or name in m.aliases), None)
+
+    def select(self, names: list[str]) -> list[Mutant]:
+        """Mutants whose id, alias or family is in `names` (all of them when `names` is empty)."""
+        if not names:
+            return list(self.mutants)
+        wanted = set(names)
+        return [m for m in self.mutants if wanted & {m.id, m.family, *m.aliases}]
+
+
+def _check_text(value: object, source: str, entry: str, field: str) -> list[Problem]:
+    if not isinstance(value, dict):
+        return [Problem(source, entry, field, 'must be a table with "en" and "zh"')]
+    problems = [
+        Problem(source, entry, f"{field}.{language}", "missing translation")
+        for language in LANGUAGES
+        if not (isinstance(value.get(language), str) and value[language].strip())
+    ]
+    problems += [
+        Problem(source, entry, f"{field}.{key}", f"unknown language (expected {' and '.join(LANGUAGES)})")
+        for key in value
+        if key not in LANGUAGES
+    ]
+    return problems
+
+
+def _entry_problems(table: dict[str, object], source: str, entry: str, families: dict[str, Text]) -> list[Problem]:
+    problems = [Problem(source, entry, key, "unknown key") for key in table if key not in _REQUIRED + _OPTIONAL]
+    problems += [Problem(source, entry, key, "missing field") for key in _REQUIRED if key not in table]
+    problems += [
+        Problem(source, entry, key, "must be a non-empty string")
+        for key in _STRINGS
+        if key in table and not (isinstance(table[key], str) and table[key].strip())
+    ]
+    problems += [
+        problem for key in _BILINGUAL if key in table for problem in _check_text(table[key], source, entry, key)
+    ]
+    if isinstance(table.get("family"), str) and table["family"] not in families:
+        known = ", ".join(sorted(families)) or "none declared"
+        problems.append(Problem(source, entry, "family", f"unknown family {table['family']!r} (known: {known})"))
+    if "delete" in table and table["delete"] is not True:
+        problems.append(Problem(source, entry, "delete", "must be true when present"))
+    if ("replace" in table) == ("delete" in table):
+        problems.append(Problem(source, entry, "replace", "give exactly one of replace or delete"))
+    if ("killed_by" in table) == ("equivalent" in table):
+        problems.append(Problem(source, entry, "killed_by", "give exactly one of killed_by or equivalent"))
+    killed_by = table.get("killed_by", [])
+    if not isinstance(killed_by, list) or not all(isinstance(test, str) for test in killed_by):
+        problems.append(Problem(source, entry, "killed_by", "must be a list of test ids"))
+    elif "killed_by" in table and not killed_by:
+        problems.append(Problem(source, entry, "killed_by", "must name at least one test"))
+    aliases = table.get("aliases", [])
+    if not isinstance(aliases, list) or not all(isinstance(alias, str) for alias in aliases):
+        problems.append(Problem(source, entry, "aliases", "must be a list of strings"))
+    return problems
+
+
+def _load_families(catalog_dir: Path, root: Path) -> tuple[dict[str, Text], list[Problem]]:
+    path = catalog_dir / FAMILIES_FILE
+    source = str(path.relative_to(root))
+    if not path.is_file():
+        return {}, [Problem(source, "", "", "missing: declare each family with its en and zh title")]
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        return {}, [Problem(source, "", "", f"not valid TOML: {error}")]
+    families = document.get("family", {})
+    problems = [Problem(source, "", key, "unknown key") for key in document if key != "family"]
+    for name, title in families.items():
+        problems += _check_text(title, source, name, "title")
+    return families, problems
+
+
+def _read_tables(path: Path, source: str) -> tuple[list[dict[str, object]], list[Problem]]:
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        return [], [Problem(source, "", "", f"not valid TOML: {error}")]
+    problems = [
+        Problem(source, "", key, "unknown key (entries are [[mutant]] tables)") for key in document if key != "mutant"
+    ]
+    tables = document.get("mutant", [])
+    if not isinstance(tables, list) or not all(isinstance(table, dict) for table in tables):
+        return [], [*problems, Problem(source, "", "mutant", "must be [[mutant]] tables")]
+    return tables, problems
+
+
+def _to_mutant(table: dict[str, object], source: str) -> Mutant:
+    return Mutant(
+        id=table["id"],
+        family=table["family"],
+        file=table["file"],
+        scope=table["scope"],
+        match=table["match"],
+        replace=table.get("replace"),
+        killed_by=tuple(table.get("killed_by", ())),
+        equivalent=table.get("equivalent"),
+        origin=table["origin"],
+        title=table["title"],
+        why=table["why"],
+        hint=table.get("hint"),
+        aliases=tuple(table.get("aliases", ())),
+        source=source,
+    )
+
+
+def load_catalog(catalog_dir: Path, root: Path) -> Catalog:
+    """Every `[[mutant]]` of every catalog file, or InputError listing all problems found."""
+    if not catalog_dir.is_dir():
+        raise InputError([Problem(str(catalog_dir.relative_to(root)), "", "", "catalog directory not found")])
+    families, problems = _load_families(catalog_dir, root)
+    mutants: list[Mutant] = []
+    seen: dict[str, str] = {}
+    for path in sorted(catalog_dir.glob("*.toml")):
+        if path.name == FAMILIES_FILE:
+            continue
+        source = str(path.relative_to(root))
+        tables, file_problems = _read_tables(path, source)
+        problems += file_problems
+        for position, table in enumerate(tables, start=1):
+            entry = table.get("id") if isinstance(table.get("id"), str) else f"entry #{position}"
+            entry_problems = _entry_problems(table, source, entry, families)
+            names = [entry, *(a for a in table.get("aliases", []) if isinstance(a, str))]
+            for name in names:
+                if name in seen:
+                    entry_problems.append(Problem(source, entry, "id", f"duplicate id {name!r}, also in {seen[name]}"))
+                seen.setdefault(name, source)
+            problems += entry_problems
+            if not entry_problems:
+                mutants.append(_to_mutant(table, source))
+    if problems:
+        raise InputError(problems)
+    return Catalog(tuple(mutants), families)
+
+
+def _known_test(test_id: str, collected: set[str], functions: set[str]) -> bool:
+    """A node id, or a parametrized test named without its parameters."""
+    return test_id in collected or test_id in functions
+
+
+def unknown_killers(catalog: Catalog, collected: set[str]) -> list[Problem]:
+    """`killed_by` entries naming tests the suite does not have."""
+    functions = {test_id.split("[", 1)[0] for test_id in collected}
+    return [
+        Problem(mutant.source, mutant.id, "killed_by", f"no such test in the suite: {test_id}")
+        for mutant in catalog.mutants
+        for test_id in mutant.killed_by
+        if not _known_test(test_id, collected, functions)
+    ]

@@ -1,0 +1,11 @@
+"""The process exit status of every mutcheck command, in one place."""
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    OK = 0
+    EXPECTATION_FAILED = 1  # an unexpected survivor, a missing expected killer, a killed "equivalent"
+    USAGE = 2  # bad flags, configuration or catalog
+    BASELINE_FAILED = 3  # the unmutated suite fails or is flaky
+    PUBLISH_FAILED = 4  # a report could not be published (e.g. no permission to comment)

@@ -1,0 +1,23 @@
+"""User-facing problems with configuration and catalog input, each naming where it was found."""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Problem:
+    source: str  # the file, relative to the project root
+    entry: str  # the catalog entry id, or "" for file-level problems
+    field: str  # the offending key, or "" when the whole entry or file is at fault
+    message: str
+
+    def __str__(self) -> str:
+        where = ": ".join(part for part in (self.source, self.entry, self.field) if part)
+        return f"{where}: {self.message}"
+
+
+class InputError(Exception):
+    """Raised with every problem found, so the user can fix them all in one pass."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        super().__init__("\n".join(str(problem) for problem in problems))
+        self.problems = problems

@@ -1,0 +1,52 @@
+"""`mutcheck list` and `mutcheck show` on the repository's catalog."""
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from mutcheck.cli import main
+from mutcheck.exit_code import ExitCode
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(main, [*args, "--project", str(REPOSITORY)])
+
+
+def test_list_shows_id_family_location_and_expectation():
+    result = invoke("list")
+    assert result.exit_code == ExitCode.OK
+    line = next(line for line in result.output.splitlines() if line.startswith("G1 "))
+    assert "episode-split" in line
+    assert "src/consolidation/episodes.py::EpisodeTracker.add_thought" in line
+    assert "killed by 1" in line
+    assert "equivalent" in next(line for line in result.output.splitlines() if line.startswith("EQ1 "))
+
+
+def test_list_filters_by_family():
+    result = invoke("list", "--family", "retry-gate")
+    rows = [line.split()[0] for line in result.output.splitlines()[1:] if line.strip()]
+    assert rows == ["R1", "R2", "R3", "EQ8", "R5", "R6", "R7"]
+
+
+def test_show_prints_diff_why_and_killers_in_either_language():
+    result = invoke("show", "000-M1")
+    assert result.exit_code == ExitCode.OK
+    assert "G1 episode-split condition deleted" in result.output
+    assert '-        if self.has_open and text != "" and len(self.open_text) > 0' in result.output
+    assert "+        if False:" in result.output
+    assert "killed by: tests/consolidation/test_episodes.py::test_e2_back_to_back_episodes_split" in result.output
+    chinese = invoke("show", "G1", "--lang", "zh")
+    assert "删除片段切分条件" in chinese.output
+
+
+def test_show_equivalent_prints_its_proof():
+    result = invoke("show", "EQ2")
+    assert "equivalent: list.insert clamps" in result.output
+
+
+def test_show_unknown_id_is_a_usage_error():
+    result = invoke("show", "G999")
+    assert result.exit_code == ExitCode.USAGE
+    assert "mutants: G999: id: no mutant with this id or alias" in result.output
