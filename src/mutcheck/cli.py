@@ -1,6 +1,6 @@
 """The `mutcheck` command line: parse, call, exit."""
 
-import subprocess
+import os
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -10,6 +10,7 @@ from typing import Any
 import click
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import MofNCompleteColumn, Progress, TaskID
 from rich.syntax import Syntax
 from rich.table import Table
 
@@ -17,9 +18,14 @@ from mutcheck import __version__
 from mutcheck.catalog import Catalog, load_catalog, unknown_killers
 from mutcheck.collect import collect_test_ids
 from mutcheck.config import Config, find_project_root, load_config
+from mutcheck.engine import EngineOptions, run_engine
 from mutcheck.exit_code import ExitCode
-from mutcheck.mutate import MutationError, apply_mutant
+from mutcheck.matrix import build_matrix
+from mutcheck.mutate import AppliedMutant, MutationError, apply_mutant
+from mutcheck.plan import Shard, changed_lines, in_diff
 from mutcheck.problems import InputError, Problem
+from mutcheck.report import terminal
+from mutcheck.results import build_results, load_results, merge_results, write_results
 
 project_option = click.option(
     "--project",
@@ -47,6 +53,12 @@ def _reports_input_errors(command: Callable[..., Any]) -> Callable[..., Any]:
 
 def _config(project: Path | None) -> Config:
     return load_config(find_project_root((project or Path.cwd()).resolve()))
+
+
+def _console() -> Console:
+    """Rich on a terminal; wide, plain lines in logs (CI) so tables are not squeezed to 80 columns."""
+    console = Console(highlight=False)
+    return console if console.is_terminal else Console(highlight=False, width=160)
 
 
 def _catalog(config: Config) -> Catalog:
@@ -129,9 +141,144 @@ def check(project: Path | None) -> None:
     click.echo(f"{len(catalog.mutants)} mutants in {len(catalog.families)} families: every entry applies")
 
 
+class _Progress:
+    """A progress bar on a terminal; plain lines otherwise (CI logs)."""
+
+    def __init__(self, console: Console, rounds: int) -> None:
+        self.console = console
+        self.rounds = rounds
+        self.total = 0
+        self.done = 0
+        self.bar: Progress | None = None
+        self.task: TaskID | None = None
+
+    def __call__(self, kind: str, data: Any) -> None:
+        if kind == "collected":
+            self._say(f"collected {data} tests")
+        elif kind == "baseline":
+            self._say(f"baseline round {data}/{self.rounds} done")
+        elif kind == "planned":
+            self.total = data
+            self._say(f"running {data} mutants")
+            if self.console.is_terminal and data:
+                self.bar = Progress(*Progress.get_default_columns(), MofNCompleteColumn(), console=self.console)
+                self.bar.start()
+                self.task = self.bar.add_task("mutants", total=data)
+        elif kind == "mutant":
+            self.done += 1
+            failing = sum(outcome in ("failed", "error") for outcome in data.outcomes.values())
+            if self.bar is not None:
+                self.bar.update(self.task, advance=1, description=data.id)
+                if self.done == self.total:
+                    self.bar.stop()
+            else:
+                self._say(f"[{self.done}/{self.total}] {data.id}: {failing} of {len(data.selected)} tests failed")
+
+    def _say(self, text: str) -> None:
+        if self.bar is None:
+            self.console.print(text, markup=False, highlight=False)
+
+
+def _applied_mutants(config: Config, catalog: Catalog, only: tuple[str, ...]) -> list[AppliedMutant]:
+    known = {name for m in catalog.mutants for name in (m.id, m.family, *m.aliases)}
+    problems = [Problem("--only", name, "", "no mutant id, alias or family of that name") for name in only]
+    problems = [problem for problem in problems if problem.entry not in known]
+    applied = []
+    for mutant in catalog.select(list(only)):
+        try:
+            applied.append(apply_mutant(mutant, config.root))
+        except MutationError as error:
+            problems.append(error.problem)
+    if problems:
+        raise InputError(problems)
+    return applied
+
+
 @main.command()
-def run() -> None:
-    """Run the suite unmutated (the engine that runs every mutant is not wired in yet)."""
-    completed = subprocess.run([sys.executable, "-m", "pytest", "-q", "tests/consolidation"], check=False)
-    click.echo("baseline " + ("passed" if completed.returncode == 0 else "FAILED"))
-    sys.exit(ExitCode.OK if completed.returncode == 0 else ExitCode.BASELINE_FAILED)
+@click.option("--only", multiple=True, help="Only this mutant id, alias or family (repeatable).")
+@click.option("--diff", "diff_base", metavar="BASE", help="Only mutants touching lines changed since git BASE.")
+@click.option("--shard", help="Run shard k of n (k/n), a deterministic partition of the mutants.")
+@click.option("--bail", is_flag=True, help="Stop each mutant at its first killing test.")
+@click.option("--jobs", type=click.IntRange(min=1), help="Parallel workers (default: CPU count).")
+@click.option("--timeout-factor", type=click.FloatRange(min=0), help="Time limit = factor x baseline + constant.")
+@click.option("--timeout-constant", type=click.FloatRange(min=0), help="Seconds added to every time limit.")
+@click.option("--baseline-rounds", type=click.IntRange(min=1), help="Unmutated runs that must agree (default 1).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the results here.")
+@project_option
+@_reports_input_errors
+def run(
+    only: tuple[str, ...],
+    diff_base: str | None,
+    shard: str | None,
+    bail: bool,
+    jobs: int | None,
+    timeout_factor: float | None,
+    timeout_constant: float | None,
+    baseline_rounds: int | None,
+    json_path: Path | None,
+    project: Path | None,
+) -> None:
+    """Run every catalogued mutant against the tests that reach it and check the expectations."""
+    root = find_project_root((project or Path.cwd()).resolve())
+    overrides = {
+        "jobs": jobs,
+        "timeout_factor": timeout_factor,
+        "timeout_constant": timeout_constant,
+        "baseline_rounds": baseline_rounds,
+    }
+    config = load_config(root, overrides)
+    catalog = _catalog(config)
+
+    def prepare() -> list[AppliedMutant]:
+        applied = _applied_mutants(config, catalog, only)
+        if diff_base:
+            changed = changed_lines(config.root, diff_base)
+            applied = [mutant for mutant in applied if in_diff(mutant, changed)]
+        if shard:
+            part = Shard.parse(shard)
+            applied = [mutant for mutant in applied if part.keeps(mutant.mutant.id)]
+        return applied
+
+    options = EngineOptions(
+        jobs=config.jobs or os.cpu_count() or 1,
+        bail=bail,
+        timeout_factor=config.timeout_factor,
+        timeout_constant=config.timeout_constant,
+        baseline_rounds=config.baseline_rounds,
+    )
+    console = _console()
+    target_files = [mutant.file for mutant in catalog.select(list(only))]
+    engine_run, applied = run_engine(
+        config, target_files, prepare, options, _Progress(console, options.baseline_rounds)
+    )
+    if engine_run.collection_error:
+        console.print(engine_run.log[-3000:], markup=False)
+    unknown = unknown_killers(catalog, set(engine_run.tests)) if engine_run.tests else []
+    if unknown:
+        raise InputError(unknown)
+    matrix = build_matrix(engine_run, applied, bail)
+    facts = {
+        "jobs": options.jobs,
+        "bail": bail,
+        "baseline_rounds": options.baseline_rounds,
+        "shard": shard,
+        "only": list(only),
+        "diff_base": diff_base,
+    }
+    results = build_results(matrix, engine_run, catalog, config.root, facts)
+    if json_path:
+        write_results(json_path, results)
+    terminal.render(results, console)
+    sys.exit(matrix.exit_code)
+
+
+@main.command()
+@click.argument("shards", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Merged file.")
+@_reports_input_errors
+def merge(shards: tuple[Path, ...], output: Path) -> None:
+    """Combine the results of `--shard k/n` runs into one, as if run unsharded."""
+    merged = merge_results([(path, load_results(path)) for path in shards])
+    write_results(output, merged)
+    terminal.render(merged, _console())
+    sys.exit(merged["summary"]["exit_code"])

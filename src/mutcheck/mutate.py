@@ -1,10 +1,11 @@
-"""LibCST edits: find a mutant's node in its scope, apply the edit, diff it, reject no-ops."""
+"""LibCST edits: find a mutant's node in its scope, splice in the edit, diff it, reject no-ops."""
 
 import ast
 import difflib
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from types import CodeType
 
@@ -13,6 +14,23 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from mutcheck.catalog import Mutant
 from mutcheck.problems import Problem
+from mutcheck.swap import code_fingerprint, swappable
+
+_BINARY_PRECEDENCE = {
+    ast.BitOr: 6,
+    ast.BitXor: 7,
+    ast.BitAnd: 8,
+    ast.LShift: 9,
+    ast.RShift: 9,
+    ast.Add: 10,
+    ast.Sub: 10,
+    ast.Mult: 11,
+    ast.Div: 11,
+    ast.FloorDiv: 11,
+    ast.Mod: 11,
+    ast.MatMult: 11,
+    ast.Pow: 13,
+}
 
 
 @dataclass(frozen=True)
@@ -33,6 +51,8 @@ class AppliedMutant:
     diff: str
     span: Span
     equivalent_by_compilation: bool
+    scope_qualname: str  # the scope as Python names its code, e.g. "outer.<locals>.inner"
+    swap_target: str | None  # the function whose __code__ can carry the mutant, or None: run a copy
 
 
 class MutationError(Exception):
@@ -41,6 +61,7 @@ class MutationError(Exception):
         self.problem = problem
 
 
+@lru_cache(maxsize=65536)
 def _ast_key(code: str, expression: bool) -> str | None:
     """A layout-free fingerprint of a code fragment (None if it does not parse that way)."""
     try:
@@ -51,15 +72,31 @@ def _ast_key(code: str, expression: bool) -> str | None:
 
 
 class _ScopeFinder(cst.CSTVisitor):
-    """Qualified names (`f`, `Class.method`, `outer.inner`) of every function and class."""
+    """Every function and class by catalog name (`f`, `Class.method`, `outer.inner`), with the
+    name Python gives its code (`outer.<locals>.inner`) and its outermost enclosing function."""
 
     def __init__(self) -> None:
-        self.stack: list[str] = []
+        self.stack: list[cst.FunctionDef | cst.ClassDef] = []
         self.scopes: dict[str, cst.CSTNode] = {}
+        self.qualnames: dict[str, str] = {}
+        self.outermost_functions: dict[str, str | None] = {}
 
     def _enter(self, node: cst.FunctionDef | cst.ClassDef) -> None:
-        self.stack.append(node.name.value)
-        self.scopes.setdefault(".".join(self.stack), node)
+        self.stack.append(node)
+        name = ".".join(scope.name.value for scope in self.stack)
+        if name in self.scopes:
+            return
+        self.scopes[name] = node
+        python_parts: list[str] = []
+        outermost: str | None = None
+        for scope in self.stack:
+            python_parts.append(scope.name.value)
+            if isinstance(scope, cst.FunctionDef):
+                outermost = outermost or ".".join(python_parts)
+                if scope is not node:
+                    python_parts.append("<locals>")
+        self.qualnames[name] = ".".join(python_parts)
+        self.outermost_functions[name] = outermost
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._enter(node)
@@ -82,17 +119,17 @@ class _MatchCollector(cst.CSTVisitor):
         self.key = key
         self.expression = expression
         self.statement_count = statement_count
-        self.matches: list[tuple[cst.CSTNode, ...]] = []
+        self.matches: list[tuple[tuple[cst.CSTNode, ...], Sequence[cst.CSTNode]]] = []
         self.candidates: list[str] = []
 
     def on_visit(self, node: cst.CSTNode) -> bool:
         if self.expression and isinstance(node, cst.BaseExpression):
             code = self.module.code_for_node(node)
             if _ast_key(code, expression=True) == self.key:
-                self.matches.append((node,))
+                self.matches.append(((node,), ()))
             elif len(self.candidates) < 200:
                 self.candidates.append(code)
-        if not self.expression and isinstance(node, cst.IndentedBlock | cst.Module):
+        if not self.expression and isinstance(node, cst.IndentedBlock):
             self._scan_block(node.body)
         return True
 
@@ -102,24 +139,38 @@ class _MatchCollector(cst.CSTVisitor):
             run = tuple(body[start : start + count])
             code = "".join(self.module.code_for_node(statement) for statement in run)
             if _ast_key(code, expression=False) == self.key:
-                self.matches.append(run)
+                self.matches.append((run, body))
         self.candidates.extend(self.module.code_for_node(statement).strip() for statement in body)
 
 
-class _Replacer(cst.CSTTransformer):
-    def __init__(self, targets: tuple[cst.CSTNode, ...], replacement: Sequence[cst.CSTNode] | cst.CSTNode) -> None:
-        self.targets = targets
-        self.replacement = replacement
+@dataclass(frozen=True)
+class _ParsedFile:
+    text: str
+    module: cst.Module
+    finder: _ScopeFinder
+    positions: dict[cst.CSTNode, CodeRange]
+    line_offsets: tuple[int, ...]
+    code: CodeType | None
 
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:
-        if isinstance(self.replacement, cst.CSTNode):
-            return self.replacement if original_node is self.targets[0] else updated_node
-        if isinstance(original_node, cst.IndentedBlock) and any(s is self.targets[0] for s in original_node.body):
-            body = list(updated_node.body)
-            start = next(i for i, s in enumerate(original_node.body) if s is self.targets[0])
-            body[start : start + len(self.targets)] = list(self.replacement)
-            return updated_node.with_changes(body=body or [cst.SimpleStatementLine([cst.Pass()])])
-        return updated_node
+    def offset(self, line: int, column: int) -> int:
+        return self.line_offsets[line - 1] + column
+
+
+@lru_cache(maxsize=64)
+def _parse_file(text: str, filename: str) -> _ParsedFile:
+    """Parsing, scopes and positions once per file content, shared by all its mutants."""
+    module = cst.parse_module(text)
+    finder = _ScopeFinder()
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    wrapper.visit(finder)
+    offsets = [0]
+    for line in text.splitlines(keepends=True):
+        offsets.append(offsets[-1] + len(line))
+    try:
+        code = compile(text, filename, "exec")
+    except SyntaxError:
+        code = None
+    return _ParsedFile(text, module, finder, dict(wrapper.resolve(PositionProvider)), tuple(offsets), code)
 
 
 def _fail(mutant: Mutant, field: str, message: str) -> MutationError:
@@ -133,37 +184,66 @@ def _is_expression_edit(mutant: Mutant) -> bool:
     return _ast_key(mutant.match, expression=True) is not None and _ast_key(mutant.replace, expression=True) is not None
 
 
-def _parse_replacement(mutant: Mutant, expression: bool) -> cst.CSTNode | list[cst.BaseStatement]:
-    if mutant.replace is None:
-        return []
+def _check_replacement(mutant: Mutant, expression: bool) -> None:
+    if mutant.replace is None or _ast_key(mutant.replace, expression=expression) is not None:
+        return
+    kind = "an expression" if _ast_key(mutant.match, expression=True) is not None else "statements"
     try:
-        if expression:
-            return cst.parse_expression(mutant.replace.strip())
-        return list(cst.parse_module(textwrap.dedent(mutant.replace)).body)
-    except cst.ParserSyntaxError as error:
-        kind = "an expression" if _ast_key(mutant.match, expression=True) is not None else "statements"
-        message = f"does not parse as {kind}, the kind of node match is: {str(error).splitlines()[0]}"
-        raise _fail(mutant, "replace", message) from error
+        ast.parse(textwrap.dedent(mutant.replace))
+        detail = "it parses only as a statement"
+    except SyntaxError as error:
+        detail = f"{error.msg} (line {error.lineno})"
+    raise _fail(mutant, "replace", f"does not parse as {kind}, the kind of node match is: {detail}")
 
 
-def _code_fingerprint(code: CodeType) -> tuple:
-    """Byte code and constants, recursively, without line numbers."""
-    constants = tuple(_code_fingerprint(c) if isinstance(c, CodeType) else (type(c), repr(c)) for c in code.co_consts)
-    return (code.co_code, constants, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)
+def _precedence(node: ast.expr) -> int:
+    """How tightly an expression binds (Python's operator table; higher binds tighter)."""
+    match node:
+        case ast.NamedExpr():
+            return -1
+        case ast.Lambda():
+            return 0
+        case ast.IfExp():
+            return 1
+        case ast.BoolOp(op=ast.Or()):
+            return 2
+        case ast.BoolOp():
+            return 3
+        case ast.UnaryOp(op=ast.Not()):
+            return 4
+        case ast.Compare():
+            return 5
+        case ast.BinOp(op=op):
+            return _BINARY_PRECEDENCE[type(op)]
+        case ast.UnaryOp():
+            return 12
+        case ast.Await():
+            return 14
+    return 15
 
 
-def _compiles_identically(original: str, mutated: str, filename: str) -> bool:
-    try:
-        return _code_fingerprint(compile(original, filename, "exec")) == _code_fingerprint(
-            compile(mutated, filename, "exec")
-        )
-    except SyntaxError:
-        return False
+def _expression_source(match: str, replace: str) -> str:
+    """The replacement, parenthesized when it binds more loosely than what it replaces."""
+    source = replace.strip()
+    looser = _precedence(ast.parse(source, mode="eval").body) < _precedence(ast.parse(match.strip(), mode="eval").body)
+    return f"({source})" if looser or "\n" in source else source
 
 
-def _preview(candidates: list[str]) -> str:
-    shown = sorted({candidate.strip().splitlines()[0] for candidate in candidates if candidate.strip()}, key=len)
-    return "; ".join(repr(candidate) for candidate in shown[:8])
+def _splice(parsed: _ParsedFile, mutant: Mutant, targets: tuple[cst.CSTNode, ...], block: Sequence) -> str:
+    """The file's text with the targets' source replaced (positions, not a tree rewrite: fast)."""
+    first, last = parsed.positions[targets[0]], parsed.positions[targets[-1]]
+    start = parsed.offset(first.start.line, first.start.column)
+    end = parsed.offset(last.end.line, last.end.column)
+    text = parsed.text
+    if not block:
+        return text[:start] + _expression_source(mutant.match, mutant.replace) + text[end:]
+    indent = " " * first.start.column
+    if mutant.replace is None and len(targets) < len(block):
+        line_start = parsed.offset(first.start.line, 0)
+        line_end = parsed.line_offsets[last.end.line] if last.end.line < len(parsed.line_offsets) else len(text)
+        return text[:line_start] + text[line_end:]
+    lines = textwrap.dedent(mutant.replace or "pass").strip("\n").splitlines()
+    return text[:start] + ("\n" + indent).join(lines) + text[end:]
 
 
 def apply_mutant(mutant: Mutant, root: Path) -> AppliedMutant:
@@ -171,46 +251,45 @@ def apply_mutant(mutant: Mutant, root: Path) -> AppliedMutant:
     path = root / mutant.file
     if not path.is_file():
         raise _fail(mutant, "file", f"no such file: {mutant.file}")
-    original = path.read_text(encoding="utf-8")
     try:
-        module = cst.parse_module(original)
+        parsed = _parse_file(path.read_text(encoding="utf-8"), mutant.file)
     except cst.ParserSyntaxError as error:
         raise _fail(mutant, "file", f"does not parse: {str(error).splitlines()[0]}") from error
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    finder = _ScopeFinder()
-    module.visit(finder)
-    scope = finder.scopes.get(mutant.scope)
+    scope = parsed.finder.scopes.get(mutant.scope)
     if scope is None:
-        known = ", ".join(sorted(finder.scopes)) or "none"
+        known = ", ".join(sorted(parsed.finder.scopes)) or "none"
         raise _fail(mutant, "scope", f"no function or class {mutant.scope!r} in {mutant.file} (known: {known})")
 
     expression = _is_expression_edit(mutant)
-    replacement = _parse_replacement(mutant, expression)
+    _check_replacement(mutant, expression)
     key = _ast_key(mutant.match, expression=expression)
     if key is None:
         raise _fail(mutant, "match", "does not parse as " + ("an expression" if expression else "statements"))
     statement_count = 0 if expression else len(ast.parse(textwrap.dedent(mutant.match)).body)
-    collector = _MatchCollector(module, key, expression, statement_count)
+    collector = _MatchCollector(parsed.module, key, expression, statement_count)
     scope.visit(collector)
     if len(collector.matches) != 1:
         found = "not found" if not collector.matches else f"found {len(collector.matches)} times"
-        raise _fail(mutant, "match", f"{found} in {mutant.scope}; candidates: {_preview(collector.candidates)}")
-    targets = collector.matches[0]
-    mutated = module.visit(_Replacer(targets, replacement)).code
+        candidates = sorted({c.strip().splitlines()[0] for c in collector.candidates if c.strip()}, key=len)[:8]
+        preview = "; ".join(repr(candidate) for candidate in candidates)
+        raise _fail(mutant, "match", f"{found} in {mutant.scope}; candidates: {preview}")
+    targets, block = collector.matches[0]
+
+    mutated = _splice(parsed, mutant, targets, block)
     try:
-        mutated_tree = ast.parse(mutated)
+        mutated_code = compile(mutated, mutant.file, "exec", dont_inherit=True)
     except SyntaxError as error:
-        raise _fail(mutant, "replace", f"the edited file does not parse: {error}") from error
-    if ast.dump(mutated_tree) == ast.dump(ast.parse(original)):
+        raise _fail(
+            mutant, "replace", f"the edited file does not compile: {error.msg} (line {error.lineno})"
+        ) from error
+    if mutant.replace is not None and _ast_key(mutant.replace, expression=expression) == key:
         raise _fail(mutant, "replace", "rejected: the edit leaves the code unchanged (AST-equal)")
 
-    positions = wrapper.resolve(PositionProvider)
-    first: CodeRange = positions[targets[0]]
-    last: CodeRange = positions[targets[-1]]
-    span = Span(first.start.line, first.start.column, last.end.line, last.end.column)
+    first, last = parsed.positions[targets[0]], parsed.positions[targets[-1]]
+    target = parsed.finder.outermost_functions[mutant.scope]
     diff = "".join(
         difflib.unified_diff(
-            original.splitlines(keepends=True),
+            parsed.text.splitlines(keepends=True),
             mutated.splitlines(keepends=True),
             fromfile=f"a/{mutant.file}",
             tofile=f"b/{mutant.file}",
@@ -218,9 +297,12 @@ def apply_mutant(mutant: Mutant, root: Path) -> AppliedMutant:
     )
     return AppliedMutant(
         mutant=mutant,
-        original=original,
+        original=parsed.text,
         mutated=mutated,
         diff=diff,
-        span=span,
-        equivalent_by_compilation=_compiles_identically(original, mutated, mutant.file),
+        span=Span(first.start.line, first.start.column, last.end.line, last.end.column),
+        equivalent_by_compilation=parsed.code is not None
+        and code_fingerprint(parsed.code) == code_fingerprint(mutated_code),
+        scope_qualname=parsed.finder.qualnames[mutant.scope],
+        swap_target=target if parsed.code is not None and swappable(parsed.code, mutated_code, target) else None,
     )

@@ -1,0 +1,214 @@
+"""The engine: runs the host in a scratch copy, answers its baseline with the plan, gathers outcomes.
+
+Only this module (and the host it starts) runs the project's code.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mutcheck.config import Config
+from mutcheck.mutate import AppliedMutant
+from mutcheck.plan import select_tests, time_limit
+from mutcheck.scratch import copy_project
+
+
+@dataclass
+class BaselineRound:
+    outcomes: list[str]
+    durations: list[float]
+    witnesses: list[str | None]
+
+
+@dataclass
+class MutantRun:
+    """What happened to one mutant in the engine, before any verdict."""
+
+    id: str
+    path: str  # "swap", "fallback", or "none" (nothing selected, or not run)
+    selected: list[int]
+    outcomes: dict[int, str]
+    durations: dict[int, float]
+    witnesses: dict[int, str]
+    timed_out: bool
+    broken: str | None
+    seconds: float
+    time_limit: float
+
+
+@dataclass
+class EngineRun:
+    tests: list[str] = field(default_factory=list)
+    baseline: list[BaselineRound] = field(default_factory=list)
+    coverage: list[set[str]] = field(default_factory=list)
+    mutants: dict[str, MutantRun] = field(default_factory=dict)
+    collection_error: str | None = None
+    seconds: float = 0.0
+    mutant_phase_seconds: float = 0.0  # from the plan to the last mutant
+    log: str = ""
+
+
+@dataclass(frozen=True)
+class EngineOptions:
+    jobs: int
+    bail: bool
+    timeout_factor: float
+    timeout_constant: float
+    baseline_rounds: int
+
+
+def baseline_passed(run: EngineRun) -> bool:
+    """Every test passed (or skipped) in every round, with the same outcome each time."""
+    if not run.baseline or run.collection_error:
+        return False
+    first = run.baseline[0].outcomes
+    return all(outcome in ("passed", "skipped") for outcome in first) and all(
+        round_.outcomes == first for round_ in run.baseline
+    )
+
+
+def _durations(run: EngineRun) -> list[float]:
+    return [max(round_.durations[index] for round_ in run.baseline) for index in range(len(run.tests))]
+
+
+def _plan_mutants(run: EngineRun, applied: list[AppliedMutant], options: EngineOptions) -> list[dict[str, Any]]:
+    durations = _durations(run)
+    planned = []
+    for mutant in applied:
+        selected = select_tests(mutant.scope_qualname, run.coverage)
+        limit = time_limit(selected, durations, options.timeout_factor, options.timeout_constant)
+        run.mutants[mutant.mutant.id] = MutantRun(
+            mutant.mutant.id, "none", selected, {}, {}, {}, False, None, 0.0, limit
+        )
+        if selected and not mutant.equivalent_by_compilation:
+            planned.append(
+                {
+                    "id": mutant.mutant.id,
+                    "file": mutant.mutant.file,
+                    "swap_target": mutant.swap_target,
+                    "mutated": mutant.mutated,
+                    "selected": selected,
+                    "timeout": limit,
+                }
+            )
+    return planned
+
+
+def _record_mutant(run: EngineRun, event: dict[str, Any]) -> MutantRun:
+    mutant = run.mutants[event["id"]]
+    mutant.path = event["path"]
+    mutant.outcomes = {int(index): outcome for index, outcome in event["outcomes"].items()}
+    mutant.durations = {int(index): duration for index, duration in event["durations"].items()}
+    mutant.witnesses = {int(index): witness for index, witness in event["witnesses"].items()}
+    mutant.timed_out = event["timed_out"]
+    mutant.broken = event["broken"]
+    mutant.seconds = event["seconds"]
+    return mutant
+
+
+def run_engine(
+    config: Config,
+    target_files: list[str],
+    prepare: Callable[[], list[AppliedMutant]],
+    options: EngineOptions,
+    on_progress: Callable[[str, Any], None] = lambda _kind, _data: None,
+) -> tuple[EngineRun, list[AppliedMutant]]:
+    """Baseline, then every mutant `prepare` returns, against the tests that reach it.
+
+    The host starts collecting and running the baseline first; `prepare` (applying the catalog)
+    runs meanwhile in this process, so the two overlap.
+    """
+    started = time.monotonic()
+    run = EngineRun()
+    with tempfile.TemporaryDirectory(prefix="mutcheck-") as directory:
+        scratch = copy_project(config.root, Path(directory) / "project")
+        read_fd, write_fd = os.pipe()
+        spec = {
+            "mode": "full",
+            "events_fd": write_fd,
+            "test_paths": list(config.tests),
+            "pytest_args": list(config.pytest_args),
+            "target_files": sorted(set(target_files)),
+            "baseline_rounds": options.baseline_rounds,
+            "jobs": options.jobs,
+            "bail": options.bail,
+        }
+        spec_path = Path(directory) / "spec.json"
+        spec_path.write_text(json.dumps(spec), encoding="utf-8")
+        log_path = Path(directory) / "host.log"
+        with log_path.open("w", encoding="utf-8") as log:
+            host = subprocess.Popen(
+                [sys.executable, "-m", "mutcheck.host", str(spec_path)],
+                cwd=scratch,
+                pass_fds=[write_fd],
+                stdin=subprocess.PIPE,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                text=True,
+                env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "MUTCHECK_RUNNING": "1"},
+            )
+            os.close(write_fd)
+            try:
+                applied = prepare()
+                _converse(host, read_fd, run, applied, options, on_progress)
+            finally:
+                os.close(read_fd)
+                if host.poll() is None:
+                    host.kill()
+                host.wait()
+        run.log = log_path.read_text(encoding="utf-8", errors="replace")
+    run.seconds = time.monotonic() - started
+    return run, applied
+
+
+def _converse(
+    host: subprocess.Popen,
+    read_fd: int,
+    run: EngineRun,
+    applied: list[AppliedMutant],
+    options: EngineOptions,
+    on_progress: Callable[[str, Any], None],
+) -> None:
+    planned_at = time.monotonic()
+    with os.fdopen(os.dup(read_fd), "r", encoding="utf-8") as events:
+        for line in events:
+            event = json.loads(line)
+            kind = event.get("event")
+            if kind == "collection-error":
+                run.collection_error = event["broken"]
+                return
+            if kind == "collected":
+                run.tests = event["tests"]
+                on_progress("collected", len(run.tests))
+            elif kind == "baseline":
+                results = event["results"]
+                run.baseline.append(
+                    BaselineRound(
+                        [result["outcome"] for result in results],
+                        [result["duration"] for result in results],
+                        [result.get("witness") for result in results],
+                    )
+                )
+                if event["round"] == 1:
+                    run.coverage = [set(result.get("covered", ())) for result in results]
+                on_progress("baseline", event["round"])
+                if event["round"] == options.baseline_rounds:
+                    planned_at = time.monotonic()
+                    planned = _plan_mutants(run, applied, options) if baseline_passed(run) else []
+                    on_progress("planned", len(planned))
+                    host.stdin.write(json.dumps({"mutants": planned}) + "\n")
+                    host.stdin.flush()
+            elif kind == "mutant":
+                on_progress("mutant", _record_mutant(run, event))
+            elif kind == "done":
+                run.mutant_phase_seconds = time.monotonic() - planned_at
+                return
+    # The stream ended without "done": the host died (its log says why).
+    run.collection_error = run.collection_error or "the pytest host stopped unexpectedly"

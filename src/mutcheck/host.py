@@ -1,0 +1,384 @@
+"""The engine's pytest host: collect once in a scratch copy, run the baseline, fork one child per
+mutant with the mutated code swapped in, stream outcomes back as JSON lines.
+
+Started by the engine as `python -m mutcheck.host SPEC.json`; never imported by the CLI process.
+"""
+
+import gc
+import json
+import os
+import re
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any, TextIO
+
+import pytest
+
+from mutcheck.protocol import NOT_RUN, PASSED, TIMEOUT, run_item
+from mutcheck.swap import find_code, live_function
+
+WITNESSES_PER_MUTANT = 2
+_ERROR_LINE = re.compile(r"^(?:E\s+)?(\w*(?:Error|Exception)\b.*)$")
+
+
+class EventWriter:
+    """JSON lines to one file descriptor, each written whole."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def write(self, event: dict[str, Any]) -> None:
+        data = (json.dumps(event) + "\n").encode()
+        while data:
+            data = data[os.write(self.fd, data) :]
+
+
+def _last_error(log: Path) -> str | None:
+    """The last line of a pytest log that names an error (e.g. `E   NameError: ...`)."""
+    lines = log.read_text(encoding="utf-8", errors="replace").splitlines() if log.exists() else []
+    errors = [match.group(1) for line in lines if (match := _ERROR_LINE.match(line))]
+    return errors[-1] if errors else None
+
+
+def modules_by_file(files: list[str]) -> dict[str, ModuleType]:
+    """The imported modules loaded from `files` (resolved paths), found once before forking."""
+    wanted = {str(Path(name).resolve()) for name in files}
+    found = {}
+    for module in list(sys.modules.values()):
+        filename = getattr(module, "__file__", None)
+        if filename and (resolved := os.path.realpath(filename)) in wanted:
+            found[resolved] = module
+    return found
+
+
+def _swap_in(mutant: dict[str, Any], modules: dict[str, ModuleType]) -> None:
+    """Replace the live function's code with the mutated one; every reference sees the change."""
+    path = str(Path(mutant["file"]).resolve())
+    code = compile(mutant["mutated"], path, "exec")
+    module = modules.get(path)
+    function = live_function(module, mutant["swap_target"]) if module else None
+    mutated_code = find_code(code, mutant["swap_target"])
+    if function is None or mutated_code is None:
+        raise RuntimeError(f"{mutant['swap_target']} is not loaded from {mutant['file']}")
+    function.__code__ = mutated_code
+
+
+def run_tests(items: list[pytest.Item], selected: list[int], events: EventWriter, bail: bool) -> None:
+    """Run `selected` items in order, one event per test, stopping at the first failure if `bail`."""
+    witnesses = 0
+    for position, index in enumerate(selected):
+        nextitem = items[selected[position + 1]] if position + 1 < len(selected) else None
+        events.write({"test": index, "running": True})
+        result = run_item(items[index], nextitem, want_witness=witnesses < WITNESSES_PER_MUTANT)
+        witnesses += result.witness is not None
+        events.write({"test": index, "outcome": result.outcome, "duration": result.duration, "witness": result.witness})
+        if bail and result.outcome not in (PASSED, "skipped"):
+            break
+    events.write({"done": True})
+
+
+class _CoverageRecorder:
+    """Which target functions each test executes: a global trace function that only sees Python
+    calls and asks for no line events, so the cost is one set lookup per call."""
+
+    def __init__(self, target_files: set[str]) -> None:
+        self.target_files = target_files
+        self.current: set[str] = set()
+
+    def __call__(self, frame: Any, _event: str, _arg: Any) -> None:
+        if frame.f_code.co_filename in self.target_files:
+            self.current.add(frame.f_code.co_qualname)
+
+
+def _baseline_chunk(items: list[pytest.Item], chunk: list[int], target_files: set[str] | None) -> list[dict[str, Any]]:
+    recorder = _CoverageRecorder(target_files) if target_files is not None else None
+    results = []
+    for position, index in enumerate(chunk):
+        nextitem = items[chunk[position + 1]] if position + 1 < len(chunk) else None
+        if recorder:
+            recorder.current = set()
+            sys.settrace(recorder)
+        result = run_item(items[index], nextitem)
+        sys.settrace(None)
+        event = {"test": index, "outcome": result.outcome, "duration": result.duration, "witness": result.witness}
+        if recorder:
+            event["covered"] = sorted(recorder.current)
+        results.append(event)
+    return results
+
+
+@dataclass
+class _Child:
+    """One running mutant: a forked child or a fallback subprocess, and what it has said so far."""
+
+    mutant: dict[str, Any]
+    pid: int
+    read_fd: int
+    deadline: float
+    started: float
+    process: subprocess.Popen | None = None
+    scratch: str | None = None
+    buffer: bytes = b""
+    outcomes: dict[int, str] = field(default_factory=dict)
+    durations: dict[int, float] = field(default_factory=dict)
+    witnesses: dict[int, str] = field(default_factory=dict)
+    running: int | None = None
+    broken: str | None = None
+    finished: bool = False
+
+
+class Host:
+    def __init__(self, spec: dict[str, Any], session: pytest.Session) -> None:
+        self.spec = spec
+        self.session = session
+        self.items: list[pytest.Item] = list(session.items)
+        self.events = EventWriter(spec["events_fd"])
+        self.parent = os.getppid()
+        self.modules: dict[str, ModuleType] = {}
+
+    # -- forking -----------------------------------------------------------------------------
+    def _fork(self, body: Any) -> tuple[int, int]:
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # child
+            os.close(read_fd)
+            code = 0
+            try:
+                body(EventWriter(write_fd))
+            except BaseException:  # report anything, then leave without running parent cleanup
+                EventWriter(write_fd).write({"broken": traceback.format_exc().strip().splitlines()[-1]})
+                code = 1
+            finally:
+                os._exit(code)
+        os.close(write_fd)
+        return pid, read_fd
+
+    def _read_all(self, children: list[tuple[int, int]]) -> list[dict[str, Any]]:
+        """Every event of the given children, read as they arrive so no child blocks on a full pipe."""
+        chunks: dict[int, list[bytes]] = {read_fd: [] for _, read_fd in children}
+        with selectors.DefaultSelector() as selector:
+            for _, read_fd in children:
+                selector.register(read_fd, selectors.EVENT_READ)
+            while selector.get_map():
+                for key, _mask in selector.select():
+                    if chunk := os.read(key.fd, 65536):
+                        chunks[key.fd].append(chunk)
+                    else:
+                        selector.unregister(key.fd)
+                        os.close(key.fd)
+        for pid, _ in children:
+            os.waitpid(pid, 0)
+        data = b"".join(b"".join(parts) + b"\n" for parts in chunks.values())
+        return [json.loads(line) for line in data.splitlines() if line.strip()]
+
+    # -- baseline ----------------------------------------------------------------------------
+    def baseline(self) -> None:
+        """Each round in fresh forks, the tests dealt round-robin to one child per worker (the
+        mutant phase runs subsets anyway, so the suite must not depend on running whole)."""
+        target_files = {str(Path(name).resolve()) for name in self.spec["target_files"]}
+        jobs = max(1, min(self.spec["jobs"], len(self.items)))
+        chunks = [list(range(start, len(self.items), jobs)) for start in range(jobs)]
+        for round_number in range(1, self.spec["baseline_rounds"] + 1):
+            coverage = target_files if round_number == 1 else None
+            children = []
+            for chunk in chunks:
+
+                def body(events: EventWriter, chunk: list[int] = chunk, coverage: set[str] | None = coverage) -> None:
+                    for result in _baseline_chunk(self.items, chunk, coverage):
+                        events.write(result)
+
+                children.append(self._fork(body))
+            results = sorted(self._read_all(children), key=lambda result: result["test"])
+            self.events.write({"event": "baseline", "round": round_number, "results": results})
+
+    # -- mutants -----------------------------------------------------------------------------
+    def _start(self, mutant: dict[str, Any]) -> _Child:
+        now = time.monotonic()
+        deadline = now + mutant["timeout"]
+        selected = mutant["selected"]
+        if mutant["swap_target"] is not None:
+
+            def body(events: EventWriter) -> None:
+                _swap_in(mutant, self.modules)
+                run_tests(self.items, selected, events, self.spec["bail"])
+
+            pid, read_fd = self._fork(body)
+            return _Child(mutant, pid, read_fd, deadline, now)
+        return self._start_fallback(mutant, deadline, now)
+
+    def _start_fallback(self, mutant: dict[str, Any], deadline: float, now: float) -> _Child:
+        """A scratch copy of the scratch copy with the mutated file written, run by a fresh host."""
+        scratch = tempfile.mkdtemp(prefix=f"mutcheck-{mutant['id']}-")
+        project = Path(scratch) / "project"
+        shutil.copytree(Path.cwd(), project, symlinks=True)
+        (project / mutant["file"]).write_text(mutant["mutated"], encoding="utf-8")
+        read_fd, write_fd = os.pipe()
+        spec = {
+            "mode": "tests",
+            "events_fd": write_fd,
+            "bail": self.spec["bail"],
+            "tests": [self.items[index].nodeid for index in mutant["selected"]],
+            "pytest_args": self.spec["pytest_args"],
+        }
+        spec_path = Path(scratch) / "spec.json"
+        spec_path.write_text(json.dumps(spec), encoding="utf-8")
+        with (Path(scratch) / "host.log").open("w", encoding="utf-8") as log:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "mutcheck.host", str(spec_path)],
+                cwd=project,
+                pass_fds=[write_fd],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+            )
+        os.close(write_fd)
+        return _Child(mutant, process.pid, read_fd, deadline, now, process=process, scratch=scratch)
+
+    def _absorb(self, child: _Child, data: bytes) -> None:
+        child.buffer += data
+        *lines, child.buffer = child.buffer.split(b"\n")
+        for line in lines:
+            if not line.strip():
+                continue
+            event = json.loads(line)
+            if "broken" in event:
+                child.broken = event["broken"]
+            elif event.get("done"):
+                child.finished = True
+            elif event.get("running"):
+                child.running = event["test"]
+            elif "outcome" in event:
+                index = event.get("test")
+                if child.process is not None:  # a fallback host numbers its own tests
+                    index = child.mutant["selected"][index]
+                child.outcomes[index] = event["outcome"]
+                child.durations[index] = event["duration"]
+                if event.get("witness"):
+                    child.witnesses[index] = event["witness"]
+                child.running = None
+
+    def _finish(self, child: _Child, timed_out: bool) -> None:
+        if timed_out:
+            if child.process is not None:
+                os.killpg(child.pid, signal.SIGKILL)
+            else:
+                os.kill(child.pid, signal.SIGKILL)
+        os.close(child.read_fd)
+        if child.process is not None:
+            status = child.process.wait()
+            if not (timed_out or child.finished or child.broken):
+                child.broken = _last_error(Path(child.scratch) / "host.log") or f"test process exited with {status}"
+            shutil.rmtree(child.scratch, ignore_errors=True)
+        else:
+            _, status = os.waitpid(child.pid, 0)
+            if not (timed_out or child.finished or child.broken):
+                child.broken = f"test process ended early (wait status {status})"
+        outcomes = {str(index): NOT_RUN for index in child.mutant["selected"]}
+        outcomes.update({str(index): outcome for index, outcome in child.outcomes.items()})
+        if timed_out and child.running is not None:
+            outcomes[str(child.running)] = TIMEOUT
+        self.events.write(
+            {
+                "event": "mutant",
+                "id": child.mutant["id"],
+                "path": "swap" if child.process is None else "fallback",
+                "timed_out": timed_out,
+                "broken": child.broken,
+                "outcomes": outcomes,
+                "durations": {str(index): duration for index, duration in child.durations.items()},
+                "witnesses": {str(index): witness for index, witness in child.witnesses.items()},
+                "seconds": time.monotonic() - child.started,
+            }
+        )
+
+    def mutants(self) -> None:
+        pending = list(self.spec["mutants"])
+        running: dict[int, _Child] = {}
+        selector = selectors.DefaultSelector()
+        while pending or running:
+            while pending and len(running) < self.spec["jobs"]:
+                child = self._start(pending.pop(0))
+                running[child.read_fd] = child
+                selector.register(child.read_fd, selectors.EVENT_READ)
+            if os.getppid() != self.parent:  # the engine is gone: nobody reads our results
+                for child in running.values():
+                    self._finish(child, timed_out=True)
+                return
+            timeout = max(0.0, min(child.deadline for child in running.values()) - time.monotonic())
+            for key, _mask in selector.select(timeout=min(timeout, 1.0)):
+                child = running[key.fd]
+                data = os.read(key.fd, 65536)
+                if data:
+                    self._absorb(child, data)
+                else:
+                    selector.unregister(key.fd)
+                    del running[key.fd]
+                    self._finish(child, timed_out=False)
+            now = time.monotonic()
+            for fd, child in list(running.items()):
+                if now >= child.deadline:
+                    selector.unregister(fd)
+                    del running[fd]
+                    self._finish(child, timed_out=True)
+
+
+class HostPlugin:
+    """Takes over pytest's run loop once collection is done."""
+
+    def __init__(self, spec: dict[str, Any], answers: TextIO | None) -> None:
+        self.spec = spec
+        self.answers = answers  # the engine's stdin, taken before pytest captures it
+        self.collection_errors: list[str] = []
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed:
+            lines = [line for line in report.longreprtext.splitlines() if line.strip()]
+            errors = [match.group(1) for line in lines if (match := _ERROR_LINE.match(line))]
+            self.collection_errors.append(f"{report.nodeid or 'collection'}: {(errors or lines or ['failed'])[-1]}")
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtestloop(self, session: pytest.Session) -> bool:
+        events = EventWriter(self.spec["events_fd"])
+        if session.testsfailed or self.collection_errors:
+            message = "; ".join(self.collection_errors) or f"{session.testsfailed} collection error(s)"
+            events.write({"event": "collection-error", "broken": message})
+            return True
+        if self.spec["mode"] == "tests":
+            run_tests(list(session.items), list(range(len(session.items))), events, self.spec["bail"])
+            return True
+        events.write({"event": "collected", "tests": [item.nodeid for item in session.items]})
+        host = Host(self.spec, session)
+        host.baseline()
+        ready = json.loads(self.answers.readline())  # the engine answers with the plan
+        host.spec["mutants"] = ready["mutants"]
+        # Children inherit the host's heap copy-on-write; a frozen heap is not walked (and so not
+        # copied page by page) by each child's garbage collector.
+        gc.freeze()
+        host.modules = modules_by_file(self.spec["target_files"])
+        host.mutants()
+        events.write({"event": "done"})
+        return True
+
+
+def main() -> None:
+    spec = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+    sys.dont_write_bytecode = True
+    args = [*spec.get("tests", spec.get("test_paths", [])), *spec["pytest_args"]]
+    # No terminal reporter: nothing reads it, and plugins skip their summary work without it.
+    args += ["-p", "no:cacheprovider", "-p", "no:terminal"]
+    answers = os.fdopen(os.dup(0), "r", encoding="utf-8") if spec["mode"] == "full" else None
+    pytest.main(args, plugins=[HostPlugin(spec, answers)])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,116 @@
+"""Verdicts per mutant, the expectation check against the catalog, and the run's exit status."""
+
+from dataclasses import dataclass
+
+from mutcheck.engine import EngineRun, MutantRun, baseline_passed
+from mutcheck.exit_code import ExitCode
+from mutcheck.mutate import AppliedMutant
+
+KILLED = "killed"
+SURVIVED = "survived"
+TIMEOUT = "timeout"
+NO_COVERAGE = "no-coverage"
+BROKEN = "broken"
+EQUIVALENT = "equivalent"
+VERDICTS = (KILLED, SURVIVED, TIMEOUT, NO_COVERAGE, BROKEN, EQUIVALENT)
+
+DETECTING_OUTCOMES = ("failed", "error", "timeout")
+
+
+@dataclass(frozen=True)
+class MutantResult:
+    applied: AppliedMutant
+    run: MutantRun
+    verdict: str
+    killers: tuple[str, ...]  # test ids whose outcome detected the mutant
+    problems: tuple[str, ...]  # unmet expectations, empty when the catalog's expectation holds
+
+    @property
+    def expectation_met(self) -> bool:
+        return not self.problems
+
+
+@dataclass(frozen=True)
+class Matrix:
+    tests: tuple[str, ...]
+    results: tuple[MutantResult, ...]
+    baseline_ok: bool
+
+    @property
+    def unmet(self) -> list[MutantResult]:
+        return [result for result in self.results if not result.expectation_met]
+
+    def counts(self) -> dict[str, int]:
+        return {verdict: sum(r.verdict == verdict for r in self.results) for verdict in VERDICTS}
+
+    @property
+    def exit_code(self) -> ExitCode:
+        if not self.baseline_ok:
+            return ExitCode.BASELINE_FAILED
+        return ExitCode.EXPECTATION_FAILED if self.unmet else ExitCode.OK
+
+
+def _verdict(applied: AppliedMutant, run: MutantRun) -> str:
+    if applied.equivalent_by_compilation:
+        return EQUIVALENT
+    if run.broken:
+        return BROKEN
+    if not run.selected:
+        return NO_COVERAGE
+    if any(outcome in ("failed", "error") for outcome in run.outcomes.values()):
+        return KILLED
+    if run.timed_out:
+        return TIMEOUT
+    return EQUIVALENT if applied.mutant.equivalent else SURVIVED
+
+
+def _named(test_id: str, node_id: str) -> bool:
+    """A catalog test id names a node, or every parametrization of a test function."""
+    return node_id == test_id or node_id.startswith(test_id + "[")
+
+
+def _problems(applied: AppliedMutant, run: MutantRun, verdict: str, tests: tuple[str, ...], bail: bool) -> list[str]:
+    mutant = applied.mutant
+    detected = {tests[index] for index, outcome in run.outcomes.items() if outcome in DETECTING_OUTCOMES}
+    if mutant.equivalent:
+        if verdict in (KILLED, TIMEOUT):
+            return [f"declared equivalent, but {verdict} by: " + ", ".join(sorted(detected))]
+        return [f"broken: {run.broken}"] if verdict == BROKEN else []
+    if verdict == BROKEN:
+        return [f"broken: {run.broken}"]
+    if verdict == NO_COVERAGE:
+        return ["no test executes the mutated scope"]
+    if verdict == EQUIVALENT:
+        return ["compiles to the original byte code: no test can kill it"]
+    problems = ["unexpected survivor"] if verdict == SURVIVED else []
+    ran = {tests[index]: outcome for index, outcome in run.outcomes.items()}
+    for expected in mutant.killed_by:
+        outcomes = [outcome for node, outcome in ran.items() if _named(expected, node)]
+        if any(outcome in DETECTING_OUTCOMES for outcome in outcomes):
+            continue
+        if not outcomes and not any(_named(expected, tests[index]) for index in run.selected):
+            problems.append(f"expected killer never reaches the mutated scope: {expected}")
+        elif bail and verdict == KILLED and all(outcome == "not-run" for outcome in outcomes):
+            continue  # --bail stopped before it; it was not given the chance
+        else:
+            problems.append(f"expected killer did not fail: {expected} ({', '.join(sorted(set(outcomes)))})")
+    return problems
+
+
+def build_matrix(run: EngineRun, applied: list[AppliedMutant], bail: bool) -> Matrix:
+    tests = tuple(run.tests)
+    ok = baseline_passed(run)
+    results = []
+    if ok:
+        for mutant in applied:
+            mutant_run = run.mutants[mutant.mutant.id]
+            verdict = _verdict(mutant, mutant_run)
+            killers = tuple(
+                tests[index] for index, outcome in sorted(mutant_run.outcomes.items()) if outcome in DETECTING_OUTCOMES
+            )
+            results.append(
+                MutantResult(
+                    mutant, mutant_run, verdict, killers, tuple(_problems(mutant, mutant_run, verdict, tests, bail))
+                )
+            )
+    return Matrix(tests, tuple(results), ok)

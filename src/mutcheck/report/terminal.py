@@ -1,0 +1,62 @@
+"""The terminal report: a per-family table, the unmet expectations with their diffs, one verdict line."""
+
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.syntax import Syntax
+from rich.table import Table
+
+from mutcheck.matrix import VERDICTS
+
+
+def verdict_line(results: dict[str, Any]) -> str:
+    summary = results["summary"]
+    counts = ", ".join(f"{count} {verdict}" for verdict, count in summary["verdicts"].items() if count)
+    if not results["baseline"]["ok"]:
+        return "baseline failed: no mutant was run"
+    unmet = summary["expectations_unmet"]
+    state = "every expectation met" if not unmet else f"{unmet} unmet expectation(s)"
+    return f"{summary['mutants']} mutants: {counts or 'none run'}; {state} ({results['run']['seconds']:.1f} s)"
+
+
+def _family_table(results: dict[str, Any]) -> Table:
+    table = Table("family", "mutants", *VERDICTS, "unmet", title="Guard mutants by family")
+    families: dict[str, list[dict[str, Any]]] = {}
+    for mutant in results["mutants"]:
+        families.setdefault(mutant["family"], []).append(mutant)
+    for family, mutants in families.items():
+        counts = [str(sum(m["verdict"] == verdict for m in mutants) or "") for verdict in VERDICTS]
+        unmet = sum(not m["expectation_met"] for m in mutants)
+        table.add_row(escape(family), str(len(mutants)), *counts, f"[red]{unmet}[/red]" if unmet else "")
+    return table
+
+
+def _baseline_failures(results: dict[str, Any], console: Console) -> None:
+    baseline = results["baseline"]
+    if baseline["collection_error"]:
+        console.print(f"collection failed: {baseline['collection_error']}", markup=False)
+    for failure in baseline["failures"]:
+        console.print(f"baseline {failure['outcome']}: {failure['test']}: {failure['witness'] or ''}", markup=False)
+    for test in baseline["flaky"]:
+        console.print(f"flaky (outcome differs between rounds): {test}", markup=False)
+
+
+def render(results: dict[str, Any], console: Console) -> None:
+    if not results["baseline"]["ok"]:
+        _baseline_failures(results, console)
+    elif results["mutants"]:
+        console.print(_family_table(results))
+    for mutant in results["mutants"]:
+        if mutant["expectation_met"]:
+            continue
+        console.print(f"\n{mutant['id']} [{mutant['verdict']}] {mutant['title']['en']}", markup=False, highlight=False)
+        for problem in mutant["problems"]:
+            console.print(f"  - {problem}", markup=False, highlight=False)
+        if console.is_terminal:
+            console.print(Syntax(mutant["diff"], "diff", theme="ansi_dark", background_color="default"))
+        else:
+            console.print(mutant["diff"], markup=False, highlight=False, end="")
+        if mutant["hint"]:
+            console.print(f"  hint: {mutant['hint']['en']}", markup=False, highlight=False)
+    console.print(verdict_line(results), markup=False, highlight=False)

@@ -1,0 +1,169 @@
+"""The results file: the versioned JSON record of one run (or of merged shards), read by reports."""
+
+import hashlib
+import json
+import platform
+import subprocess
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from mutcheck import __version__
+from mutcheck.catalog import Catalog
+from mutcheck.engine import EngineRun, baseline_passed
+from mutcheck.matrix import VERDICTS, Matrix, MutantResult
+from mutcheck.problems import InputError, Problem
+
+FORMAT = "mutcheck-results"
+VERSION = 1
+
+
+def schema() -> dict[str, Any]:
+    return json.loads(files("mutcheck").joinpath("schemas/results-v1.schema.json").read_text(encoding="utf-8"))
+
+
+def catalog_digest(catalog: Catalog) -> str:
+    """Identifies the catalog's edits and expectations, so shards of different catalogs never merge."""
+    fields = [[m.id, m.file, m.scope, m.match, m.replace, list(m.killed_by), m.equivalent] for m in catalog.mutants]
+    return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
+
+
+def head_sha(root: Path) -> str | None:
+    completed = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=False)
+    return completed.stdout.strip() if completed.returncode == 0 else None
+
+
+def _mutant_entry(result: MutantResult, order: int) -> dict[str, Any]:
+    applied, run, mutant = result.applied, result.run, result.applied.mutant
+    return {
+        "id": mutant.id,
+        "order": order,
+        "aliases": list(mutant.aliases),
+        "family": mutant.family,
+        "file": mutant.file,
+        "scope": mutant.scope,
+        "span": vars(applied.span),
+        "diff": applied.diff,
+        "origin": mutant.origin,
+        "title": mutant.title,
+        "why": mutant.why,
+        "hint": mutant.hint,
+        "equivalent": mutant.equivalent,
+        "killed_by": list(mutant.killed_by),
+        "path": run.path,
+        "verdict": result.verdict,
+        "expectation_met": result.expectation_met,
+        "problems": list(result.problems),
+        "killers": list(result.killers),
+        "selected": run.selected,
+        "outcomes": {str(index): outcome for index, outcome in sorted(run.outcomes.items())},
+        "witnesses": {str(index): witness for index, witness in sorted(run.witnesses.items())},
+        "seconds": round(run.seconds, 4),
+        "time_limit": round(run.time_limit, 3),
+    }
+
+
+def _baseline(run: EngineRun) -> dict[str, Any]:
+    tests = run.tests
+    first = run.baseline[0] if run.baseline else None
+    failures = [
+        {"test": tests[index], "outcome": outcome, "witness": first.witnesses[index]}
+        for index, outcome in enumerate(first.outcomes if first else [])
+        if outcome not in ("passed", "skipped")
+    ]
+    flaky = [
+        tests[index] for index in range(len(tests)) if len({round_.outcomes[index] for round_ in run.baseline}) > 1
+    ]
+    return {
+        "ok": baseline_passed(run),
+        "rounds": len(run.baseline),
+        "durations": [round(max(r.durations[i] for r in run.baseline), 5) for i in range(len(tests))] if first else [],
+        "failures": failures,
+        "flaky": flaky,
+        "collection_error": run.collection_error,
+    }
+
+
+def summarize(mutants: list[dict[str, Any]], baseline_ok: bool) -> dict[str, Any]:
+    unmet = sum(not mutant["expectation_met"] for mutant in mutants)
+    exit_code = 3 if not baseline_ok else (1 if unmet else 0)
+    return {
+        "mutants": len(mutants),
+        "verdicts": {verdict: sum(m["verdict"] == verdict for m in mutants) for verdict in VERDICTS},
+        "expectations_unmet": unmet,
+        "exit_code": exit_code,
+    }
+
+
+def build_results(
+    matrix: Matrix, run: EngineRun, catalog: Catalog, root: Path, facts: dict[str, Any]
+) -> dict[str, Any]:
+    order = {mutant.id: position for position, mutant in enumerate(catalog.mutants)}
+    mutants = [_mutant_entry(result, order[result.applied.mutant.id]) for result in matrix.results]
+    baseline = _baseline(run)
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "run": {
+            "mutcheck_version": __version__,
+            "python": platform.python_version(),
+            "head_sha": head_sha(root),
+            "catalog_digest": catalog_digest(catalog),
+            "seconds": round(run.seconds, 3),
+            "mutant_phase_seconds": round(run.mutant_phase_seconds, 3),
+            **facts,
+        },
+        "tests": list(run.tests),
+        "baseline": baseline,
+        "families": catalog.families,
+        "mutants": mutants,
+        "summary": summarize(mutants, baseline["ok"]),
+    }
+
+
+def write_results(path: Path, results: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def load_results(path: Path) -> dict[str, Any]:
+    """Read and validate a results file against the schema of its version."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise InputError([Problem(str(path), "", "", f"cannot read results: {error}")]) from error
+    if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
+        raise InputError([Problem(str(path), "", "format", f"not a {FORMAT} version {VERSION} file")])
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema()).iter_errors(data))
+    if error is not None:
+        where = "/".join(str(part) for part in error.absolute_path) or "(top)"
+        raise InputError([Problem(str(path), "", where, f"does not match the results schema: {error.message}")])
+    return data
+
+
+def merge_results(shards: list[tuple[Path, dict[str, Any]]]) -> dict[str, Any]:
+    """One results document from shards of the same catalog, commit and suite."""
+    first_path, first = shards[0]
+    problems = []
+    for path, shard in shards[1:]:
+        for key in ("catalog_digest", "head_sha"):
+            if shard["run"][key] != first["run"][key]:
+                problems.append(Problem(str(path), "", f"run.{key}", f"differs from {first_path}: shards must match"))
+        if shard["tests"] != first["tests"]:
+            problems.append(Problem(str(path), "", "tests", f"the suite differs from {first_path}"))
+    seen: dict[str, Path] = {}
+    for path, shard in shards:
+        for mutant in shard["mutants"]:
+            if mutant["id"] in seen:
+                problems.append(
+                    Problem(str(path), mutant["id"], "id", f"also in {seen[mutant['id']]}: overlapping shards")
+                )
+            seen[mutant["id"]] = path
+    if problems:
+        raise InputError(problems)
+    mutants = sorted((m for _, shard in shards for m in shard["mutants"]), key=lambda mutant: mutant["order"])
+    baseline_ok = all(shard["baseline"]["ok"] for _, shard in shards)
+    run = {**first["run"], "seconds": max(shard["run"]["seconds"] for _, shard in shards), "shard": None}
+    return {**first, "run": run, "mutants": mutants, "summary": summarize(mutants, baseline_ok)}

@@ -1,0 +1,53 @@
+"""Code swapping: whether a mutant fits in one function's code object, and swapping it in place."""
+
+from collections.abc import Iterator
+from types import CodeType, FunctionType, ModuleType
+
+
+def iter_code(code: CodeType) -> Iterator[CodeType]:
+    """`code` and every code object nested in its constants."""
+    yield code
+    for constant in code.co_consts:
+        if isinstance(constant, CodeType):
+            yield from iter_code(constant)
+
+
+def find_code(module_code: CodeType, qualname: str) -> CodeType | None:
+    return next((code for code in iter_code(module_code) if code.co_qualname == qualname), None)
+
+
+def code_fingerprint(code: CodeType, excluded: str | None = None) -> tuple:
+    """Byte code, names and constants, recursively, without line numbers; the `excluded` function's
+    code is reduced to its free variables (what a swap must keep)."""
+    if code.co_qualname == excluded:
+        return ("<swapped>", code.co_freevars)
+    constants = tuple(
+        code_fingerprint(constant, excluded) if isinstance(constant, CodeType) else (type(constant), repr(constant))
+        for constant in code.co_consts
+    )
+    return (code.co_code, constants, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)
+
+
+def swappable(original: CodeType, mutated: CodeType, target: str | None) -> bool:
+    """True when the only compiled difference lies inside `target`'s code, with the same free variables.
+
+    Anything else (a default argument, a decorator, a class or module statement, a new closure
+    variable) is evaluated outside the function body, so swapping `__code__` would miss it.
+    """
+    if target is None or find_code(original, target) is None or find_code(mutated, target) is None:
+        return False
+    return code_fingerprint(original, target) == code_fingerprint(mutated, target)
+
+
+def live_function(module: ModuleType, qualname: str) -> FunctionType | None:
+    """The function object behind `qualname` (`f` or `Class.method`) in an imported module."""
+    owner: object = module
+    for name in qualname.split("."):
+        owner = vars(owner).get(name) if hasattr(owner, "__dict__") else None
+        if owner is None:
+            return None
+    for attribute in ("__func__", "fget", "__wrapped__"):
+        owner = getattr(owner, attribute, owner) if not isinstance(owner, FunctionType) else owner
+    if isinstance(owner, FunctionType) and owner.__code__.co_qualname == qualname:
+        return owner
+    return None

@@ -1,0 +1,161 @@
+"""A fixture project whose catalog exercises every engine path: swap, nested scope, fallback,
+timeout, no coverage, a mutant that breaks the import, a declared-equivalent mutant."""
+
+import subprocess
+import textwrap
+from pathlib import Path
+
+PYPROJECT = """\
+[project]
+name = "engine-fixture"
+version = "0"
+
+[tool.pytest.ini_options]
+pythonpath = ["src"]
+
+[tool.mutcheck]
+target = ["src"]
+tests = ["tests"]
+jobs = 2
+timeout_factor = 2.0
+timeout_constant = 1.0
+"""
+
+FAMILIES = """\
+[family.boundary]
+en = "boundary conditions"
+zh = "边界条件"
+"""
+
+SOURCE = '''\
+"""Engine fixture target."""
+
+
+def clamp(value, low, high):
+    if value < low:
+        return low
+    if value > high:
+        return high
+    return value
+
+
+class Counter:
+    step = 1
+
+    def __init__(self):
+        self.count = 0
+
+    def add(self, amount):
+        def checked(step):
+            return step if step > 0 else 0
+
+        self.count += checked(amount)
+        return self.count
+
+    def tick(self):
+        self.count += self.step
+        return self.count
+
+
+def countdown(n):
+    while n > 0:
+        n -= 1
+    return n
+
+
+def unused(x):
+    return x + 1
+'''
+
+TESTS = """\
+from tiny import Counter, clamp, countdown
+
+
+def test_clamp_low():
+    assert clamp(-1, 0, 10) == 0
+
+
+def test_clamp_high():
+    assert clamp(11, 0, 10) == 10
+
+
+def test_clamp_inside():
+    assert clamp(5, 0, 10) == 5
+
+
+def test_counter_ignores_negative():
+    counter = Counter()
+    counter.add(2)
+    assert counter.add(-5) == 2
+
+
+def test_tick():
+    assert Counter().tick() == 1
+
+
+def test_countdown():
+    assert countdown(3) == 0
+"""
+
+
+def _entry(mutant_id: str, scope: str, match: str, replace: str, expectation: str) -> str:
+    return f"""
+[[mutant]]
+id = "{mutant_id}"
+family = "boundary"
+file = "src/tiny.py"
+scope = "{scope}"
+match = '''{match}'''
+replace = '''{replace}'''
+{expectation}
+origin = "engine fixture"
+title = {{ en = "{mutant_id} title", zh = "{mutant_id} 标题" }}
+why = {{ en = "{mutant_id} why", zh = "{mutant_id} 原因" }}
+"""
+
+
+def _killed_by(*tests: str) -> str:
+    return "killed_by = [" + ", ".join(f'"tests/test_tiny.py::{test}"' for test in tests) + "]"
+
+
+CATALOG = "".join(
+    [
+        _entry("SWAP", "clamp", "value < low", "value > low", _killed_by("test_clamp_low", "test_clamp_inside")),
+        _entry("NESTED", "Counter.add.checked", "step > 0", "step < 0", _killed_by("test_counter_ignores_negative")),
+        _entry("FALLBACK", "Counter", "step = 1", "step = 2", _killed_by("test_tick")),
+        _entry("LOOP", "countdown", "n -= 1", "n -= 0", _killed_by("test_countdown")),
+        _entry("UNREACHED", "unused", "x + 1", "x - 1", _killed_by("test_clamp_low")),
+        _entry("BREAKS", "Counter", "step = 1", "step = undefined_name", _killed_by("test_tick")),
+        _entry(
+            "EQUAL",
+            "clamp",
+            "value < low",
+            "value <= low",
+            'equivalent = { en = "returns low either way", zh = "同样返回 low" }',
+        ),
+        _entry("SURVIVOR", "clamp", "value > high", "value >= high", _killed_by("test_clamp_high")),
+    ]
+)
+
+
+def make_engine_project(root: Path, git: bool = False) -> Path:
+    files = {
+        "pyproject.toml": PYPROJECT,
+        "src/tiny.py": SOURCE,
+        "tests/test_tiny.py": TESTS,
+        "mutants/families.toml": FAMILIES,
+        "mutants/catalog.toml": CATALOG,
+        ".gitignore": "__pycache__/\n",
+    }
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    if git:
+        for command in (
+            ["git", "init", "-q", "-b", "main"],
+            ["git", "add", "-A"],
+            ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture"],
+        ):
+            subprocess.run(command, cwd=root, check=True)
+    return root

@@ -1,0 +1,247 @@
+"""`mutcheck run` end to end on a fixture project: every engine path, verdicts and exit status."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mutcheck.cli import main
+from mutcheck.exit_code import ExitCode
+from mutcheck.results import load_results
+from tests.mutcheck.engine_project import make_engine_project
+
+
+def run(project: Path, *args: str) -> tuple[int, str, dict]:
+    results_path = project.parent / f"results-{time.monotonic_ns()}.json"
+    result = CliRunner().invoke(main, ["run", "--project", str(project), "--json", str(results_path), *args])
+    data = load_results(results_path) if results_path.exists() else {}
+    return result.exit_code, result.output, data
+
+
+def mutant(data: dict, mutant_id: str) -> dict:
+    return next(entry for entry in data["mutants"] if entry["id"] == mutant_id)
+
+
+def outcome(data: dict, entry: dict, test_name: str) -> str:
+    index = next(i for i, test in enumerate(data["tests"]) if test.endswith("::" + test_name))
+    return entry["outcomes"].get(str(index), "unselected")
+
+
+@pytest.fixture(scope="module")
+def full_run(tmp_path_factory) -> tuple[int, str, dict]:
+    project = make_engine_project(tmp_path_factory.mktemp("engine") / "project")
+    return run(project)
+
+
+def test_swap_path_kills_with_the_expected_tests_and_records_witnesses(full_run):
+    _, _, data = full_run
+    entry = mutant(data, "SWAP")
+    assert entry["path"] == "swap"
+    assert entry["verdict"] == "killed"
+    assert entry["expectation_met"]
+    assert outcome(data, entry, "test_clamp_low") == "failed"
+    assert outcome(data, entry, "test_clamp_inside") == "failed"
+    assert outcome(data, entry, "test_clamp_high") == "failed"
+    assert any("assert" in witness for witness in entry["witnesses"].values())
+    assert outcome(data, entry, "test_tick") == "unselected"
+
+
+def test_nested_scope_is_swapped_through_its_outer_method(full_run):
+    entry = mutant(full_run[2], "NESTED")
+    assert (entry["path"], entry["verdict"], entry["expectation_met"]) == ("swap", "killed", True)
+    assert len(entry["selected"]) == 1
+
+
+def test_class_statement_falls_back_to_a_scratch_copy(full_run):
+    entry = mutant(full_run[2], "FALLBACK")
+    assert (entry["path"], entry["verdict"], entry["expectation_met"]) == ("fallback", "killed", True)
+    assert outcome(full_run[2], entry, "test_tick") == "failed"
+
+
+def test_infinite_loop_times_out_and_the_run_goes_on(full_run):
+    _, _, data = full_run
+    entry = mutant(data, "LOOP")
+    assert entry["verdict"] == "timeout"
+    assert outcome(data, entry, "test_countdown") == "timeout"
+    assert entry["expectation_met"]
+    assert entry["time_limit"] < 5
+
+
+def test_unreached_function_is_no_coverage(full_run):
+    entry = mutant(full_run[2], "UNREACHED")
+    assert entry["verdict"] == "no-coverage"
+    assert entry["selected"] == []
+    assert entry["problems"] == ["no test executes the mutated scope"]
+
+
+def test_mutant_that_breaks_the_import_is_broken(full_run):
+    entry = mutant(full_run[2], "BREAKS")
+    assert entry["verdict"] == "broken"
+    assert not entry["expectation_met"]
+    assert entry["problems"][0].startswith("broken:")
+
+
+def test_declared_equivalent_survives(full_run):
+    entry = mutant(full_run[2], "EQUAL")
+    assert (entry["verdict"], entry["expectation_met"]) == ("equivalent", True)
+
+
+def test_unexpected_survivor_fails_the_run(full_run):
+    code, output, data = full_run
+    entry = mutant(data, "SURVIVOR")
+    assert entry["verdict"] == "survived"
+    assert "unexpected survivor" in entry["problems"]
+    assert "expected killer did not fail: tests/test_tiny.py::test_clamp_high (passed)" in entry["problems"]
+    assert code == ExitCode.EXPECTATION_FAILED
+    assert data["summary"]["exit_code"] == 1
+    assert "SURVIVOR [survived] SURVIVOR title" in output
+
+
+def test_met_expectations_exit_zero(tmp_path):
+    project = make_engine_project(tmp_path / "project")
+    code, output, data = run(project, "--only", "SWAP", "--only", "NESTED", "--only", "FALLBACK", "--only", "EQUAL")
+    assert code == ExitCode.OK, output
+    assert [entry["id"] for entry in data["mutants"]] == ["SWAP", "NESTED", "FALLBACK", "EQUAL"]
+    assert "4 mutants: 3 killed, 1 equivalent; every expectation met" in output
+
+
+def test_bail_stops_at_the_first_kill(tmp_path):
+    project = make_engine_project(tmp_path / "project")
+    code, _, data = run(project, "--only", "SWAP", "--bail")
+    entry = mutant(data, "SWAP")
+    assert code == ExitCode.OK
+    assert sorted(entry["outcomes"].values()).count("failed") == 1
+    assert "not-run" in entry["outcomes"].values()
+
+
+def test_failing_baseline_exits_3_naming_the_test(tmp_path):
+    project = make_engine_project(tmp_path / "project")
+    tests = project / "tests/test_tiny.py"
+    tests.write_text(tests.read_text() + "\n\ndef test_broken():\n    assert 1 == 2\n")
+    code, output, data = run(project, "--only", "SWAP")
+    assert code == ExitCode.BASELINE_FAILED
+    assert "baseline failed: tests/test_tiny.py::test_broken: AssertionError: assert 1 == 2" in output
+    assert data["baseline"]["ok"] is False
+    assert data["mutants"] == []
+
+
+def test_flaky_baseline_exits_3(tmp_path):
+    project = make_engine_project(tmp_path / "project")
+    tests = project / "tests/test_tiny.py"
+    flaky = (
+        "\n\ndef test_flaky(tmp_path_factory):\n"
+        "    import pathlib\n"
+        "    marker = pathlib.Path('flaky-marker')\n"
+        "    first = not marker.exists()\n"
+        "    marker.write_text('seen')\n"
+        "    assert first\n"
+    )
+    tests.write_text(tests.read_text() + flaky)
+    code, output, data = run(project, "--only", "SWAP", "--baseline-rounds", "3")
+    assert code == ExitCode.BASELINE_FAILED
+    assert "flaky (outcome differs between rounds): tests/test_tiny.py::test_flaky" in output
+    assert data["baseline"]["flaky"] == ["tests/test_tiny.py::test_flaky"]
+    assert not (project / "flaky-marker").exists()
+
+
+def test_unknown_only_name_is_a_usage_error(tmp_path):
+    project = make_engine_project(tmp_path / "project")
+    code, output, _ = run(project, "--only", "NOPE")
+    assert code == ExitCode.USAGE
+    assert "--only: NOPE: no mutant id, alias or family of that name" in output
+
+
+def test_shards_merge_into_the_unsharded_result(tmp_path):
+    project = make_engine_project(tmp_path / "project", git=True)
+    selection = ["--only", "SWAP", "--only", "NESTED", "--only", "EQUAL", "--only", "SURVIVOR"]
+    _, _, whole = run(project, *selection)
+    paths = []
+    for index in (1, 2, 3):
+        path = tmp_path / f"shard{index}.json"
+        CliRunner().invoke(
+            main, ["run", "--project", str(project), "--shard", f"{index}/3", "--json", str(path), *selection]
+        )
+        paths.append(str(path))
+    merged_path = tmp_path / "merged.json"
+    result = CliRunner().invoke(main, ["merge", *paths, "-o", str(merged_path)])
+    assert result.exit_code == ExitCode.EXPECTATION_FAILED, result.output  # SURVIVOR stays unmet
+    merged = load_results(merged_path)
+
+    def comparable(data):
+        return [
+            {key: value for key, value in entry.items() if key not in ("seconds", "time_limit")}
+            for entry in data["mutants"]
+        ]
+
+    assert comparable(merged) == comparable(whole)
+    assert merged["summary"] == whole["summary"]
+    assert sum(len(load_results(Path(p))["mutants"]) for p in paths) == 4
+
+
+def test_merge_refuses_shards_of_different_catalogs(tmp_path):
+    project = make_engine_project(tmp_path / "project", git=True)
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    CliRunner().invoke(main, ["run", "--project", str(project), "--only", "SWAP", "--json", str(first)])
+    catalog = project / "mutants/catalog.toml"
+    catalog.write_text(catalog.read_text().replace("value > low", "value >= low", 1))
+    CliRunner().invoke(main, ["run", "--project", str(project), "--only", "NESTED", "--json", str(second)])
+    result = CliRunner().invoke(main, ["merge", str(first), str(second), "-o", str(tmp_path / "m.json")])
+    assert result.exit_code == ExitCode.USAGE
+    assert "run.catalog_digest: differs from" in result.output
+
+
+def test_diff_keeps_mutants_on_changed_lines(tmp_path):
+    project = make_engine_project(tmp_path / "project", git=True)
+    source = project / "src/tiny.py"
+    source.write_text(
+        source.read_text().replace("return step if step > 0 else 0", "return step if step > 0 else 0  # why")
+    )
+    code, _, data = run(project, "--diff", "HEAD", "--only", "NESTED", "--only", "SWAP")
+    assert [entry["id"] for entry in data["mutants"]] == ["NESTED"]
+    assert code == ExitCode.OK
+
+
+def test_diff_keeps_mutants_whose_expected_killer_changed(tmp_path):
+    project = make_engine_project(tmp_path / "project", git=True)
+    tests = project / "tests/test_tiny.py"
+    tests.write_text(tests.read_text() + "\n")
+    _, _, data = run(project, "--diff", "HEAD", "--only", "SWAP", "--only", "NESTED")
+    assert [entry["id"] for entry in data["mutants"]] == ["SWAP", "NESTED"]
+
+
+def _tree_state(project: Path) -> tuple[str, dict[str, bytes]]:
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=project, capture_output=True, text=True).stdout
+    files = {str(path): path.read_bytes() for path in project.rglob("*") if path.is_file() and ".git" not in path.parts}
+    return status, files
+
+
+@pytest.mark.parametrize("delay", [0.5, 2.5])
+def test_sigkill_mid_run_leaves_the_tree_untouched(tmp_path, delay):
+    project = make_engine_project(tmp_path / "project", git=True)
+    before = _tree_state(project)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mutcheck", "run", "--project", str(project)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    time.sleep(delay)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    time.sleep(0.5)  # let an orphaned host notice and stop
+    after = _tree_state(project)
+    assert after[0] == "" == before[0]
+    assert after[1] == before[1]
+
+
+def test_results_validate_against_the_schema(full_run, tmp_path):
+    _, _, data = full_run
+    path = tmp_path / "copy.json"
+    path.write_text(json.dumps(data))
+    assert load_results(path)["summary"]["mutants"] == 8

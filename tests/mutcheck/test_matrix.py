@@ -1,0 +1,76 @@
+"""Verdicts and expectation checks on synthetic engine runs (no process started)."""
+
+from mutcheck.catalog import Mutant
+from mutcheck.engine import BaselineRound, EngineRun, MutantRun
+from mutcheck.exit_code import ExitCode
+from mutcheck.matrix import build_matrix
+from mutcheck.mutate import AppliedMutant, Span
+
+TESTS = ["t.py::test_a", "t.py::test_b[1]", "t.py::test_b[2]"]
+
+
+def applied(mutant_id: str, killed_by=(), equivalent=None, compile_equal=False) -> AppliedMutant:
+    mutant = Mutant(
+        mutant_id, "f", "m.py", "f", "x", "y", tuple(killed_by), equivalent, "o", {}, {}, None, (), "c.toml"
+    )
+    return AppliedMutant(mutant, "", "", "", Span(1, 0, 1, 1), compile_equal, "f", "f")
+
+
+def engine_run(**mutants: dict[int, str]) -> EngineRun:
+    run = EngineRun(tests=TESTS, baseline=[BaselineRound(["passed"] * 3, [0.1] * 3, [None] * 3)])
+    for mutant_id, outcomes in mutants.items():
+        run.mutants[mutant_id] = MutantRun(mutant_id, "swap", sorted(outcomes), outcomes, {}, {}, False, None, 0, 1)
+    return run
+
+
+def test_parametrized_killer_named_without_parameters():
+    matrix = build_matrix(
+        engine_run(M={0: "passed", 1: "passed", 2: "failed"}), [applied("M", ["t.py::test_b"])], bail=False
+    )
+    assert matrix.results[0].verdict == "killed"
+    assert matrix.results[0].expectation_met
+    assert matrix.exit_code == ExitCode.OK
+
+
+def test_missing_expected_killer_is_reported_even_when_killed():
+    matrix = build_matrix(engine_run(M={0: "failed", 1: "passed"}), [applied("M", ["t.py::test_b"])], bail=False)
+    assert matrix.results[0].problems == ("expected killer did not fail: t.py::test_b (passed)",)
+    assert matrix.exit_code == ExitCode.EXPECTATION_FAILED
+
+
+def test_killer_that_never_reaches_the_scope():
+    matrix = build_matrix(engine_run(M={0: "failed"}), [applied("M", ["t.py::test_b"])], bail=False)
+    assert matrix.results[0].problems == ("expected killer never reaches the mutated scope: t.py::test_b",)
+
+
+def test_bail_forgives_killers_that_did_not_get_to_run():
+    run = engine_run(M={0: "failed", 1: "not-run"})
+    assert build_matrix(run, [applied("M", ["t.py::test_b"])], bail=True).results[0].expectation_met
+    assert not build_matrix(run, [applied("M", ["t.py::test_b"])], bail=False).results[0].expectation_met
+
+
+def test_declared_equivalent_that_is_killed_fails_the_run():
+    matrix = build_matrix(engine_run(E={0: "failed"}), [applied("E", equivalent={"en": "p", "zh": "证"})], bail=False)
+    assert matrix.results[0].verdict == "killed"
+    assert matrix.results[0].problems == ("declared equivalent, but killed by: t.py::test_a",)
+
+
+def test_timeout_counts_as_detection_for_its_test():
+    run = engine_run(M={0: "timeout", 1: "not-run"})
+    run.mutants["M"].timed_out = True
+    result = build_matrix(run, [applied("M", ["t.py::test_a"])], bail=False).results[0]
+    assert (result.verdict, result.expectation_met, result.killers) == ("timeout", True, ("t.py::test_a",))
+
+
+def test_compile_equivalent_mutant_with_killers_cannot_meet_them():
+    result = build_matrix(engine_run(M={}), [applied("M", ["t.py::test_a"], compile_equal=True)], bail=False).results[0]
+    assert result.verdict == "equivalent"
+    assert result.problems == ("compiles to the original byte code: no test can kill it",)
+
+
+def test_failed_baseline_means_no_verdicts_and_exit_3():
+    run = engine_run(M={0: "failed"})
+    run.baseline.append(BaselineRound(["passed", "failed", "passed"], [0.1] * 3, [None] * 3))
+    matrix = build_matrix(run, [applied("M", ["t.py::test_a"])], bail=False)
+    assert matrix.results == ()
+    assert matrix.exit_code == ExitCode.BASELINE_FAILED

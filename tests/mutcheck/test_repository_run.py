@@ -1,0 +1,73 @@
+"""`mutcheck run` on this repository: the catalog is load-bearing, and the seeds' matrices hold."""
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mutcheck.cli import main
+from mutcheck.exit_code import ExitCode
+from mutcheck.results import load_results
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory) -> dict:
+    path = tmp_path_factory.mktemp("repository") / "results.json"
+    outcome = CliRunner().invoke(main, ["run", "--project", str(REPOSITORY), "--json", str(path)])
+    assert outcome.exit_code == ExitCode.OK, outcome.output
+    return load_results(path)
+
+
+def _entry(results: dict, name: str) -> dict:
+    return next(m for m in results["mutants"] if name == m["id"] or name in m["aliases"])
+
+
+def _failed(results: dict, entry: dict) -> set[str]:
+    return {results["tests"][int(i)] for i, outcome in entry["outcomes"].items() if outcome in ("failed", "error")}
+
+
+def test_every_killed_by_test_fails_under_its_mutant(results):
+    for entry in results["mutants"]:
+        failed = {test.split("[")[0] for test in _failed(results, entry)}
+        assert set(entry["killed_by"]) <= failed, entry["id"]
+
+
+def test_every_declared_equivalent_mutant_survives(results):
+    equivalents = [entry for entry in results["mutants"] if entry["equivalent"]]
+    assert len(equivalents) >= 8
+    assert all(entry["verdict"] == "equivalent" and not _failed(results, entry) for entry in equivalents)
+
+
+def test_seed_000_sandboxed_matrix_is_reproduced(results):
+    """M1–M6 of seed 000's verification report: each killed by the named kind of test."""
+    expectations = {
+        "000-M1": "test_e2_back_to_back_episodes_split",
+        "000-M2": "test_d1_truncated_second_episode_is_dropped_from_history_and_record",
+        "000-M3": "test_x2_signed_episode_survives_recovery",
+        "000-M4": "test_every_tool_use_turn_is_normalized_not_only_the_latest",
+        "000-M5": "test_merge_example_keeps_chronological_order",
+        "000-M6": "test_x3_stray_signature_text_part_is_consumed",
+    }
+    for name, test in expectations.items():
+        entry = _entry(results, name)
+        assert entry["verdict"] == "killed", name
+        assert any(killer.split("::")[1].startswith(test) for killer in entry["killers"]), name
+
+
+def test_seed_000_m1_kills_only_the_back_to_back_shape(results):
+    """Seed 000: 'M1 kills only the back-to-back shape … the two guards cover disjoint shapes'."""
+    killers = {killer.split("::")[1] for killer in _entry(results, "000-M1")["killers"]}
+    assert "test_e2_back_to_back_episodes_split" in killers
+    assert "test_e1_interleaved_episodes_keep_their_place" not in killers
+
+
+def test_seed_003_retry_matrix_is_reproduced(results):
+    """Seed 003's M1–M7: all killed except M4, which is provably equivalent."""
+    verdicts = {f"003-M{n}": _entry(results, f"003-M{n}")["verdict"] for n in range(1, 8)}
+    assert verdicts == {name: ("equivalent" if name == "003-M4" else "killed") for name in verdicts}
+
+
+def test_catalog_runs_entirely_by_code_swapping(results):
+    assert {entry["path"] for entry in results["mutants"] if entry["verdict"] != "equivalent"} == {"swap"}
