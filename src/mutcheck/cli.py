@@ -25,6 +25,7 @@ from mutcheck.mutate import AppliedMutant, MutationError, apply_mutant
 from mutcheck.plan import Shard, changed_lines, in_diff
 from mutcheck.problems import InputError, Problem
 from mutcheck.report import terminal
+from mutcheck.report.render import LANGUAGE_CHOICES, render
 from mutcheck.results import build_results, load_results, merge_results, write_results
 
 project_option = click.option(
@@ -204,6 +205,9 @@ def _applied_mutants(config: Config, catalog: Catalog, only: tuple[str, ...]) ->
 @click.option("--timeout-constant", type=click.FloatRange(min=0), help="Seconds added to every time limit.")
 @click.option("--baseline-rounds", type=click.IntRange(min=1), help="Unmutated runs that must agree (default 1).")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the results here.")
+@click.option("--markdown", "markdown_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the comment.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the HTML report.")
+@click.option("--stryker", "stryker_path", type=click.Path(dir_okay=False, path_type=Path), help="Write Stryker JSON.")
 @project_option
 @_reports_input_errors
 def run(
@@ -216,6 +220,9 @@ def run(
     timeout_constant: float | None,
     baseline_rounds: int | None,
     json_path: Path | None,
+    markdown_path: Path | None,
+    html_path: Path | None,
+    stryker_path: Path | None,
     project: Path | None,
 ) -> None:
     """Run every catalogued mutant against the tests that reach it and check the expectations."""
@@ -268,6 +275,9 @@ def run(
     results = build_results(matrix, engine_run, catalog, config.root, facts)
     if json_path:
         write_results(json_path, results)
+    for fmt, path in (("markdown", markdown_path), ("html", html_path), ("stryker", stryker_path)):
+        if path:
+            _write(path, render(results, fmt, LANGUAGE_CHOICES["en+zh"]))
     terminal.render(results, console)
     sys.exit(matrix.exit_code)
 
@@ -282,3 +292,25 @@ def merge(shards: tuple[Path, ...], output: Path) -> None:
     write_results(output, merged)
     terminal.render(merged, _console())
     sys.exit(merged["summary"]["exit_code"])
+
+
+@main.command()
+@click.argument("results_path", metavar="RESULTS.json", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "markdown", "html", "stryker"]), default="text", show_default=True
+)
+@click.option("--lang", type=click.Choice(list(LANGUAGE_CHOICES)), default="en+zh", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write here (default: stdout).")
+@_reports_input_errors
+def report(results_path: Path, fmt: str, lang: str, output: Path | None) -> None:
+    """Render a results file as text, a Markdown review comment, an HTML page or Stryker JSON."""
+    text = render(load_results(results_path), fmt, LANGUAGE_CHOICES[lang])
+    if output:
+        _write(output, text)
+    else:
+        click.echo(text, nl=False)
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")

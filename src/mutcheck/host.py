@@ -339,6 +339,7 @@ class HostPlugin:
         self.spec = spec
         self.answers = answers  # the engine's stdin, taken before pytest captures it
         self.collection_errors: list[str] = []
+        self.reached_run_loop = False
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
@@ -347,11 +348,14 @@ class HostPlugin:
             self.collection_errors.append(f"{report.nodeid or 'collection'}: {(errors or lines or ['failed'])[-1]}")
 
     @pytest.hookimpl(tryfirst=True)
+    def collection_failure(self, fallback: str) -> dict[str, str]:
+        return {"event": "collection-error", "broken": "; ".join(self.collection_errors) or fallback}
+
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
         events = EventWriter(self.spec["events_fd"])
+        self.reached_run_loop = True
         if session.testsfailed or self.collection_errors:
-            message = "; ".join(self.collection_errors) or f"{session.testsfailed} collection error(s)"
-            events.write({"event": "collection-error", "broken": message})
+            events.write(self.collection_failure(f"{session.testsfailed} collection error(s)"))
             return True
         if self.spec["mode"] == "tests":
             run_tests(list(session.items), list(range(len(session.items))), events, self.spec["bail"])
@@ -377,7 +381,10 @@ def main() -> None:
     # No terminal reporter: nothing reads it, and plugins skip their summary work without it.
     args += ["-p", "no:cacheprovider", "-p", "no:terminal"]
     answers = os.fdopen(os.dup(0), "r", encoding="utf-8") if spec["mode"] == "full" else None
-    pytest.main(args, plugins=[HostPlugin(spec, answers)])
+    plugin = HostPlugin(spec, answers)
+    code = pytest.main(args, plugins=[plugin])
+    if not plugin.reached_run_loop:  # e.g. a test id that no longer collects because its module fails
+        EventWriter(spec["events_fd"]).write(plugin.collection_failure(f"pytest stopped before running: {code!r}"))
 
 
 if __name__ == "__main__":

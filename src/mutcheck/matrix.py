@@ -18,12 +18,32 @@ DETECTING_OUTCOMES = ("failed", "error", "timeout")
 
 
 @dataclass(frozen=True)
+class Unmet:
+    """One way a mutant missed its catalogued expectation; renderers word it per language."""
+
+    kind: str  # one of UNMET_KINDS
+    test: str | None = None
+    detail: str | None = None
+
+
+UNMET_KINDS = (
+    "unexpected-survivor",
+    "killer-passed",
+    "killer-unreached",
+    "equivalent-killed",
+    "no-coverage",
+    "broken",
+    "compile-equivalent",
+)
+
+
+@dataclass(frozen=True)
 class MutantResult:
     applied: AppliedMutant
     run: MutantRun
     verdict: str
     killers: tuple[str, ...]  # test ids whose outcome detected the mutant
-    problems: tuple[str, ...]  # unmet expectations, empty when the catalog's expectation holds
+    problems: tuple[Unmet, ...]  # empty when the catalog's expectation holds
 
     @property
     def expectation_met(self) -> bool:
@@ -69,31 +89,31 @@ def _named(test_id: str, node_id: str) -> bool:
     return node_id == test_id or node_id.startswith(test_id + "[")
 
 
-def _problems(applied: AppliedMutant, run: MutantRun, verdict: str, tests: tuple[str, ...], bail: bool) -> list[str]:
+def _problems(applied: AppliedMutant, run: MutantRun, verdict: str, tests: tuple[str, ...], bail: bool) -> list[Unmet]:
     mutant = applied.mutant
     detected = {tests[index] for index, outcome in run.outcomes.items() if outcome in DETECTING_OUTCOMES}
+    if verdict == BROKEN:
+        return [Unmet("broken", detail=run.broken)]
     if mutant.equivalent:
         if verdict in (KILLED, TIMEOUT):
-            return [f"declared equivalent, but {verdict} by: " + ", ".join(sorted(detected))]
-        return [f"broken: {run.broken}"] if verdict == BROKEN else []
-    if verdict == BROKEN:
-        return [f"broken: {run.broken}"]
+            return [Unmet("equivalent-killed", detail=verdict, test=test) for test in sorted(detected)]
+        return []
     if verdict == NO_COVERAGE:
-        return ["no test executes the mutated scope"]
+        return [Unmet("no-coverage")]
     if verdict == EQUIVALENT:
-        return ["compiles to the original byte code: no test can kill it"]
-    problems = ["unexpected survivor"] if verdict == SURVIVED else []
+        return [Unmet("compile-equivalent")]
+    problems = [Unmet("unexpected-survivor")] if verdict == SURVIVED else []
     ran = {tests[index]: outcome for index, outcome in run.outcomes.items()}
     for expected in mutant.killed_by:
         outcomes = [outcome for node, outcome in ran.items() if _named(expected, node)]
         if any(outcome in DETECTING_OUTCOMES for outcome in outcomes):
             continue
         if not outcomes and not any(_named(expected, tests[index]) for index in run.selected):
-            problems.append(f"expected killer never reaches the mutated scope: {expected}")
+            problems.append(Unmet("killer-unreached", test=expected))
         elif bail and verdict == KILLED and all(outcome == "not-run" for outcome in outcomes):
             continue  # --bail stopped before it; it was not given the chance
         else:
-            problems.append(f"expected killer did not fail: {expected} ({', '.join(sorted(set(outcomes)))})")
+            problems.append(Unmet("killer-passed", test=expected, detail=", ".join(sorted(set(outcomes)))))
     return problems
 
 

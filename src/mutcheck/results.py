@@ -55,7 +55,7 @@ def _mutant_entry(result: MutantResult, order: int) -> dict[str, Any]:
         "path": run.path,
         "verdict": result.verdict,
         "expectation_met": result.expectation_met,
-        "problems": list(result.problems),
+        "problems": [vars(problem) for problem in result.problems],
         "killers": list(result.killers),
         "selected": run.selected,
         "outcomes": {str(index): outcome for index, outcome in sorted(run.outcomes.items())},
@@ -118,6 +118,7 @@ def build_results(
         "tests": list(run.tests),
         "baseline": baseline,
         "families": catalog.families,
+        "sources": {result.applied.mutant.file: result.applied.original for result in matrix.results},
         "mutants": mutants,
         "summary": summarize(mutants, baseline["ok"]),
     }
@@ -164,6 +165,7 @@ def merge_results(shards: list[tuple[Path, dict[str, Any]]]) -> dict[str, Any]:
     if problems:
         raise InputError(problems)
     mutants = sorted((m for _, shard in shards for m in shard["mutants"]), key=lambda mutant: mutant["order"])
+    sources = {file: text for _, shard in shards for file, text in shard["sources"].items()}
     baseline_ok = all(shard["baseline"]["ok"] for _, shard in shards)
     run = {**first["run"], "seconds": max(shard["run"]["seconds"] for _, shard in shards), "shard": None}
-    return {**first, "run": run, "mutants": mutants, "summary": summarize(mutants, baseline_ok)}
+    return {**first, "run": run, "sources": sources, "mutants": mutants, "summary": summarize(mutants, baseline_ok)}

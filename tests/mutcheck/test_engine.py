@@ -77,14 +77,20 @@ def test_unreached_function_is_no_coverage(full_run):
     entry = mutant(full_run[2], "UNREACHED")
     assert entry["verdict"] == "no-coverage"
     assert entry["selected"] == []
-    assert entry["problems"] == ["no test executes the mutated scope"]
+    assert entry["problems"] == [{"kind": "no-coverage", "test": None, "detail": None}]
 
 
 def test_mutant_that_breaks_the_import_is_broken(full_run):
     entry = mutant(full_run[2], "BREAKS")
     assert entry["verdict"] == "broken"
     assert not entry["expectation_met"]
-    assert entry["problems"][0].startswith("broken:")
+    assert entry["problems"] == [
+        {
+            "kind": "broken",
+            "test": None,
+            "detail": "tests/test_tiny.py: NameError: name 'undefined_name' is not defined",
+        }
+    ]
 
 
 def test_declared_equivalent_survives(full_run):
@@ -96,8 +102,11 @@ def test_unexpected_survivor_fails_the_run(full_run):
     code, output, data = full_run
     entry = mutant(data, "SURVIVOR")
     assert entry["verdict"] == "survived"
-    assert "unexpected survivor" in entry["problems"]
-    assert "expected killer did not fail: tests/test_tiny.py::test_clamp_high (passed)" in entry["problems"]
+    assert entry["problems"] == [
+        {"kind": "unexpected-survivor", "test": None, "detail": None},
+        {"kind": "killer-passed", "test": "tests/test_tiny.py::test_clamp_high", "detail": "passed"},
+    ]
+    assert "expected killer did not fail: tests/test_tiny.py::test_clamp_high (passed)" in output
     assert code == ExitCode.EXPECTATION_FAILED
     assert data["summary"]["exit_code"] == 1
     assert "SURVIVOR [survived] SURVIVOR title" in output

@@ -3,7 +3,7 @@
 from mutcheck.catalog import Mutant
 from mutcheck.engine import BaselineRound, EngineRun, MutantRun
 from mutcheck.exit_code import ExitCode
-from mutcheck.matrix import build_matrix
+from mutcheck.matrix import Unmet, build_matrix
 from mutcheck.mutate import AppliedMutant, Span
 
 TESTS = ["t.py::test_a", "t.py::test_b[1]", "t.py::test_b[2]"]
@@ -34,13 +34,13 @@ def test_parametrized_killer_named_without_parameters():
 
 def test_missing_expected_killer_is_reported_even_when_killed():
     matrix = build_matrix(engine_run(M={0: "failed", 1: "passed"}), [applied("M", ["t.py::test_b"])], bail=False)
-    assert matrix.results[0].problems == ("expected killer did not fail: t.py::test_b (passed)",)
+    assert matrix.results[0].problems == (Unmet("killer-passed", "t.py::test_b", "passed"),)
     assert matrix.exit_code == ExitCode.EXPECTATION_FAILED
 
 
 def test_killer_that_never_reaches_the_scope():
     matrix = build_matrix(engine_run(M={0: "failed"}), [applied("M", ["t.py::test_b"])], bail=False)
-    assert matrix.results[0].problems == ("expected killer never reaches the mutated scope: t.py::test_b",)
+    assert matrix.results[0].problems == (Unmet("killer-unreached", "t.py::test_b"),)
 
 
 def test_bail_forgives_killers_that_did_not_get_to_run():
@@ -52,7 +52,7 @@ def test_bail_forgives_killers_that_did_not_get_to_run():
 def test_declared_equivalent_that_is_killed_fails_the_run():
     matrix = build_matrix(engine_run(E={0: "failed"}), [applied("E", equivalent={"en": "p", "zh": "证"})], bail=False)
     assert matrix.results[0].verdict == "killed"
-    assert matrix.results[0].problems == ("declared equivalent, but killed by: t.py::test_a",)
+    assert matrix.results[0].problems == (Unmet("equivalent-killed", "t.py::test_a", "killed"),)
 
 
 def test_timeout_counts_as_detection_for_its_test():
@@ -65,7 +65,7 @@ def test_timeout_counts_as_detection_for_its_test():
 def test_compile_equivalent_mutant_with_killers_cannot_meet_them():
     result = build_matrix(engine_run(M={}), [applied("M", ["t.py::test_a"], compile_equal=True)], bail=False).results[0]
     assert result.verdict == "equivalent"
-    assert result.problems == ("compiles to the original byte code: no test can kill it",)
+    assert result.problems == (Unmet("compile-equivalent"),)
 
 
 def test_failed_baseline_means_no_verdicts_and_exit_3():

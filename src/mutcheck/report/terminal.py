@@ -8,6 +8,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from mutcheck.matrix import VERDICTS
+from mutcheck.report.texts import describe
 
 
 def verdict_line(results: dict[str, Any]) -> str:
@@ -52,7 +53,7 @@ def render(results: dict[str, Any], console: Console) -> None:
             continue
         console.print(f"\n{mutant['id']} [{mutant['verdict']}] {mutant['title']['en']}", markup=False, highlight=False)
         for problem in mutant["problems"]:
-            console.print(f"  - {problem}", markup=False, highlight=False)
+            console.print(f"  - {describe(problem, 'en')}", markup=False, highlight=False)
         if console.is_terminal:
             console.print(Syntax(mutant["diff"], "diff", theme="ansi_dark", background_color="default"))
         else:

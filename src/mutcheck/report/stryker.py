@@ -1,0 +1,70 @@
+"""Stryker's mutation-testing-report-schema (version 2): the format dashboards and other tools read."""
+
+import platform
+from typing import Any
+
+STATUS = {
+    "killed": "Killed",
+    "survived": "Survived",
+    "no-coverage": "NoCoverage",
+    "timeout": "Timeout",
+    "broken": "RuntimeError",  # the mutated module fails when imported
+    "equivalent": "Ignored",
+}
+
+
+def _status_reason(entry: dict[str, Any]) -> str | None:
+    if entry["verdict"] == "equivalent":
+        proof = entry["equivalent"]["en"] if entry["equivalent"] else "byte code identical to the original"
+        return f"equivalent: {proof}"
+    if entry["verdict"] == "broken":
+        return next((p["detail"] for p in entry["problems"] if p["kind"] == "broken"), None)
+    witnesses = list(entry["witnesses"].values())
+    return "; ".join(witnesses) if witnesses else None
+
+
+def _mutant(results: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+    tests = results["tests"]
+    span = entry["span"]
+    mutant = {
+        "id": entry["id"],
+        "mutatorName": entry["family"],
+        "description": entry["title"]["en"],
+        "location": {
+            # Stryker counts columns from 1 and ends exclusively, as LibCST's 0-based columns do.
+            "start": {"line": span["start_line"], "column": span["start_column"] + 1},
+            "end": {"line": span["end_line"], "column": span["end_column"] + 1},
+        },
+        "status": STATUS[entry["verdict"]],
+        "coveredBy": [tests[index] for index in entry["selected"]],
+        "killedBy": entry["killers"],
+        "testsCompleted": sum(outcome != "not-run" for outcome in entry["outcomes"].values()),
+        "duration": round(entry["seconds"] * 1000, 1),
+    }
+    reason = _status_reason(entry)
+    if reason:
+        mutant["statusReason"] = reason
+    return mutant
+
+
+def render_stryker(results: dict[str, Any]) -> dict[str, Any]:
+    files: dict[str, dict[str, Any]] = {}
+    for entry in results["mutants"]:
+        file = files.setdefault(
+            entry["file"], {"language": "python", "source": results["sources"][entry["file"]], "mutants": []}
+        )
+        file["mutants"].append(_mutant(results, entry))
+    test_files: dict[str, dict[str, Any]] = {}
+    for test in results["tests"]:
+        path, _, name = test.partition("::")
+        test_files.setdefault(path, {"tests": []})["tests"].append({"id": test, "name": name})
+    run = results["run"]
+    return {
+        "schemaVersion": "2",
+        "thresholds": {"high": 80, "low": 60},
+        "files": files,
+        "testFiles": test_files,
+        "framework": {"name": "mutcheck", "version": run["mutcheck_version"]},
+        "system": {"ci": False, "os": {"platform": platform.system().lower()}},
+        "config": {key: run[key] for key in ("jobs", "bail", "baseline_rounds", "shard", "only", "diff_base")},
+    }

@@ -1,0 +1,48 @@
+"""The reports' own sentences in both languages (templates/strings.toml) and the Jinja2 setup."""
+
+import tomllib
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+import jinja2
+
+LANGUAGES = ("en", "zh")
+STRINGS_FILE = "strings.toml"
+
+
+@cache
+def strings() -> dict[str, dict[str, dict[str, str]]]:
+    """{group: {key: {"en": …, "zh": …}}}, e.g. strings()["verdict"]["killed"]["zh"]."""
+    return tomllib.loads(files("mutcheck").joinpath("templates", STRINGS_FILE).read_text(encoding="utf-8"))
+
+
+def say(lang: str, group: str, key: str, **values: Any) -> str:
+    """One sentence in `lang`, placeholders filled; a missing key or language raises KeyError."""
+    return strings()[group][key][lang].format(**values)
+
+
+def describe(problem: dict[str, Any], lang: str) -> str:
+    return say(lang, "problem", problem["kind"], test=problem["test"], detail=_detail(problem, lang))
+
+
+def _detail(problem: dict[str, Any], lang: str) -> str | None:
+    """Verdict and outcome words inside a problem are translated too."""
+    detail = problem["detail"]
+    if problem["kind"] == "equivalent-killed":
+        return say(lang, "verdict", detail)
+    if problem["kind"] == "killer-passed" and detail:
+        return ", ".join(say(lang, "outcome", outcome) for outcome in detail.split(", "))
+    return detail
+
+
+@cache
+def environment(autoescape: bool) -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(files("mutcheck").joinpath("templates"))),
+        autoescape=autoescape,
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )

@@ -1,0 +1,164 @@
+"""What every renderer shows, computed once from a results document: plain data, one language."""
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from mutcheck.matrix import UNMET_KINDS, VERDICTS
+from mutcheck.report.texts import describe, say
+
+# Matrix symbols per outcome (the legend in strings.toml explains them).
+SYMBOLS = {"failed": "●", "error": "●", "timeout": "⏱", "passed": "○", "skipped": "○", "not-run": "–"}
+GRID_MAX_TESTS = 12
+KILLERS_LISTED = 4
+# Survivors first: they are the reviewer's most urgent finding.
+FINDING_ORDER = {"survived": 0, "killed": 1, "timeout": 2, "equivalent": 3, "no-coverage": 4, "broken": 5}
+
+
+def short_test(test_id: str) -> str:
+    """A test's name without its file, for compact tables (full ids are in the JSON and HTML)."""
+    return test_id.rsplit("::", 1)[-1]
+
+
+@dataclass
+class MutantView:
+    id: str
+    family: str
+    family_title: str
+    verdict: str
+    verdict_text: str
+    title: str
+    why: str
+    hint: str | None
+    proof: str | None
+    origin: str
+    file: str
+    line: int
+    diff: str
+    killed_by: list[str]
+    killers: list[str]
+    killers_listed: list[str]  # the first few killers' short names
+    killers_more: int
+    problems: list[str]
+    witnesses: list[tuple[str, str]]
+    outcomes: dict[str, str]  # test id → outcome, selected tests only
+    met: bool
+
+
+@dataclass
+class ReportView:
+    lang: str
+    headline: str
+    baseline_ok: bool
+    baseline_problems: list[str]
+    mutants: list[MutantView]
+    findings: list[MutantView]
+    equivalents: list[MutantView]
+    families: list[dict[str, Any]]
+    killing_tests: list[str]
+    facts: list[str]
+    footer: str
+    verdicts: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _headline(results: dict[str, Any], lang: str) -> str:
+    if not results["baseline"]["ok"]:
+        return say(lang, "text", "baseline_failed")
+    mutants = results["mutants"]
+    if not mutants:
+        return say(lang, "text", "no_mutants")
+    unmet = [mutant for mutant in mutants if not mutant["expectation_met"]]
+    if not unmet:
+        return say(lang, "text", "all_met", total=len(mutants))
+    kinds = Counter(problem["kind"] for mutant in unmet for problem in mutant["problems"])
+    parts = [say(lang, "count", kind, count=kinds[kind]) for kind in UNMET_KINDS if kinds[kind]]
+    separator = "、" if lang == "zh" else ", "
+    return say(lang, "text", "not_all_met", count=len(unmet), total=len(mutants), parts=separator.join(parts))
+
+
+def _mutant(results: dict[str, Any], entry: dict[str, Any], lang: str) -> MutantView:
+    tests = results["tests"]
+    family = results["families"].get(entry["family"], {"en": entry["family"], "zh": entry["family"]})
+    return MutantView(
+        id=entry["id"],
+        family=entry["family"],
+        family_title=family[lang],
+        verdict=entry["verdict"],
+        verdict_text=say(lang, "verdict", entry["verdict"]),
+        title=entry["title"][lang],
+        why=entry["why"][lang],
+        hint=entry["hint"][lang] if entry["hint"] else None,
+        proof=entry["equivalent"][lang] if entry["equivalent"] else None,
+        origin=entry["origin"],
+        file=entry["file"],
+        line=entry["span"]["start_line"],
+        diff=entry["diff"],
+        killed_by=entry["killed_by"],
+        killers=entry["killers"],
+        killers_listed=[short_test(test) for test in entry["killers"][:KILLERS_LISTED]],
+        killers_more=max(0, len(entry["killers"]) - KILLERS_LISTED),
+        problems=[describe(problem, lang) for problem in entry["problems"]],
+        witnesses=[(tests[int(index)], witness) for index, witness in entry["witnesses"].items()],
+        outcomes={tests[int(index)]: outcome for index, outcome in entry["outcomes"].items()},
+        met=entry["expectation_met"],
+    )
+
+
+def _facts(results: dict[str, Any], lang: str) -> list[str]:
+    run, baseline = results["run"], results["baseline"]
+    sha = run["head_sha"]
+    return [
+        say(lang, "text", "baseline_line", tests=len(results["tests"]), rounds=baseline["rounds"]),
+        say(
+            lang,
+            "text",
+            "mutants_line",
+            total=len(results["mutants"]),
+            seconds=f"{run['seconds']:.1f}",
+            phase=f"{run['mutant_phase_seconds']:.1f}",
+            jobs=run["jobs"],
+        ),
+        say(lang, "text", "version_line", version=run["mutcheck_version"], python=run["python"]),
+        say(lang, "text", "head_line", sha=sha) if sha else say(lang, "text", "no_head"),
+    ]
+
+
+def build_view(results: dict[str, Any], lang: str) -> ReportView:
+    mutants = [_mutant(results, entry, lang) for entry in results["mutants"]]
+    baseline = results["baseline"]
+    baseline_problems = [
+        f"{failure['test']}: {failure['outcome']} {failure['witness'] or ''}".strip()
+        for failure in baseline["failures"]
+    ]
+    baseline_problems += [f"{test}: {say(lang, 'text', 'flaky')}" for test in baseline["flaky"]]
+    if baseline["collection_error"]:
+        baseline_problems.append(baseline["collection_error"])
+    families = []
+    for family in dict.fromkeys(mutant.family for mutant in mutants):
+        members = [mutant for mutant in mutants if mutant.family == family]
+        families.append(
+            {
+                "title": members[0].family_title,
+                "total": len(members),
+                "counts": [sum(m.verdict == verdict for m in members) for verdict in VERDICTS],
+                "unmet": sum(not m.met for m in members),
+            }
+        )
+    killing = sorted({test for mutant in mutants for test in mutant.killers})
+    sha = results["run"]["head_sha"] or "unknown"
+    return ReportView(
+        lang=lang,
+        headline=_headline(results, lang),
+        baseline_ok=baseline["ok"],
+        baseline_problems=baseline_problems,
+        mutants=mutants,
+        findings=sorted(
+            (m for m in mutants if not m.met), key=lambda m: FINDING_ORDER.get(m.verdict, len(FINDING_ORDER))
+        ),
+        equivalents=[mutant for mutant in mutants if mutant.proof and mutant.met],
+        families=families,
+        killing_tests=killing,
+        facts=_facts(results, lang),
+        footer=say(lang, "text", "footer", version=results["run"]["mutcheck_version"], sha=sha),
+        verdicts=[(verdict, say(lang, "verdict", verdict)) for verdict in VERDICTS],
+    )

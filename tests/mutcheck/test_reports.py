@@ -1,0 +1,221 @@
+"""Reports: the bilingual review comment (golden file, escaping, size cap), Stryker JSON, the CLI."""
+
+import copy
+import json
+import os
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from mutcheck.cli import main
+from mutcheck.report import texts
+from mutcheck.report.escape import MARKER
+from mutcheck.report.html import render_html
+from mutcheck.report.markdown import COMMENT_LIMIT, render_markdown
+from mutcheck.report.stryker import render_stryker
+
+HERE = Path(__file__).parent
+GOLDEN = HERE / "golden"
+RESULTS = json.loads((GOLDEN / "results.json").read_text(encoding="utf-8"))
+CHINESE_SECTION = "<details>\n<summary>中文说明</summary>"
+
+
+def split_languages(body: str) -> tuple[str, str]:
+    english, chinese = body.split(CHINESE_SECTION)
+    return english, chinese
+
+
+def outside_fences(body: str) -> str:
+    """The comment with fenced code blocks removed (their content is shown literally)."""
+    kept, fence = [], None
+    for line in body.splitlines():
+        if fence is None and (match := re.match(r"^(`{3,})", line)):
+            fence = match.group(1)
+        elif fence is not None and line.startswith(fence) and line.strip() == fence:
+            fence = None
+        elif fence is None:
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def test_golden_comment():
+    body = render_markdown(RESULTS)
+    golden = GOLDEN / "comment.md"
+    if os.environ.get("MUTCHECK_UPDATE_GOLDEN"):
+        golden.write_text(body, encoding="utf-8")
+    assert body == golden.read_text(encoding="utf-8")
+
+
+def test_comment_layout():
+    body = render_markdown(RESULTS)
+    assert body.startswith(MARKER + "\n")
+    english, chinese = split_languages(body)
+    assert "3 of 8 guard mutants do not behave as catalogued" in english
+    assert english.index("#### Findings (3)") < english.index("#### By family") < english.index("#### Kill matrix")
+    assert "8 个守护变异体中有 3 个与目录不符" in chinese
+    assert chinese.rstrip().endswith("run at 0123456789abcdef0123456789abcdef01234567</sub>")
+    assert "Head commit: 0123456789abcdef0123456789abcdef01234567" in english
+
+
+def test_every_string_has_both_languages():
+    for group, entries in texts.strings().items():
+        for key, text in entries.items():
+            assert set(text) == set(texts.LANGUAGES), f"{group}.{key}"
+            assert text["en"].strip() and text["zh"].strip(), f"{group}.{key}"
+            assert text["en"] != text["zh"], f"{group}.{key} is not translated"
+
+
+def test_every_verdict_renders_in_both_languages():
+    english, chinese = split_languages(render_markdown(RESULTS))
+    html = render_html(RESULTS)
+    verdicts = {mutant["verdict"] for mutant in RESULTS["mutants"]}
+    assert verdicts == {"killed", "survived", "timeout", "no-coverage", "broken", "equivalent"}
+    for verdict in verdicts:
+        assert texts.say("en", "verdict", verdict) in english
+        assert texts.say("zh", "verdict", verdict) in chinese
+    shown = [m for m in RESULTS["mutants"] if not m["expectation_met"] or m["equivalent"]]
+    assert {m["id"] for m in shown} == {"UNREACHED", "BREAKS", "EQUAL", "SURVIVOR"}
+    for mutant in shown:
+        assert mutant["title"]["en"] in english and mutant["title"]["en"] not in chinese, mutant["id"]
+        assert mutant["title"]["zh"] in chinese and mutant["title"]["zh"] not in english, mutant["id"]
+    for mutant in RESULTS["mutants"]:
+        for field in ("title", "why"):
+            assert mutant[field]["en"] in html and mutant[field]["zh"] in html, mutant["id"]
+
+
+def test_a_missing_translation_fails_the_render(monkeypatch):
+    broken = copy.deepcopy(texts.strings())
+    del broken["verdict"]["survived"]["zh"]
+    monkeypatch.setattr(texts, "strings", lambda: broken)
+    with pytest.raises(KeyError):
+        render_markdown(RESULTS)
+
+
+HOSTILE = [
+    "@someone please look",
+    "<!-- mutcheck -->",
+    "--> end of comment",
+    "</details></details>",
+    "<script>alert(1)</script>",
+    "```` fence ` break",
+    "a | b | c",
+    "[link](javascript:alert(1))",
+    "**bold** _under_ ~~strike~~",
+]
+
+
+def hostile_results() -> dict:
+    results = copy.deepcopy(RESULTS)
+    results["tests"] = [f"tests/x.py::test_{i}[{text}]" for i, text in enumerate(HOSTILE)] + results["tests"][
+        len(HOSTILE) :
+    ]
+    for mutant in results["mutants"]:
+        mutant["title"] = {"en": " ".join(HOSTILE), "zh": "标题 " + " ".join(HOSTILE)}
+        mutant["why"] = {"en": HOSTILE[3], "zh": HOSTILE[4]}
+        mutant["witnesses"] = {index: HOSTILE[int(index) % len(HOSTILE)] for index in mutant["outcomes"]}
+        mutant["diff"] += "\n+ ```` </details> <!-- @someone -->\n"
+        mutant["killers"] = [results["tests"][0], results["tests"][4]]
+        mutant["killed_by"] = [results["tests"][1]]
+    results["mutants"][0]["expectation_met"] = False
+    results["mutants"][0]["problems"] = [{"kind": "killer-passed", "test": results["tests"][2], "detail": "passed"}]
+    return results
+
+
+def test_untrusted_text_cannot_break_out_of_the_comment():
+    body = render_markdown(hostile_results())
+    assert body.startswith(MARKER + "\n")
+    text = outside_fences(body)
+    assert text.count(MARKER) == 1  # only ours, at the top
+    assert text.count("<!--") == 1 and "-->" not in text.replace(MARKER, "")
+    assert "<script" not in text
+    # ours: the Chinese text, and the equivalents in each language
+    assert text.count("<details>") == text.count("</details>") == 3
+    assert "@someone" not in text and "@\u200bsomeone" in text
+    assert "[link](" not in text and "\\[link\\]" in text
+    assert "**bold**" not in text
+    for table in re.findall(r"(?:^\|.*\n?)+", text, flags=re.M):
+        pipes = {len(re.findall(r"(?<!\\)\|", line)) for line in table.splitlines()}
+        assert len(pipes) == 1, table  # every row has the header's cells: no pipe split a cell
+
+
+def test_fences_outlast_any_backticks_inside():
+    body = render_markdown(hostile_results())
+    for block in re.findall(r"^(`{3,})diff\n(.*?)\n\1$", body, flags=re.S | re.M):
+        fence, content = block
+        assert not re.search(f"`{{{len(fence)},}}", content)
+
+
+def test_untrusted_text_is_escaped_in_html():
+    html = render_html(hostile_results())
+    assert html.count("<script>") == 1  # ours
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert "<!-- mutcheck -->" not in html
+
+
+def test_comment_is_capped_at_row_boundaries():
+    results = copy.deepcopy(RESULTS)
+    template = results["mutants"][0]
+    results["mutants"] = []
+    for number in range(2500):
+        mutant = copy.deepcopy(template)
+        mutant["id"] = f"M{number:04}"
+        mutant["title"] = {"en": f"mutant number {number} " + "x" * 60, "zh": f"第 {number} 个变异体 " + "字" * 60}
+        results["mutants"].append(mutant)
+    body = render_markdown(results)
+    assert len(body) <= COMMENT_LIMIT
+    assert "more row(s) are not shown here" in body and "另有" in body
+    text = outside_fences(body)
+    assert text.count("<details>") == text.count("</details>")
+    table_lines = [line for line in text.splitlines() if line.startswith("|")]
+    assert all(line.endswith("|") for line in table_lines)
+    assert body.rstrip().endswith("</sub>")
+
+
+def test_stryker_report_validates_against_the_official_schema():
+    schema = json.loads((HERE / "stryker" / "mutation-testing-report-schema.json").read_text(encoding="utf-8"))
+    report = render_stryker(RESULTS)
+    jsonschema.Draft7Validator(schema).validate(report)
+    mutants = {m["id"]: m for file in report["files"].values() for m in file["mutants"]}
+    assert {m["status"] for m in mutants.values()} == {
+        "Killed",
+        "Survived",
+        "Timeout",
+        "NoCoverage",
+        "RuntimeError",
+        "Ignored",
+    }
+    assert mutants["EQUAL"]["statusReason"].startswith("equivalent: returns low either way")
+    assert mutants["SWAP"]["killedBy"] == [
+        "tests/test_tiny.py::test_clamp_low",
+        "tests/test_tiny.py::test_clamp_high",
+        "tests/test_tiny.py::test_clamp_inside",
+    ]
+    assert mutants["SWAP"]["location"] == {"start": {"line": 5, "column": 8}, "end": {"line": 5, "column": 19}}
+    assert "tests/test_tiny.py" in report["testFiles"]
+
+
+@pytest.mark.parametrize(
+    ("fmt", "expected"), [("text", "8 mutants:"), ("markdown", MARKER), ("html", "<!DOCTYPE html>")]
+)
+def test_report_command_writes_each_format(tmp_path, fmt, expected):
+    output = tmp_path / f"out.{fmt}"
+    result = CliRunner().invoke(main, ["report", str(GOLDEN / "results.json"), "--format", fmt, "-o", str(output)])
+    assert result.exit_code == 0, result.output
+    assert output.read_text(encoding="utf-8").startswith(expected) or expected in output.read_text(encoding="utf-8")
+
+
+def test_report_command_single_language(tmp_path):
+    result = CliRunner().invoke(main, ["report", str(GOLDEN / "results.json"), "--format", "markdown", "--lang", "zh"])
+    assert "中文说明" not in result.output
+    assert "守护变异报告" in result.output and "guard-mutation report" not in result.output
+
+
+def test_report_command_rejects_a_file_that_is_not_results(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"format": "mutcheck-results", "version": 1, "tests": "nope"}))
+    result = CliRunner().invoke(main, ["report", str(path)])
+    assert result.exit_code == 2
+    assert "does not match the results schema" in result.output
