@@ -15,6 +15,8 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from mutcheck import __version__
+from mutcheck.actions import publish_in_actions
+from mutcheck.artifact import read_artifact
 from mutcheck.catalog import Catalog, load_catalog, unknown_killers
 from mutcheck.collect import collect_test_ids
 from mutcheck.config import Config, find_project_root, load_config
@@ -24,6 +26,7 @@ from mutcheck.matrix import build_matrix
 from mutcheck.mutate import AppliedMutant, MutationError, apply_mutant
 from mutcheck.plan import Shard, changed_lines, in_diff
 from mutcheck.problems import InputError, Problem
+from mutcheck.publish import PublishError, publish
 from mutcheck.report import terminal
 from mutcheck.report.render import LANGUAGE_CHOICES, render
 from mutcheck.results import build_results, load_results, merge_results, write_results
@@ -279,6 +282,7 @@ def run(
         if path:
             _write(path, render(results, fmt, LANGUAGE_CHOICES["en+zh"]))
     terminal.render(results, console)
+    publish_in_actions(results, sys.stdout)
     sys.exit(matrix.exit_code)
 
 
@@ -314,3 +318,54 @@ def report(results_path: Path, fmt: str, lang: str, output: Path | None) -> None
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
+
+
+@main.command()
+@click.option("--repo", "repository", envvar="GITHUB_REPOSITORY", help="OWNER/NAME (in Actions: GITHUB_REPOSITORY).")
+@click.option("--pr", "pr_number", type=click.IntRange(min=1), help="Pull request number.")
+@click.option("--results", "results_path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--from-artifact",
+    "artifact",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="A directory uploaded by the untrusted run: results.json and pr-number.",
+)
+@click.option("--head-sha", help="The commit the run must have been made at (required with --from-artifact).")
+@click.option("--api-url", envvar="GITHUB_API_URL", default="https://api.github.com", show_default=True)
+@click.option("--author", help="Login our comments are posted as (default: the token's user; in Actions the bot).")
+@click.option("--inline", is_flag=True, help="Also post each unexpected survivor in the diff as a review comment.")
+@_reports_input_errors
+def comment(
+    repository: str | None,
+    pr_number: int | None,
+    results_path: Path | None,
+    artifact: Path | None,
+    head_sha: str | None,
+    api_url: str,
+    author: str | None,
+    inline: bool,
+) -> None:
+    """Create or update mutcheck's one review comment on a pull request (token: GITHUB_TOKEN)."""
+    if (results_path is None) == (artifact is None):
+        raise InputError([Problem("comment", "", "--results", "give exactly one of --results or --from-artifact")])
+    if artifact is not None:
+        results, artifact_number = read_artifact(artifact)
+        if head_sha is None:
+            raise InputError([Problem("comment", "", "--head-sha", "required with --from-artifact")])
+        if pr_number is not None and pr_number != artifact_number:
+            raise InputError([Problem(str(artifact), "", "pr-number", f"says #{artifact_number}, not #{pr_number}")])
+        pr_number = artifact_number
+    else:
+        results = load_results(results_path)
+    token = os.environ.get("GITHUB_TOKEN")
+    missing = [
+        name for name, value in (("--repo", repository), ("--pr", pr_number), ("GITHUB_TOKEN", token)) if not value
+    ]
+    if missing:
+        raise InputError([Problem("comment", "", name, "required") for name in missing])
+    try:
+        outcome = publish(results, repository, pr_number, token, api_url, author, head_sha, inline)
+    except PublishError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(ExitCode.PUBLISH_FAILED)
+    click.echo(outcome)

@@ -1,6 +1,7 @@
 """The review comment: English, then the full Chinese text collapsed, under our hidden marker,
 kept below GitHub's body limit by dropping table rows (never by cutting inside a block)."""
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -34,12 +35,16 @@ def _symbol(mutant: MutantView, test: str) -> str:
     return SYMBOLS.get(mutant.outcomes.get(test, ""), "")
 
 
-def _language_body(view: ReportView, limits: Limits) -> str:
+def _translator(lang: str) -> Callable[..., Markup]:
     def t(group: str, key: str, **values: Any) -> Markup:
         # Our own sentences are trusted; values placed into them are escaped first.
         escaped = {name: finalize(value) for name, value in values.items()}
-        return Markup(texts.say(view.lang, group, key, **escaped))
+        return Markup(texts.say(lang, group, key, **escaped))
 
+    return t
+
+
+def _language_body(view: ReportView, limits: Limits) -> str:
     rows = view.findings + [mutant for mutant in view.mutants if mutant.met]  # the unmet stay visible longest
     shown = {
         "findings": view.findings[: limits.findings],
@@ -56,7 +61,7 @@ def _language_body(view: ReportView, limits: Limits) -> str:
         view=view,
         shown=shown,
         hidden=hidden,
-        t=t,
+        t=_translator(view.lang),
         grid=len(view.killing_tests) <= GRID_MAX_TESTS,
         symbol=_symbol,
     )
@@ -102,3 +107,25 @@ def render_markdown(
 
 def _with(limits: Limits, field: str, value: int) -> Limits:
     return Limits(**{**vars(limits), field: value})
+
+
+def _bilingual(parts: dict[str, str]) -> str:
+    """English, then the Chinese text collapsed, as in the review comment."""
+    return "\n".join(
+        [parts["en"].strip(), "", "<details>", "<summary>中文说明</summary>", "", parts["zh"].strip(), "", "</details>"]
+    )
+
+
+def render_inline_finding(results: dict[str, Any], mutant_id: str) -> str:
+    """The body of one inline review comment (without its marker): the finding in both languages."""
+    template = _environment().get_template("inline.md.j2")
+    bodies = {}
+    for lang in texts.LANGUAGES:
+        mutant = next(m for m in build_view(results, lang).mutants if m.id == mutant_id)
+        bodies[lang] = template.render(mutant=mutant, t=_translator(lang))
+    return _bilingual(bodies)
+
+
+def render_sentence(key: str, **values: Any) -> str:
+    """One of our sentences in both languages, values escaped."""
+    return _bilingual({lang: str(_translator(lang)("text", key, **values)) for lang in texts.LANGUAGES})

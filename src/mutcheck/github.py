@@ -1,0 +1,148 @@
+"""Publishing to GitHub with PyGithub: the sticky review comment and inline findings.
+
+The only module that talks to the network. Every failure becomes a PublishError whose message
+says what permission or limit was hit.
+"""
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import quote, unquote
+
+import requests
+from github import Auth, Github, GithubException, GithubRetry, RateLimitExceededException
+from github.PullRequest import PullRequest
+from unidiff import PatchSet
+
+from mutcheck.report.escape import MARKER
+
+GITHUB_BODY_LIMIT = 65_536
+_INLINE_ID = re.compile(r"<!-- mutcheck:inline (\S+) -->")
+ACTIONS_BOT = "github-actions[bot]"
+TWO_WORKFLOWS = (
+    "Pull requests from forks only get a read-only token: run `mutcheck run` on `pull_request` and post "
+    "with `mutcheck comment --from-artifact` from a `workflow_run` workflow (README, 'Use on GitHub')."
+)
+
+
+class PublishError(Exception):
+    """A publish step failed; the message names the permission or limit that was hit."""
+
+
+@dataclass(frozen=True)
+class InlineFinding:
+    mutant_id: str
+    path: str
+    line: int
+    body: str  # already rendered and escaped, starting with the inline marker
+
+
+def inline_marker(mutant_id: str) -> str:
+    """Marks our inline comment for one mutant; the id is quoted so it cannot end the comment."""
+    return f"<!-- mutcheck:inline {quote(mutant_id, safe='')} -->"
+
+
+def connect(token: str, api_url: str, retries: int = 4, backoff: float = 1.0, throttle: bool = True) -> Github:
+    """A client that retries 5xx answers and rate limits `retries` times with exponential backoff."""
+    retry = GithubRetry(total=retries, backoff_factor=backoff, max_rate_limit_wait=120)
+    pacing = {} if throttle else {"seconds_between_requests": None, "seconds_between_writes": None}
+    return Github(auth=Auth.Token(token), base_url=api_url, per_page=100, retry=retry, **pacing)
+
+
+def explain(error: Exception, what: str) -> PublishError:
+    """A PublishError that tells the user what to change."""
+    if isinstance(error, RateLimitExceededException):
+        return PublishError(f"{what}: GitHub's API rate limit was hit and did not reset within the retries; try later")
+    if isinstance(error, requests.exceptions.RetryError):
+        return PublishError(f"{what}: GitHub kept failing (server errors or rate limits) after every retry: {error}")
+    if isinstance(error, requests.exceptions.ConnectionError):
+        return PublishError(f"{what}: cannot reach the GitHub API: {error}")
+    if not isinstance(error, GithubException):
+        return PublishError(f"{what}: {error}")
+    message = error.data.get("message", "") if isinstance(error.data, dict) else str(error.data)
+    if error.status == 401:
+        return PublishError(f"{what}: GitHub rejected the token (401 {message}); check GITHUB_TOKEN or --token")
+    if error.status == 403:
+        return PublishError(
+            f"{what}: GitHub refused (403 {message}): the token lacks the `pull-requests: write` permission. "
+            + TWO_WORKFLOWS
+        )
+    if error.status == 404:
+        return PublishError(f"{what}: not found (404): the repository or pull request, or the token cannot see it")
+    if error.status == 422:
+        return PublishError(f"{what}: GitHub rejected the request as invalid (422 {message})")
+    return PublishError(f"{what}: GitHub answered {error.status} {message}")
+
+
+def upsert_comment(pull: PullRequest, body: str, author: str) -> str:
+    """Create, edit or leave our one sticky comment; delete older duplicates. Returns what it did."""
+    if len(body) > GITHUB_BODY_LIMIT:
+        raise PublishError(f"the comment is {len(body)} characters, over GitHub's {GITHUB_BODY_LIMIT}; not sent")
+    ours = [
+        comment
+        for comment in pull.get_issue_comments()
+        if comment.user.login == author and comment.body.startswith(MARKER)
+    ]
+    ours.sort(key=lambda comment: (comment.created_at, comment.id))
+    for stale in ours[:-1]:
+        stale.delete()
+    if not ours:
+        pull.create_issue_comment(body)
+        return "created"
+    newest = ours[-1]
+    if newest.body == body:
+        return "unchanged"
+    newest.edit(body)
+    return "updated"
+
+
+def diff_lines(pull: PullRequest) -> dict[str, set[int]]:
+    """Lines of each changed file that the pull request's diff shows on the new side."""
+    lines: dict[str, set[int]] = {}
+    for changed in pull.get_files():
+        if not changed.patch:
+            continue
+        patch = PatchSet(f"--- a/{changed.filename}\n+++ b/{changed.filename}\n{changed.patch}\n")
+        lines[changed.filename] = {
+            line.target_line_no for hunk in patch[0] for line in hunk if line.target_line_no is not None
+        }
+    return lines
+
+
+def sync_inline_findings(
+    pull: PullRequest,
+    head_sha: str,
+    findings: Iterable[InlineFinding],
+    author: str,
+    review_body: str,
+    resolved_body: str,
+) -> dict[str, int]:
+    """One review with a comment per new finding in the diff; later runs edit instead of repeating."""
+    in_diff = diff_lines(pull)
+    wanted = {f.mutant_id: f for f in findings if f.line in in_diff.get(f.path, set())}
+    existing = {}
+    for comment in pull.get_review_comments():
+        if comment.user.login == author and (match := _INLINE_ID.match(comment.body)):
+            existing[unquote(match.group(1))] = comment
+    counts = {"created": 0, "updated": 0, "resolved": 0, "unchanged": 0}
+    new = []
+    for mutant_id, finding in wanted.items():
+        comment = existing.get(mutant_id)
+        if comment is None:
+            new.append({"path": finding.path, "line": finding.line, "side": "RIGHT", "body": finding.body})
+        elif comment.body != finding.body:
+            comment.edit(finding.body)
+            counts["updated"] += 1
+        else:
+            counts["unchanged"] += 1
+    for mutant_id, comment in existing.items():
+        if mutant_id not in wanted:
+            body = inline_marker(mutant_id) + "\n" + resolved_body
+            if comment.body != body:
+                comment.edit(body)
+                counts["resolved"] += 1
+    if new:
+        commit = pull.base.repo.get_commit(head_sha)
+        pull.create_review(commit=commit, body=review_body, event="COMMENT", comments=new)
+        counts["created"] = len(new)
+    return counts

@@ -1,0 +1,78 @@
+"""`mutcheck comment`: check what is about to be posted, then post it with the GitHub publisher."""
+
+import os
+from typing import Any
+
+import requests
+from github import GithubException
+
+from mutcheck import github
+from mutcheck.github import PublishError
+from mutcheck.report.markdown import render_inline_finding, render_markdown, render_sentence
+
+__all__ = ["PublishError", "publish"]
+
+
+def _findings(results: dict[str, Any]) -> list[github.InlineFinding]:
+    return [
+        github.InlineFinding(
+            mutant["id"],
+            mutant["file"],
+            mutant["span"]["start_line"],
+            github.inline_marker(mutant["id"]) + "\n" + render_inline_finding(results, mutant["id"]),
+        )
+        for mutant in results["mutants"]
+        if mutant["verdict"] == "survived"
+    ]
+
+
+def publish(
+    results: dict[str, Any],
+    repository: str,
+    pr_number: int,
+    token: str,
+    api_url: str,
+    author: str | None,
+    expected_head: str | None,
+    inline: bool,
+    client: Any = None,
+) -> str:
+    """Post (or update) the comment, and inline findings if asked; returns a one-line account."""
+    client = client or github.connect(token, api_url)
+    step = "reading the pull request"
+    try:
+        pull = client.get_repo(repository).get_pull(pr_number)
+        if expected_head is not None:
+            _check_head(results, pull.head.sha, expected_head, pr_number)
+        if author is None:
+            step = "finding the token's login"
+            author = github.ACTIONS_BOT if os.environ.get("GITHUB_ACTIONS") == "true" else client.get_user().login
+        step = "posting the comment"
+        outcome = f"comment {github.upsert_comment(pull, render_markdown(results), author)}"
+        if inline:
+            step = "posting inline findings"
+            sha = results["run"]["head_sha"] or pull.head.sha
+            counts = github.sync_inline_findings(
+                pull,
+                sha,
+                _findings(results),
+                author,
+                review_body=render_sentence(
+                    "inline_review", count=sum(m["verdict"] == "survived" for m in results["mutants"])
+                ),
+                resolved_body=render_sentence("inline_resolved", sha=sha),
+            )
+            outcome += "; inline: " + ", ".join(f"{count} {kind}" for kind, count in counts.items())
+    except (GithubException, requests.exceptions.RequestException) as error:
+        raise github.explain(error, step) from error
+    return outcome
+
+
+def _check_head(results: dict[str, Any], actual: str, expected: str, number: int) -> None:
+    """The artifact must describe the commit the event names, and the PR must still point at it."""
+    if results["run"]["head_sha"] != expected:
+        raise PublishError(
+            f"refusing to post: the results were made at {results['run']['head_sha']}, not at {expected}"
+        )
+    if actual != expected:
+        raise PublishError(f"refusing to post: pull request #{number} is at {actual}, not at {expected}")
