@@ -33,6 +33,7 @@ class Mutant:
     hint: Text | None
     aliases: tuple[str, ...]
     source: str  # the catalog file it was read from, relative to the project root
+    generic: bool = False  # a generated operator mutant (mutmut's), informational unless strict
 
     @property
     def delete(self) -> bool:

@@ -22,6 +22,7 @@ from mutcheck.collect import collect_test_ids
 from mutcheck.config import Config, find_project_root, load_config
 from mutcheck.engine import EngineOptions, run_engine
 from mutcheck.exit_code import ExitCode
+from mutcheck.generic import GENERIC_FAMILY, generate, target_files
 from mutcheck.matrix import build_matrix
 from mutcheck.mutate import AppliedMutant, MutationError, apply_mutant
 from mutcheck.plan import Shard, changed_lines, in_diff
@@ -185,6 +186,8 @@ class _Progress:
 
 def _applied_mutants(config: Config, catalog: Catalog, only: tuple[str, ...]) -> list[AppliedMutant]:
     known = {name for m in catalog.mutants for name in (m.id, m.family, *m.aliases)}
+    if config.generic:
+        known.add(GENERIC_FAMILY)  # `--only generic`: the generic operator mutants alone
     problems = [Problem("--only", name, "", "no mutant id, alias or family of that name") for name in only]
     problems = [problem for problem in problems if problem.entry not in known]
     applied = []
@@ -203,6 +206,8 @@ def _applied_mutants(config: Config, catalog: Catalog, only: tuple[str, ...]) ->
 @click.option("--diff", "diff_base", metavar="BASE", help="Only mutants touching lines changed since git BASE.")
 @click.option("--shard", help="Run shard k of n (k/n), a deterministic partition of the mutants.")
 @click.option("--bail", is_flag=True, help="Stop each mutant at its first killing test.")
+@click.option("--generic/--no-generic", default=None, help="Also run mutmut's generic operator mutants.")
+@click.option("--strict-generic", is_flag=True, default=None, help="Generic survivors fail the run too.")
 @click.option("--jobs", type=click.IntRange(min=1), help="Parallel workers (default: CPU count).")
 @click.option("--timeout-factor", type=click.FloatRange(min=0), help="Time limit = factor x baseline + constant.")
 @click.option("--timeout-constant", type=click.FloatRange(min=0), help="Seconds added to every time limit.")
@@ -218,6 +223,8 @@ def run(
     diff_base: str | None,
     shard: str | None,
     bail: bool,
+    generic: bool | None,
+    strict_generic: bool | None,
     jobs: int | None,
     timeout_factor: float | None,
     timeout_constant: float | None,
@@ -235,12 +242,16 @@ def run(
         "timeout_factor": timeout_factor,
         "timeout_constant": timeout_constant,
         "baseline_rounds": baseline_rounds,
+        "generic": generic,
+        "strict_generic": strict_generic,
     }
     config = load_config(root, overrides)
     catalog = _catalog(config)
 
     def prepare() -> list[AppliedMutant]:
         applied = _applied_mutants(config, catalog, only)
+        if config.generic:
+            applied += generate(config.root, generic_files)
         if diff_base:
             changed = changed_lines(config.root, diff_base)
             applied = [mutant for mutant in applied if in_diff(mutant, changed)]
@@ -257,16 +268,15 @@ def run(
         baseline_rounds=config.baseline_rounds,
     )
     console = _console()
-    target_files = [mutant.file for mutant in catalog.select(list(only))]
-    engine_run, applied = run_engine(
-        config, target_files, prepare, options, _Progress(console, options.baseline_rounds)
-    )
+    generic_files = target_files(config.root, config.target) if config.generic else []
+    files = [mutant.file for mutant in catalog.select(list(only))] + generic_files
+    engine_run, applied = run_engine(config, files, prepare, options, _Progress(console, options.baseline_rounds))
     if engine_run.collection_error:
         console.print(engine_run.log[-3000:], markup=False)
     unknown = unknown_killers(catalog, set(engine_run.tests)) if engine_run.tests else []
     if unknown:
         raise InputError(unknown)
-    matrix = build_matrix(engine_run, applied, bail)
+    matrix = build_matrix(engine_run, applied, bail, config.strict_generic)
     facts = {
         "jobs": options.jobs,
         "bail": bail,
@@ -274,6 +284,7 @@ def run(
         "shard": shard,
         "only": list(only),
         "diff_base": diff_base,
+        "generic": config.generic,
     }
     results = build_results(matrix, engine_run, catalog, config.root, facts)
     if json_path:

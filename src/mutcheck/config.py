@@ -18,6 +18,8 @@ class Config:
     timeout_factor: float = 5.0
     timeout_constant: float = 2.0
     baseline_rounds: int = 1
+    generic: bool = False  # also run mutmut's generic operator mutants
+    strict_generic: bool = False  # generic survivors fail the run
 
     @property
     def catalog_dir(self) -> Path:
@@ -59,6 +61,11 @@ def load_config(root: Path, overrides: dict[str, object] | None = None) -> Confi
                 problems.append(Problem(source, "", where, "must be a string or a list of strings"))
                 continue
             values[key] = tuple(items)
+        elif key in ("generic", "strict_generic"):
+            if not isinstance(value, bool):
+                problems.append(Problem(source, "", where, "must be true or false"))
+                continue
+            values[key] = value
         elif key in _NUMBER_KEYS:
             kind = _NUMBER_KEYS[key]
             if isinstance(value, bool) or not isinstance(value, int | float) or (kind is int and value != int(value)):

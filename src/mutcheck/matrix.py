@@ -89,8 +89,12 @@ def _named(test_id: str, node_id: str) -> bool:
     return node_id == test_id or node_id.startswith(test_id + "[")
 
 
-def _problems(applied: AppliedMutant, run: MutantRun, verdict: str, tests: tuple[str, ...], bail: bool) -> list[Unmet]:
+def _problems(
+    applied: AppliedMutant, run: MutantRun, verdict: str, tests: tuple[str, ...], bail: bool, strict_generic: bool
+) -> list[Unmet]:
     mutant = applied.mutant
+    if mutant.generic:  # no catalogued expectation; a survivor counts only when asked to
+        return [Unmet("unexpected-survivor")] if strict_generic and verdict == SURVIVED else []
     detected = {tests[index] for index, outcome in run.outcomes.items() if outcome in DETECTING_OUTCOMES}
     if verdict == BROKEN:
         return [Unmet("broken", detail=run.broken)]
@@ -117,7 +121,7 @@ def _problems(applied: AppliedMutant, run: MutantRun, verdict: str, tests: tuple
     return problems
 
 
-def build_matrix(run: EngineRun, applied: list[AppliedMutant], bail: bool) -> Matrix:
+def build_matrix(run: EngineRun, applied: list[AppliedMutant], bail: bool, strict_generic: bool = False) -> Matrix:
     tests = tuple(run.tests)
     ok = baseline_passed(run)
     results = []
@@ -130,7 +134,11 @@ def build_matrix(run: EngineRun, applied: list[AppliedMutant], bail: bool) -> Ma
             )
             results.append(
                 MutantResult(
-                    mutant, mutant_run, verdict, killers, tuple(_problems(mutant, mutant_run, verdict, tests, bail))
+                    mutant,
+                    mutant_run,
+                    verdict,
+                    killers,
+                    tuple(_problems(mutant, mutant_run, verdict, tests, bail, strict_generic)),
                 )
             )
     return Matrix(tests, tuple(results), ok)

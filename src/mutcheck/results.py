@@ -13,6 +13,7 @@ import jsonschema
 from mutcheck import __version__
 from mutcheck.catalog import Catalog
 from mutcheck.engine import EngineRun, baseline_passed
+from mutcheck.generic import operator_from_origin
 from mutcheck.matrix import VERDICTS, Matrix, MutantResult
 from mutcheck.problems import InputError, Problem
 
@@ -40,6 +41,8 @@ def _mutant_entry(result: MutantResult, order: int) -> dict[str, Any]:
     return {
         "id": mutant.id,
         "order": order,
+        "generic": mutant.generic,
+        "operator": operator_from_origin(mutant.origin) if mutant.generic else None,
         "aliases": list(mutant.aliases),
         "family": mutant.family,
         "file": mutant.file,
@@ -86,12 +89,20 @@ def _baseline(run: EngineRun) -> dict[str, Any]:
     }
 
 
+def _verdict_counts(mutants: list[dict[str, Any]]) -> dict[str, int]:
+    return {verdict: sum(m["verdict"] == verdict for m in mutants) for verdict in VERDICTS}
+
+
 def summarize(mutants: list[dict[str, Any]], baseline_ok: bool) -> dict[str, Any]:
+    """Counts for the catalog's mutants, generic operator mutants apart; the run's exit status."""
+    catalogued = [mutant for mutant in mutants if not mutant["generic"]]
+    generic = [mutant for mutant in mutants if mutant["generic"]]
     unmet = sum(not mutant["expectation_met"] for mutant in mutants)
     exit_code = 3 if not baseline_ok else (1 if unmet else 0)
     return {
-        "mutants": len(mutants),
-        "verdicts": {verdict: sum(m["verdict"] == verdict for m in mutants) for verdict in VERDICTS},
+        "mutants": len(catalogued),
+        "verdicts": _verdict_counts(catalogued),
+        "generic": {"mutants": len(generic), "verdicts": _verdict_counts(generic)},
         "expectations_unmet": unmet,
         "exit_code": exit_code,
     }
@@ -101,7 +112,10 @@ def build_results(
     matrix: Matrix, run: EngineRun, catalog: Catalog, root: Path, facts: dict[str, Any]
 ) -> dict[str, Any]:
     order = {mutant.id: position for position, mutant in enumerate(catalog.mutants)}
-    mutants = [_mutant_entry(result, order[result.applied.mutant.id]) for result in matrix.results]
+    mutants = [
+        _mutant_entry(result, order.get(result.applied.mutant.id, len(order) + position))
+        for position, result in enumerate(matrix.results)
+    ]
     baseline = _baseline(run)
     return {
         "format": FORMAT,

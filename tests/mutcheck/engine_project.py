@@ -1,5 +1,6 @@
-"""A fixture project whose catalog exercises every engine path: swap, nested scope, fallback,
-timeout, no coverage, a mutant that breaks the import, a declared-equivalent mutant."""
+"""A tiny pytest project in a temporary directory. Its full catalog exercises every engine path
+(swap, nested scope, fallback, timeout, no coverage, a mutant that breaks the import, a
+declared-equivalent mutant, a survivor); catalog tests give it one entry of their own."""
 
 import subprocess
 import textwrap
@@ -138,13 +139,49 @@ CATALOG = "".join(
 )
 
 
-def make_engine_project(root: Path, git: bool = False) -> Path:
+GOOD_ENTRY = """\
+[[mutant]]
+id = "B1"
+family = "boundary"
+file = "src/tiny.py"
+scope = "clamp"
+match = "value < low"
+replace = "value <= low"
+killed_by = ["tests/test_tiny.py::test_clamp_low"]
+origin = "fixture"
+title = { en = "low bound inclusive", zh = "下界包含" }
+why = { en = "why", zh = "原因" }
+"""
+
+
+def entry(**fields: str | None) -> str:
+    """GOOD_ENTRY with fields replaced (value as TOML source) or removed (value None)."""
+    lines = GOOD_ENTRY.splitlines()
+    result = []
+    for line in lines:
+        key = line.split(" = ", 1)[0]
+        if key in fields:
+            if fields[key] is not None:
+                result.append(f"{key} = {fields[key]}")
+            continue
+        result.append(line)
+    present = {line.split(" = ", 1)[0] for line in lines}
+    result += [f"{key} = {value}" for key, value in fields.items() if key not in present and value is not None]
+    return "\n".join(result) + "\n"
+
+
+def make_project(root: Path, catalog: str = GOOD_ENTRY, families: str = FAMILIES) -> Path:
+    """The fixture project with a catalog of the caller's choice."""
+    return make_engine_project(root, catalog=catalog, families=families)
+
+
+def make_engine_project(root: Path, git: bool = False, catalog: str = CATALOG, families: str = FAMILIES) -> Path:
     files = {
         "pyproject.toml": PYPROJECT,
         "src/tiny.py": SOURCE,
         "tests/test_tiny.py": TESTS,
-        "mutants/families.toml": FAMILIES,
-        "mutants/catalog.toml": CATALOG,
+        "mutants/families.toml": families,
+        "mutants/catalog.toml": catalog,
         ".gitignore": "__pycache__/\n",
     }
     for name, text in files.items():

@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from mutcheck.catalog import LANGUAGES, load_catalog
 from mutcheck.cli import main
 from mutcheck.exit_code import ExitCode
-from tests.mutcheck.fixture_project import GOOD_ENTRY, entry, make_project
+from tests.mutcheck.engine_project import GOOD_ENTRY, entry, make_project
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 CATALOG_FILE = "mutants/catalog.toml"

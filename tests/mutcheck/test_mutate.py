@@ -6,7 +6,7 @@ import pytest
 
 from mutcheck.catalog import Mutant
 from mutcheck.mutate import MutationError, Span, apply_mutant
-from tests.mutcheck.fixture_project import make_project
+from tests.mutcheck.engine_project import make_project
 
 
 def mutant(**fields) -> Mutant:

@@ -22,6 +22,7 @@ class Limits:
     findings: int
     matrix: int
     equivalents: int
+    generic: int
 
 
 @cache
@@ -46,12 +47,15 @@ def _translator(lang: str) -> Callable[..., Markup]:
 
 def _language_body(view: ReportView, limits: Limits) -> str:
     rows = view.findings + [mutant for mutant in view.mutants if mutant.met]  # the unmet stay visible longest
+    generic = view.generic.survivors if view.generic else []
     shown = {
+        "generic": generic[: limits.generic],
         "findings": view.findings[: limits.findings],
         "matrix": rows[: limits.matrix],
         "equivalents": view.equivalents[: limits.equivalents],
     }
     hidden = {
+        "generic": len(generic) - min(len(generic), limits.generic),
         "findings": len(view.findings) - len(shown["findings"]),
         "matrix": len(rows) - len(shown["matrix"]),
         "equivalents": len(view.equivalents) - len(shown["equivalents"]),
@@ -86,11 +90,12 @@ def _assemble(views: list[ReportView], limits: Limits) -> str:
 def render_markdown(
     results: dict[str, Any], languages: tuple[str, ...] = texts.LANGUAGES, limit: int = COMMENT_LIMIT
 ) -> str:
-    """The whole comment; rows are dropped (matrix first, then equivalents, then findings) until it fits."""
+    """The whole comment; rows are dropped (generic survivors, matrix, equivalents, then findings) until it fits."""
     views = [build_view(results, lang) for lang in languages]
-    full = Limits(len(views[0].findings), len(views[0].mutants), len(views[0].equivalents))
+    generic = len(views[0].generic.survivors) if views[0].generic else 0
+    full = Limits(len(views[0].findings), len(views[0].mutants), len(views[0].equivalents), generic)
     body = _assemble(views, full)
-    for field in ("matrix", "equivalents", "findings"):
+    for field in ("generic", "matrix", "equivalents", "findings"):
         if len(body) <= limit:
             return body
         low, high = 0, getattr(full, field)

@@ -28,7 +28,7 @@ def _mutant(results: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
     span = entry["span"]
     mutant = {
         "id": entry["id"],
-        "mutatorName": entry["family"],
+        "mutatorName": entry["operator"] if entry["generic"] else entry["family"],
         "description": entry["title"]["en"],
         "location": {
             # Stryker counts columns from 1 and ends exclusively, as LibCST's 0-based columns do.

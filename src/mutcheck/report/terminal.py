@@ -21,10 +21,23 @@ def verdict_line(results: dict[str, Any]) -> str:
     return f"{summary['mutants']} mutants: {counts or 'none run'}; {state} ({results['run']['seconds']:.1f} s)"
 
 
+# Short headers, so the table fits an 80-column terminal.
+_HEADERS = {
+    "killed": "kill",
+    "survived": "surv",
+    "timeout": "t/o",
+    "no-coverage": "nocov",
+    "broken": "brk",
+    "equivalent": "eqv",
+}
+
+
 def _family_table(results: dict[str, Any]) -> Table:
-    table = Table("family", "mutants", *VERDICTS, "unmet", title="Guard mutants by family")
+    table = Table("family", "n", *(_HEADERS[verdict] for verdict in VERDICTS), "unmet", title="Guard mutants by family")
     families: dict[str, list[dict[str, Any]]] = {}
     for mutant in results["mutants"]:
+        if mutant["generic"]:
+            continue
         families.setdefault(mutant["family"], []).append(mutant)
     for family, mutants in families.items():
         counts = [str(sum(m["verdict"] == verdict for m in mutants) or "") for verdict in VERDICTS]
@@ -49,7 +62,7 @@ def render(results: dict[str, Any], console: Console) -> None:
     elif results["mutants"]:
         console.print(_family_table(results))
     for mutant in results["mutants"]:
-        if mutant["expectation_met"]:
+        if mutant["expectation_met"] or mutant["generic"]:
             continue
         console.print(f"\n{mutant['id']} [{mutant['verdict']}] {mutant['title']['en']}", markup=False, highlight=False)
         for problem in mutant["problems"]:
@@ -60,4 +73,17 @@ def render(results: dict[str, Any], console: Console) -> None:
             console.print(mutant["diff"], markup=False, highlight=False, end="")
         if mutant["hint"]:
             console.print(f"  hint: {mutant['hint']['en']}", markup=False, highlight=False)
+    generic = results["summary"]["generic"]
+    if generic["mutants"]:
+        counts = ", ".join(f"{count} {verdict}" for verdict, count in generic["verdicts"].items() if count)
+        survivors = [m for m in results["mutants"] if m["generic"] and m["verdict"] == "survived"]
+        console.print(f"generic operator mutants (mutmut): {generic['mutants']}: {counts}", markup=False)
+        for mutant in survivors[:20]:
+            console.print(
+                f"  survived {mutant['id']} {mutant['file']}:{mutant['span']['start_line']} {mutant['title']['en']}",
+                markup=False,
+                highlight=False,
+            )
+        if len(survivors) > 20:
+            console.print(f"  … {len(survivors) - 20} more survivors (see the JSON or HTML report)", markup=False)
     console.print(verdict_line(results), markup=False, highlight=False)

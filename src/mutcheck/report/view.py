@@ -46,6 +46,16 @@ class MutantView:
 
 
 @dataclass
+class GenericView:
+    """mutmut's generic operator mutants: counts, and the survivors worth a look."""
+
+    total: int
+    counts: list[tuple[str, int]]  # (verdict word, count)
+    survivors: list[MutantView]
+    strict: bool
+
+
+@dataclass
 class ReportView:
     lang: str
     headline: str
@@ -58,13 +68,14 @@ class ReportView:
     killing_tests: list[str]
     facts: list[str]
     footer: str
+    generic: GenericView | None
     verdicts: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _headline(results: dict[str, Any], lang: str) -> str:
     if not results["baseline"]["ok"]:
         return say(lang, "text", "baseline_failed")
-    mutants = results["mutants"]
+    mutants = [mutant for mutant in results["mutants"] if not mutant["generic"]]
     if not mutants:
         return say(lang, "text", "no_mutants")
     unmet = [mutant for mutant in mutants if not mutant["expectation_met"]]
@@ -123,8 +134,19 @@ def _facts(results: dict[str, Any], lang: str) -> list[str]:
     ]
 
 
+def _generic(results: dict[str, Any], lang: str) -> GenericView | None:
+    entries = [entry for entry in results["mutants"] if entry["generic"]]
+    if not entries:
+        return None
+    counts = [(say(lang, "verdict", verdict), sum(e["verdict"] == verdict for e in entries)) for verdict in VERDICTS]
+    survivors = [_mutant(results, entry, lang) for entry in entries if entry["verdict"] == "survived"]
+    strict = any(problem["kind"] == "unexpected-survivor" for e in entries for problem in e["problems"])
+    return GenericView(len(entries), [(word, count) for word, count in counts if count], survivors, strict)
+
+
 def build_view(results: dict[str, Any], lang: str) -> ReportView:
-    mutants = [_mutant(results, entry, lang) for entry in results["mutants"]]
+    catalogued = [entry for entry in results["mutants"] if not entry["generic"]]
+    mutants = [_mutant(results, entry, lang) for entry in catalogued]
     baseline = results["baseline"]
     baseline_problems = [
         f"{failure['test']}: {failure['outcome']} {failure['witness'] or ''}".strip()
@@ -160,5 +182,6 @@ def build_view(results: dict[str, Any], lang: str) -> ReportView:
         killing_tests=killing,
         facts=_facts(results, lang),
         footer=say(lang, "text", "footer", version=results["run"]["mutcheck_version"], sha=sha),
+        generic=_generic(results, lang),
         verdicts=[(verdict, say(lang, "verdict", verdict)) for verdict in VERDICTS],
     )

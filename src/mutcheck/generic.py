@@ -1,0 +1,202 @@
+"""mutmut as a generator of generic operator mutants, run through mutcheck's own engine.
+
+Everything that knows mutmut's internals lives here: mutmut has no stable programmatic API, so
+its parser entry point and naming helpers are used in one place only. Mutants are numbered and
+named exactly as `mutmut run` names them, so verdicts can be compared one to one.
+"""
+
+import difflib
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from types import CodeType
+
+import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, WhitespaceInclusivePositionProvider
+from mutmut import __version__ as mutmut_version
+from mutmut.configuration import reset_config
+from mutmut.mutation.file_mutation import create_mutations, group_by_top_level_node
+from mutmut.mutation.trampoline_templates import mangle_function_name
+from mutmut.utils.format_utils import get_mutant_name
+
+from mutcheck.catalog import Mutant
+from mutcheck.mutate import AppliedMutant, Span
+from mutcheck.problems import InputError, Problem
+from mutcheck.swap import code_fingerprint, swappable
+
+GENERIC_FAMILY = "generic"
+_OPERATOR_LABEL = "; operator: "
+
+# mutmut's operators, named by the kind of node they rewrite.
+_OPERATORS = {
+    "Integer": "number",
+    "Float": "number",
+    "Imaginary": "number",
+    "SimpleString": "string",
+    "ConcatenatedString": "string",
+    "FormattedString": "string",
+    "Lambda": "lambda",
+    "Call": "call arguments",
+    "UnaryOperation": "unary operator removal",
+    "Name": "name",
+    "AugAssign": "augmented assignment",
+    "Assign": "assignment",
+    "AnnAssign": "assignment",
+    "Match": "match",
+    "IfExp": "conditional expression",
+    "BooleanOperation": "and/or swap",
+    "BinaryOperation": "binary operator",
+    "Comparison": "comparison",
+}
+
+
+@dataclass(frozen=True)
+class _Site:
+    """A mutable function as mutmut sees it: its node, its qualified name, mutmut's mangled name."""
+
+    node: cst.FunctionDef
+    qualname: str
+    mangled: str
+
+
+def _sites(module: cst.Module) -> list[_Site]:
+    """Top-level functions and methods of top-level classes, in mutmut's order."""
+    sites = []
+    for statement in module.body:
+        if isinstance(statement, cst.FunctionDef):
+            name = statement.name.value
+            sites.append(_Site(statement, name, mangle_function_name(name=name, class_name=None)))
+        elif isinstance(statement, cst.ClassDef) and isinstance(statement.body, cst.IndentedBlock):
+            for method in statement.body.body:
+                if isinstance(method, cst.FunctionDef):
+                    cls, name = statement.name.value, method.name.value
+                    sites.append(_Site(method, f"{cls}.{name}", mangle_function_name(name=name, class_name=cls)))
+    return sites
+
+
+def operator_from_origin(origin: str) -> str:
+    return origin.partition(_OPERATOR_LABEL)[2]
+
+
+def operator_of(node: cst.CSTNode) -> str:
+    name = type(node).__name__
+    return _OPERATORS.get(name, "operator swap" if not isinstance(node, cst.BaseExpression) else name)
+
+
+def _splice(code: str, offsets: list[int], position: CodeRange, replacement: str) -> str:
+    start = offsets[position.start.line - 1] + position.start.column
+    end = offsets[position.end.line - 1] + position.end.column
+    line = code[offsets[position.start.line - 1] : start]
+    indent = line[: len(line) - len(line.lstrip())]
+    # LibCST renders a node with relative indentation; put it back at the original block's depth.
+    return code[:start] + replacement.replace("\n", "\n" + indent) + code[end:]
+
+
+def _mutant(mutant_id: str, path: str, site: _Site, before: str, after: str, operator: str) -> Mutant:
+    title = {"en": f"{operator}: {before} → {after}", "zh": f"{operator}（通用算子）：{before} → {after}"}
+    why = {
+        "en": f"A generic mutmut {mutmut_version} operator mutant of {site.qualname}; "
+        "a survivor is a change no test notices.",
+        "zh": f"mutmut {mutmut_version} 在 {site.qualname} 中生成的通用算子变异体；存活意味着没有测试察觉这一改动。",
+    }
+    return Mutant(
+        id=mutant_id,
+        family=GENERIC_FAMILY,
+        file=path,
+        scope=site.qualname,
+        match=before,
+        replace=after,
+        killed_by=(),
+        equivalent=None,
+        origin=f"mutmut {mutmut_version}{_OPERATOR_LABEL}{operator}",
+        title=title,
+        why=why,
+        hint=None,
+        aliases=(),
+        source="mutmut",
+        generic=True,
+    )
+
+
+@contextmanager
+def _project_config(root: Path) -> Iterator[None]:
+    """mutmut reads its configuration (e.g. `do_not_mutate_patterns`) from the working directory:
+    read the project's, as `mutmut run` in the project would."""
+    previous = Path.cwd()
+    os.chdir(root)
+    reset_config()
+    try:
+        yield
+    except FileNotFoundError as error:  # mutmut found no source layout and no [tool.mutmut]
+        raise InputError([Problem("pyproject.toml", "", "tool.mutmut", f"mutmut: {error}")]) from error
+    finally:
+        os.chdir(previous)
+        reset_config()
+
+
+def generate(root: Path, files: list[str]) -> list[AppliedMutant]:
+    """Every mutant mutmut would run for `files` (paths relative to `root`), applied one at a time."""
+    with _project_config(root):
+        return [mutant for path in files for mutant in _generate_file(root, path)]
+
+
+def _generate_file(root: Path, path: str) -> list[AppliedMutant]:
+    code = (root / path).read_text(encoding="utf-8")
+    module, mutations, ignored_classes, ignored_functions = create_mutations(path, code)
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(WhitespaceInclusivePositionProvider)
+    offsets = [0]
+    for line in code.splitlines(keepends=True):
+        offsets.append(offsets[-1] + len(line))
+    original_code = compile(code, path, "exec")
+    by_function = group_by_top_level_node(mutations)
+    applied = []
+    for site in _sites(module):
+        if site.node.name.value in ignored_functions or site.qualname.split(".")[0] in ignored_classes:
+            continue
+        for number, mutation in enumerate(by_function.get(site.node, ()), start=1):
+            position = positions[mutation.original_node]
+            mutated = _splice(code, offsets, position, module.code_for_node(mutation.mutated_node))
+            mutant = _mutant(
+                get_mutant_name(Path(path), f"{site.mangled}__mutmut_{number}"),
+                path,
+                site,
+                module.code_for_node(mutation.original_node).strip(),
+                module.code_for_node(mutation.mutated_node).strip(),
+                operator_of(mutation.original_node),
+            )
+            applied.append(_applied(mutant, code, mutated, original_code, position, site))
+    return applied
+
+
+def _applied(
+    mutant: Mutant, code: str, mutated: str, original_code: CodeType, position: CodeRange, site: _Site
+) -> AppliedMutant:
+    mutated_code = compile(mutated, mutant.file, "exec")
+    diff = difflib.unified_diff(
+        code.splitlines(keepends=True),
+        mutated.splitlines(keepends=True),
+        fromfile=f"a/{mutant.file}",
+        tofile=f"b/{mutant.file}",
+    )
+    return AppliedMutant(
+        mutant=mutant,
+        original=code,
+        mutated=mutated,
+        diff="".join(diff),
+        span=Span(position.start.line, position.start.column, position.end.line, position.end.column),
+        equivalent_by_compilation=code_fingerprint(original_code) == code_fingerprint(mutated_code),
+        scope_qualname=site.qualname,
+        swap_target=site.qualname if swappable(original_code, mutated_code, site.qualname) else None,
+    )
+
+
+def target_files(root: Path, targets: tuple[str, ...]) -> list[str]:
+    """The Python files under the configured target paths, relative to `root`."""
+    files = set()
+    for target in targets:
+        path = root / target
+        candidates = [path] if path.is_file() else sorted(path.rglob("*.py"))
+        files.update(str(candidate.relative_to(root)) for candidate in candidates if candidate.suffix == ".py")
+    return sorted(files)
