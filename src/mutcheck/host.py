@@ -27,6 +27,7 @@ from mutcheck.protocol import NOT_RUN, PASSED, TIMEOUT, run_item
 from mutcheck.swap import find_code, live_function
 
 WITNESSES_PER_MUTANT = 2
+STARTED = time.monotonic()
 _ERROR_LINE = re.compile(r"^(?:E\s+)?(\w*(?:Error|Exception)\b.*)$")
 
 
@@ -121,6 +122,7 @@ class _Child:
     """One running mutant: a forked child or a fallback subprocess, and what it has said so far."""
 
     mutant: dict[str, Any]
+    selected: list[int]  # the tests this process runs, in order (a continuation runs fewer)
     pid: int
     read_fd: int
     deadline: float
@@ -134,6 +136,7 @@ class _Child:
     running: int | None = None
     broken: str | None = None
     finished: bool = False
+    timed_out: bool = False
 
 
 class Host:
@@ -144,6 +147,7 @@ class Host:
         self.events = EventWriter(spec["events_fd"])
         self.parent = os.getppid()
         self.modules: dict[str, ModuleType] = {}
+        self.startup_seconds = time.monotonic() - STARTED  # interpreter start to collected suite
 
     # -- forking -----------------------------------------------------------------------------
     def _fork(self, body: Any) -> tuple[int, int]:
@@ -201,10 +205,10 @@ class Host:
             self.events.write({"event": "baseline", "round": round_number, "results": results})
 
     # -- mutants -----------------------------------------------------------------------------
-    def _start(self, mutant: dict[str, Any]) -> _Child:
+    def _start(self, mutant: dict[str, Any], selected: list[int], carried: _Child | None = None) -> _Child:
+        """A process running `selected` under the mutant; `carried` is what an earlier one recorded."""
         now = time.monotonic()
         deadline = now + mutant["timeout"]
-        selected = mutant["selected"]
         if mutant["swap_target"] is not None:
 
             def body(events: EventWriter) -> None:
@@ -212,10 +216,16 @@ class Host:
                 run_tests(self.items, selected, events, self.spec["bail"])
 
             pid, read_fd = self._fork(body)
-            return _Child(mutant, pid, read_fd, deadline, now)
-        return self._start_fallback(mutant, deadline, now)
+            child = _Child(mutant, selected, pid, read_fd, deadline, now)
+        else:
+            # A fresh host must start and collect before its tests run: allow twice what ours took.
+            child = self._start_fallback(mutant, selected, deadline + 2 * self.startup_seconds, now)
+        if carried is not None:
+            child.started, child.timed_out = carried.started, carried.timed_out
+            child.outcomes, child.durations, child.witnesses = carried.outcomes, carried.durations, carried.witnesses
+        return child
 
-    def _start_fallback(self, mutant: dict[str, Any], deadline: float, now: float) -> _Child:
+    def _start_fallback(self, mutant: dict[str, Any], selected: list[int], deadline: float, now: float) -> _Child:
         """A scratch copy of the scratch copy with the mutated file written, run by a fresh host."""
         scratch = tempfile.mkdtemp(prefix=f"mutcheck-{mutant['id']}-")
         project = Path(scratch) / "project"
@@ -226,7 +236,7 @@ class Host:
             "mode": "tests",
             "events_fd": write_fd,
             "bail": self.spec["bail"],
-            "tests": [self.items[index].nodeid for index in mutant["selected"]],
+            "tests": [self.items[index].nodeid for index in selected],
             "pytest_args": self.spec["pytest_args"],
         }
         spec_path = Path(scratch) / "spec.json"
@@ -242,7 +252,7 @@ class Host:
                 env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
             )
         os.close(write_fd)
-        return _Child(mutant, process.pid, read_fd, deadline, now, process=process, scratch=scratch)
+        return _Child(mutant, selected, process.pid, read_fd, deadline, now, process=process, scratch=scratch)
 
     def _absorb(self, child: _Child, data: bytes) -> None:
         child.buffer += data
@@ -260,19 +270,23 @@ class Host:
             elif "outcome" in event:
                 index = event.get("test")
                 if child.process is not None:  # a fallback host numbers its own tests
-                    index = child.mutant["selected"][index]
+                    index = child.selected[index]
                 child.outcomes[index] = event["outcome"]
                 child.durations[index] = event["duration"]
                 if event.get("witness"):
                     child.witnesses[index] = event["witness"]
                 child.running = None
 
-    def _finish(self, child: _Child, timed_out: bool) -> None:
+    def _reap(self, child: _Child, timed_out: bool) -> None:
+        """Stop (if it timed out) and wait for a child; note how it ended."""
         if timed_out:
             if child.process is not None:
                 os.killpg(child.pid, signal.SIGKILL)
             else:
                 os.kill(child.pid, signal.SIGKILL)
+            child.timed_out = True
+            if child.running is not None:
+                child.outcomes[child.running] = TIMEOUT
         os.close(child.read_fd)
         if child.process is not None:
             status = child.process.wait()
@@ -283,16 +297,23 @@ class Host:
             _, status = os.waitpid(child.pid, 0)
             if not (timed_out or child.finished or child.broken):
                 child.broken = f"test process ended early (wait status {status})"
+
+    def _finish(self, child: _Child, timed_out: bool) -> _Child | None:
+        """Report the mutant, or, after a time-out, go on with the tests the hung one kept from
+        running: a full matrix should not depend on where a hanging test sits in the order."""
+        self._reap(child, timed_out)
+        remaining = [index for index in child.selected if index not in child.outcomes]
+        stop = self.spec["bail"] or child.broken or os.getppid() != self.parent
+        if timed_out and remaining and not stop:
+            return self._start(child.mutant, remaining, carried=child)
         outcomes = {str(index): NOT_RUN for index in child.mutant["selected"]}
         outcomes.update({str(index): outcome for index, outcome in child.outcomes.items()})
-        if timed_out and child.running is not None:
-            outcomes[str(child.running)] = TIMEOUT
         self.events.write(
             {
                 "event": "mutant",
                 "id": child.mutant["id"],
                 "path": "swap" if child.process is None else "fallback",
-                "timed_out": timed_out,
+                "timed_out": child.timed_out,
                 "broken": child.broken,
                 "outcomes": outcomes,
                 "durations": {str(index): duration for index, duration in child.durations.items()},
@@ -300,36 +321,43 @@ class Host:
                 "seconds": time.monotonic() - child.started,
             }
         )
+        return None
 
     def mutants(self) -> None:
         pending = list(self.spec["mutants"])
         running: dict[int, _Child] = {}
         selector = selectors.DefaultSelector()
-        while pending or running:
-            while pending and len(running) < self.spec["jobs"]:
-                child = self._start(pending.pop(0))
+
+        def track(child: _Child | None) -> None:
+            if child is not None:
                 running[child.read_fd] = child
                 selector.register(child.read_fd, selectors.EVENT_READ)
+
+        def finish(fd: int, timed_out: bool) -> None:
+            selector.unregister(fd)
+            track(self._finish(running.pop(fd), timed_out))
+
+        while pending or running:
+            while pending and len(running) < self.spec["jobs"]:
+                mutant = pending.pop(0)
+                track(self._start(mutant, mutant["selected"]))
             if os.getppid() != self.parent:  # the engine is gone: nobody reads our results
-                for child in running.values():
-                    self._finish(child, timed_out=True)
+                for fd in list(running):
+                    finish(fd, timed_out=True)
                 return
             timeout = max(0.0, min(child.deadline for child in running.values()) - time.monotonic())
             for key, _mask in selector.select(timeout=min(timeout, 1.0)):
-                child = running[key.fd]
+                if key.fd not in running:
+                    continue
                 data = os.read(key.fd, 65536)
                 if data:
-                    self._absorb(child, data)
+                    self._absorb(running[key.fd], data)
                 else:
-                    selector.unregister(key.fd)
-                    del running[key.fd]
-                    self._finish(child, timed_out=False)
+                    finish(key.fd, timed_out=False)
             now = time.monotonic()
             for fd, child in list(running.items()):
                 if now >= child.deadline:
-                    selector.unregister(fd)
-                    del running[fd]
-                    self._finish(child, timed_out=True)
+                    finish(fd, timed_out=True)
 
 
 class HostPlugin:

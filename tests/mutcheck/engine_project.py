@@ -96,6 +96,10 @@ def test_tick():
 
 def test_countdown():
     assert countdown(3) == 0
+
+
+def test_countdown_from_zero():
+    assert countdown(0) == 0
 """
 
 
@@ -125,6 +129,13 @@ CATALOG = "".join(
         _entry("NESTED", "Counter.add.checked", "step > 0", "step < 0", _killed_by("test_counter_ignores_negative")),
         _entry("FALLBACK", "Counter", "step = 1", "step = 2", _killed_by("test_tick")),
         _entry("LOOP", "countdown", "n -= 1", "n -= 0", _killed_by("test_countdown")),
+        _entry(
+            "HANG",
+            "countdown",
+            "while n > 0:\n    n -= 1\nreturn n",
+            "while n > 2:\n    n -= 0\nreturn n - 1",
+            _killed_by("test_countdown_from_zero"),
+        ),
         _entry("UNREACHED", "unused", "x + 1", "x - 1", _killed_by("test_clamp_low")),
         _entry("BREAKS", "Counter", "step = 1", "step = undefined_name", _killed_by("test_tick")),
         _entry(

@@ -73,6 +73,15 @@ def test_infinite_loop_times_out_and_the_run_goes_on(full_run):
     assert entry["time_limit"] < 5
 
 
+def test_a_hanging_test_does_not_hide_the_tests_after_it(full_run):
+    """HANG makes test_countdown loop forever and test_countdown_from_zero fail: the matrix has both."""
+    _, _, data = full_run
+    entry = mutant(data, "HANG")
+    assert outcome(data, entry, "test_countdown") == "timeout"
+    assert outcome(data, entry, "test_countdown_from_zero") == "failed"
+    assert (entry["verdict"], entry["expectation_met"]) == ("killed", True)
+
+
 def test_unreached_function_is_no_coverage(full_run):
     entry = mutant(full_run[2], "UNREACHED")
     assert entry["verdict"] == "no-coverage"
@@ -253,4 +262,4 @@ def test_results_validate_against_the_schema(full_run, tmp_path):
     _, _, data = full_run
     path = tmp_path / "copy.json"
     path.write_text(json.dumps(data))
-    assert load_results(path)["summary"]["mutants"] == 8
+    assert load_results(path)["summary"]["mutants"] == 9

@@ -75,24 +75,24 @@ def rendered(tmp_path: Path, fragment: str) -> _Dom:
 
 def test_grid_has_a_cell_per_mutant_and_test(tmp_path):
     dom = rendered(tmp_path, "")
-    assert len(dom.rows) == len(RESULTS["mutants"]) == 8
+    assert len(dom.rows) == len(RESULTS["mutants"]) == 9
     assert dom.cells == len(RESULTS["mutants"]) * len(RESULTS["tests"])
-    assert dom.shown == "8 / 8"
+    assert dom.shown == "9 / 9"
 
 
 def test_verdict_filter_hides_the_other_rows(tmp_path):
     dom = rendered(tmp_path, "verdict=killed")
     visible = [row for row in dom.rows if "hidden" not in row]
     assert {row["data-verdict"] for row in visible} == {"killed"}
-    assert len(visible) == sum(m["verdict"] == "killed" for m in RESULTS["mutants"]) == 3
-    assert dom.shown == "3 / 8"
+    assert len(visible) == sum(m["verdict"] == "killed" for m in RESULTS["mutants"]) == 4
+    assert dom.shown == "4 / 9"
 
 
 def test_family_filter_and_language_switch(tmp_path):
     dom = rendered(tmp_path, "family=boundary&verdict=survived&lang=zh")
     assert dom.body_lang == "zh"
     assert [row["data-family"] for row in dom.rows if "hidden" not in row] == ["boundary"]
-    assert dom.shown == "1 / 8"
+    assert dom.shown == "1 / 9"
 
 
 def test_page_makes_no_network_request_and_screenshot(tmp_path):

@@ -53,9 +53,9 @@ def test_comment_layout():
     body = render_markdown(RESULTS)
     assert body.startswith(MARKER + "\n")
     english, chinese = split_languages(body)
-    assert "3 of 8 guard mutants do not behave as catalogued" in english
+    assert "3 of 9 guard mutants do not behave as catalogued" in english
     assert english.index("#### Findings (3)") < english.index("#### By family") < english.index("#### Kill matrix")
-    assert "8 个守护变异体中有 3 个与目录不符" in chinese
+    assert "9 个守护变异体中有 3 个与目录不符" in chinese
     assert chinese.rstrip().endswith("run at 0123456789abcdef0123456789abcdef01234567</sub>")
     assert "Head commit: 0123456789abcdef0123456789abcdef01234567" in english
 
@@ -198,7 +198,7 @@ def test_stryker_report_validates_against_the_official_schema():
 
 
 @pytest.mark.parametrize(
-    ("fmt", "expected"), [("text", "8 mutants:"), ("markdown", MARKER), ("html", "<!DOCTYPE html>")]
+    ("fmt", "expected"), [("text", "9 mutants:"), ("markdown", MARKER), ("html", "<!DOCTYPE html>")]
 )
 def test_report_command_writes_each_format(tmp_path, fmt, expected):
     output = tmp_path / f"out.{fmt}"
