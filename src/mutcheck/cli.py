@@ -1,6 +1,7 @@
 """The `mutcheck` command line: parse, call, exit."""
 
 import os
+import re
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -333,7 +334,9 @@ def _write(path: Path, text: str) -> None:
 
 @main.command()
 @click.option("--repo", "repository", envvar="GITHUB_REPOSITORY", help="OWNER/NAME (in Actions: GITHUB_REPOSITORY).")
-@click.option("--pr", "pr_number", type=click.IntRange(min=1), help="Pull request number.")
+@click.option(
+    "--pr", "pr_number", type=click.IntRange(min=1), help="Pull request number (in Actions: from GITHUB_REF)."
+)
 @click.option("--results", "results_path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
     "--from-artifact",
@@ -368,6 +371,10 @@ def comment(
         pr_number = artifact_number
     else:
         results = load_results(results_path)
+    if pr_number is None and (
+        match := re.fullmatch(r"refs/pull/([0-9]+)/(?:merge|head)", os.environ.get("GITHUB_REF", ""))
+    ):
+        pr_number = int(match.group(1))  # inside Actions, on a pull_request event
     token = os.environ.get("GITHUB_TOKEN")
     missing = [
         name for name, value in (("--repo", repository), ("--pr", pr_number), ("GITHUB_TOKEN", token)) if not value

@@ -95,7 +95,6 @@ def _plan_mutants(run: EngineRun, applied: list[AppliedMutant], options: EngineO
                     "swap_target": mutant.swap_target,
                     "mutated": mutant.mutated,
                     "selected": selected,
-                    "timeout": limit,
                 }
             )
     return planned
@@ -203,7 +202,13 @@ def _converse(
                     planned_at = time.monotonic()
                     planned = _plan_mutants(run, applied, options) if baseline_passed(run) else []
                     on_progress("planned", len(planned))
-                    host.stdin.write(json.dumps({"mutants": planned}) + "\n")
+                    plan = {
+                        "mutants": planned,
+                        "durations": _durations(run),
+                        "timeout_factor": options.timeout_factor,
+                        "timeout_constant": options.timeout_constant,
+                    }
+                    host.stdin.write(json.dumps(plan) + "\n")
                     host.stdin.flush()
             elif kind == "mutant":
                 on_progress("mutant", _record_mutant(run, event))

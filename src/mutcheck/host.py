@@ -23,10 +23,12 @@ from typing import Any, TextIO
 
 import pytest
 
+from mutcheck.plan import time_limit
 from mutcheck.protocol import NOT_RUN, PASSED, TIMEOUT, run_item
 from mutcheck.swap import find_code, live_function
 
 WITNESSES_PER_MUTANT = 2
+RESUMES_PER_MUTANT = 2  # new children after time-outs, so a mutant that hangs every test stays bounded
 STARTED = time.monotonic()
 _ERROR_LINE = re.compile(r"^(?:E\s+)?(\w*(?:Error|Exception)\b.*)$")
 
@@ -137,6 +139,7 @@ class _Child:
     broken: str | None = None
     finished: bool = False
     timed_out: bool = False
+    resumes: int = 0
 
 
 class Host:
@@ -147,6 +150,9 @@ class Host:
         self.events = EventWriter(spec["events_fd"])
         self.parent = os.getppid()
         self.modules: dict[str, ModuleType] = {}
+        self.durations: list[float] = []  # per test, from the baseline: time limits for any subset
+        self.timeout_factor = 0.0
+        self.timeout_constant = 0.0
         self.startup_seconds = time.monotonic() - STARTED  # interpreter start to collected suite
 
     # -- forking -----------------------------------------------------------------------------
@@ -208,7 +214,7 @@ class Host:
     def _start(self, mutant: dict[str, Any], selected: list[int], carried: _Child | None = None) -> _Child:
         """A process running `selected` under the mutant; `carried` is what an earlier one recorded."""
         now = time.monotonic()
-        deadline = now + mutant["timeout"]
+        deadline = now + time_limit(selected, self.durations, self.timeout_factor, self.timeout_constant)
         if mutant["swap_target"] is not None:
 
             def body(events: EventWriter) -> None:
@@ -221,7 +227,7 @@ class Host:
             # A fresh host must start and collect before its tests run: allow twice what ours took.
             child = self._start_fallback(mutant, selected, deadline + 2 * self.startup_seconds, now)
         if carried is not None:
-            child.started, child.timed_out = carried.started, carried.timed_out
+            child.started, child.timed_out, child.resumes = carried.started, carried.timed_out, carried.resumes + 1
             child.outcomes, child.durations, child.witnesses = carried.outcomes, carried.durations, carried.witnesses
         return child
 
@@ -303,7 +309,7 @@ class Host:
         running: a full matrix should not depend on where a hanging test sits in the order."""
         self._reap(child, timed_out)
         remaining = [index for index in child.selected if index not in child.outcomes]
-        stop = self.spec["bail"] or child.broken or os.getppid() != self.parent
+        stop = self.spec["bail"] or child.broken or child.resumes >= RESUMES_PER_MUTANT or os.getppid() != self.parent
         if timed_out and remaining and not stop:
             return self._start(child.mutant, remaining, carried=child)
         outcomes = {str(index): NOT_RUN for index in child.mutant["selected"]}
@@ -393,6 +399,8 @@ class HostPlugin:
         host.baseline()
         ready = json.loads(self.answers.readline())  # the engine answers with the plan
         host.spec["mutants"] = ready["mutants"]
+        host.durations = ready["durations"]
+        host.timeout_factor, host.timeout_constant = ready["timeout_factor"], ready["timeout_constant"]
         # Children inherit the host's heap copy-on-write; a frozen heap is not walked (and so not
         # copied page by page) by each child's garbage collector.
         gc.freeze()

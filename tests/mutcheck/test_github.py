@@ -243,3 +243,13 @@ def test_cli_requires_a_token(fake, tmp_path):
     )
     assert outcome.exit_code == ExitCode.USAGE
     assert "comment: GITHUB_TOKEN: required" in outcome.output
+
+
+def test_cli_takes_the_pull_request_from_github_ref_in_actions(fake, tmp_path):
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps(RESULTS), encoding="utf-8")
+    outcome = CliRunner(
+        env={"GITHUB_TOKEN": "token", "GITHUB_REF": "refs/pull/7/merge", "GITHUB_ACTIONS": None}
+    ).invoke(main, ["comment", "--repo", REPOSITORY, "--results", str(results), "--api-url", fake.base])
+    assert outcome.exit_code == 0, outcome.output
+    assert fake.comments and fake.comments[0]["issue_url"].endswith("/issues/7")
