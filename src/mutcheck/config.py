@@ -16,7 +16,7 @@ class Config:
     pytest_args: tuple[str, ...] = ()
     jobs: int = 0  # 0: one worker per CPU
     timeout_factor: float = 5.0
-    timeout_constant: float = 2.0
+    timeout_constant: float = 1.0
     baseline_rounds: int = 1
     generic: bool = False  # also run mutmut's generic operator mutants
     strict_generic: bool = False  # generic survivors fail the run

@@ -23,8 +23,8 @@ from typing import Any, TextIO
 
 import pytest
 
-from mutcheck.plan import time_limit
-from mutcheck.protocol import NOT_RUN, PASSED, TIMEOUT, run_item
+from mutcheck.plan import test_limit, time_limit
+from mutcheck.protocol import NOT_RUN, PASSED, TIMEOUT, TestTimeout, run_item
 from mutcheck.swap import find_code, live_function
 
 WITNESSES_PER_MUTANT = 2
@@ -75,13 +75,30 @@ def _swap_in(mutant: dict[str, Any], modules: dict[str, ModuleType]) -> None:
     function.__code__ = mutated_code
 
 
-def run_tests(items: list[pytest.Item], selected: list[int], events: EventWriter, bail: bool) -> None:
-    """Run `selected` items in order, one event per test, stopping at the first failure if `bail`."""
+def _interrupt(_signal: int, _frame: object) -> None:
+    raise TestTimeout("the test outlived its time limit under this mutant")
+
+
+def run_tests(
+    items: list[pytest.Item], selected: list[int], events: EventWriter, bail: bool, limits: list[float] | None
+) -> None:
+    """Run `selected` items in order, one event per test, stopping at the first failure if `bail`.
+
+    With `limits` (seconds per selected test), a test that outlives its limit is interrupted by
+    SIGALRM (again every quarter second, should it swallow the first) and recorded as a timeout;
+    the tests after it still run.
+    """
     witnesses = 0
+    if limits is not None:
+        signal.signal(signal.SIGALRM, _interrupt)
     for position, index in enumerate(selected):
         nextitem = items[selected[position + 1]] if position + 1 < len(selected) else None
         events.write({"test": index, "running": True})
+        if limits is not None:
+            signal.setitimer(signal.ITIMER_REAL, limits[position], 0.25)
         result = run_item(items[index], nextitem, want_witness=witnesses < WITNESSES_PER_MUTANT)
+        if limits is not None:
+            signal.setitimer(signal.ITIMER_REAL, 0)
         witnesses += result.witness is not None
         events.write({"test": index, "outcome": result.outcome, "duration": result.duration, "witness": result.witness})
         if bail and result.outcome not in (PASSED, "skipped"):
@@ -211,6 +228,9 @@ class Host:
             self.events.write({"event": "baseline", "round": round_number, "results": results})
 
     # -- mutants -----------------------------------------------------------------------------
+    def _limits(self, selected: list[int]) -> list[float]:
+        return [test_limit(self.durations[index], self.timeout_factor, self.timeout_constant) for index in selected]
+
     def _start(self, mutant: dict[str, Any], selected: list[int], carried: _Child | None = None) -> _Child:
         """A process running `selected` under the mutant; `carried` is what an earlier one recorded."""
         now = time.monotonic()
@@ -219,7 +239,7 @@ class Host:
 
             def body(events: EventWriter) -> None:
                 _swap_in(mutant, self.modules)
-                run_tests(self.items, selected, events, self.spec["bail"])
+                run_tests(self.items, selected, events, self.spec["bail"], self._limits(selected))
 
             pid, read_fd = self._fork(body)
             child = _Child(mutant, selected, pid, read_fd, deadline, now)
@@ -243,6 +263,7 @@ class Host:
             "events_fd": write_fd,
             "bail": self.spec["bail"],
             "tests": [self.items[index].nodeid for index in selected],
+            "limits": self._limits(selected),
             "pytest_args": self.spec["pytest_args"],
         }
         spec_path = Path(scratch) / "spec.json"
@@ -392,7 +413,9 @@ class HostPlugin:
             events.write(self.collection_failure(f"{session.testsfailed} collection error(s)"))
             return True
         if self.spec["mode"] == "tests":
-            run_tests(list(session.items), list(range(len(session.items))), events, self.spec["bail"])
+            run_tests(
+                list(session.items), list(range(len(session.items))), events, self.spec["bail"], self.spec["limits"]
+            )
             return True
         events.write({"event": "collected", "tests": [item.nodeid for item in session.items]})
         host = Host(self.spec, session)

@@ -79,7 +79,7 @@ def _verdict(applied: AppliedMutant, run: MutantRun) -> str:
         return NO_COVERAGE
     if any(outcome in ("failed", "error") for outcome in run.outcomes.values()):
         return KILLED
-    if run.timed_out:
+    if run.timed_out or "timeout" in run.outcomes.values():
         return TIMEOUT
     return EQUIVALENT if applied.mutant.equivalent else SURVIVED
 

@@ -71,5 +71,11 @@ def select_tests(scope_qualname: str, covered: list[set[str]]) -> list[int]:
     ]
 
 
+def test_limit(duration: float, factor: float, constant: float) -> float:
+    """One test's time limit under a mutant, from its baseline duration."""
+    return factor * duration + constant
+
+
 def time_limit(selected: list[int], durations: list[float], factor: float, constant: float) -> float:
-    return factor * sum(durations[index] for index in selected) + constant
+    """A whole mutant's limit: every selected test's own, plus one more constant of slack."""
+    return sum(test_limit(durations[index], factor, constant) for index in selected) + constant

@@ -24,6 +24,10 @@ NOT_RUN = "not-run"
 _WITNESS_LIMIT = 300
 
 
+class TestTimeout(Exception):
+    """Raised inside a test that outlived its time limit (from a SIGALRM handler)."""
+
+
 @dataclass(frozen=True)
 class TestResult:
     outcome: str
@@ -69,6 +73,8 @@ def run_item(item: pytest.Item, nextitem: pytest.Item | None, want_witness: bool
     duration = time.perf_counter() - start
     failed = next((call for call, report in phases if report is None or report.failed), None)
     if failed is not None:
+        if failed.excinfo is not None and failed.excinfo.errisinstance(TestTimeout):
+            return TestResult(TIMEOUT, duration, None)
         outcome = FAILED if failed.when == "call" else ERROR
         return TestResult(outcome, duration, _witness(failed) if want_witness else None)
     if any(report.skipped for _, report in phases):
