@@ -34,6 +34,7 @@ class Mutant:
     aliases: tuple[str, ...]
     source: str  # the catalog file it was read from, relative to the project root
     generic: bool = False  # a generated operator mutant (mutmut's), informational unless strict
+    operator: str | None = None  # for generic mutants: the mutation operator
 
     @property
     def delete(self) -> bool:

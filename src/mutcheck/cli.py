@@ -23,12 +23,10 @@ from mutcheck.collect import collect_test_ids
 from mutcheck.config import Config, find_project_root, load_config
 from mutcheck.engine import EngineOptions, run_engine
 from mutcheck.exit_code import ExitCode
-from mutcheck.generic import GENERIC_FAMILY, generate, target_files
 from mutcheck.matrix import build_matrix
 from mutcheck.mutate import AppliedMutant, MutationError, apply_mutant
 from mutcheck.plan import Shard, changed_lines, in_diff
 from mutcheck.problems import InputError, Problem
-from mutcheck.publish import PublishError, publish
 from mutcheck.report import terminal
 from mutcheck.report.render import LANGUAGE_CHOICES, render
 from mutcheck.results import build_results, load_results, merge_results, write_results
@@ -188,7 +186,7 @@ class _Progress:
 def _applied_mutants(config: Config, catalog: Catalog, only: tuple[str, ...]) -> list[AppliedMutant]:
     known = {name for m in catalog.mutants for name in (m.id, m.family, *m.aliases)}
     if config.generic:
-        known.add(GENERIC_FAMILY)  # `--only generic`: the generic operator mutants alone
+        known.add("generic")  # `--only generic`: the generic operator mutants alone
     problems = [Problem("--only", name, "", "no mutant id, alias or family of that name") for name in only]
     problems = [problem for problem in problems if problem.entry not in known]
     applied = []
@@ -252,7 +250,7 @@ def run(
     def prepare() -> list[AppliedMutant]:
         applied = _applied_mutants(config, catalog, only)
         if config.generic:
-            applied += generate(config.root, generic_files)
+            applied += generic.generate(config.root, generic_files)
         if diff_base:
             changed = changed_lines(config.root, diff_base)
             applied = [mutant for mutant in applied if in_diff(mutant, changed)]
@@ -269,7 +267,10 @@ def run(
         baseline_rounds=config.baseline_rounds,
     )
     console = _console()
-    generic_files = target_files(config.root, config.target) if config.generic else []
+    if config.generic:
+        from mutcheck import generic  # mutmut and its parser load only when asked for
+
+    generic_files = generic.target_files(config.root, config.target) if config.generic else []
     files = [mutant.file for mutant in catalog.select(list(only))] + generic_files
     engine_run, applied = run_engine(config, files, prepare, options, _Progress(console, options.baseline_rounds))
     if engine_run.collection_error:
@@ -381,6 +382,8 @@ def comment(
     ]
     if missing:
         raise InputError([Problem("comment", "", name, "required") for name in missing])
+    from mutcheck.publish import PublishError, publish  # PyGithub loads only for this command
+
     try:
         outcome = publish(results, repository, pr_number, token, api_url, author, head_sha, inline)
     except PublishError as error:

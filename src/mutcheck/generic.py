@@ -27,7 +27,6 @@ from mutcheck.problems import InputError, Problem
 from mutcheck.swap import code_fingerprint, swappable
 
 GENERIC_FAMILY = "generic"
-_OPERATOR_LABEL = "; operator: "
 
 # mutmut's operators, named by the kind of node they rewrite.
 _OPERATORS = {
@@ -76,10 +75,6 @@ def _sites(module: cst.Module) -> list[_Site]:
     return sites
 
 
-def operator_from_origin(origin: str) -> str:
-    return origin.partition(_OPERATOR_LABEL)[2]
-
-
 def operator_of(node: cst.CSTNode) -> str:
     name = type(node).__name__
     return _OPERATORS.get(name, "operator swap" if not isinstance(node, cst.BaseExpression) else name)
@@ -110,13 +105,14 @@ def _mutant(mutant_id: str, path: str, site: _Site, before: str, after: str, ope
         replace=after,
         killed_by=(),
         equivalent=None,
-        origin=f"mutmut {mutmut_version}{_OPERATOR_LABEL}{operator}",
+        origin=f"mutmut {mutmut_version}, operator: {operator}",
         title=title,
         why=why,
         hint=None,
         aliases=(),
         source="mutmut",
         generic=True,
+        operator=operator,
     )
 
 

@@ -13,7 +13,6 @@ import jsonschema
 from mutcheck import __version__
 from mutcheck.catalog import Catalog
 from mutcheck.engine import EngineRun, baseline_passed
-from mutcheck.generic import operator_from_origin
 from mutcheck.matrix import VERDICTS, Matrix, MutantResult
 from mutcheck.problems import InputError, Problem
 
@@ -42,7 +41,7 @@ def _mutant_entry(result: MutantResult, order: int) -> dict[str, Any]:
         "id": mutant.id,
         "order": order,
         "generic": mutant.generic,
-        "operator": operator_from_origin(mutant.origin) if mutant.generic else None,
+        "operator": mutant.operator,
         "aliases": list(mutant.aliases),
         "family": mutant.family,
         "file": mutant.file,

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from mutcheck.cli import main
 from mutcheck.exit_code import ExitCode
-from mutcheck.generic import generate, operator_from_origin, target_files
+from mutcheck.generic import generate, target_files
 from mutcheck.results import load_results
 from tests.mutcheck.engine_project import make_engine_project
 
@@ -49,7 +49,7 @@ def test_generated_mutants_are_named_as_mutmut_names_them(project):
     assert all(mutant.mutant.generic and mutant.mutant.family == "generic" for mutant in applied)
     first = applied[0]
     assert first.diff.startswith("--- a/src/tiny.py\n+++ b/src/tiny.py\n")
-    assert first.mutant.title["en"].startswith(operator_from_origin(first.mutant.origin) + ": ")
+    assert first.mutant.title["en"].startswith(first.mutant.operator + ": ")
     assert first.span.start_line >= 1 and first.swap_target == "clamp"
 
 
