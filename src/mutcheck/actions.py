@@ -20,7 +20,11 @@ def _property(text: str) -> str:
 
 def annotations(results: dict[str, Any]) -> list[str]:
     """Workflow commands for the first unexpected survivors, on the mutated line."""
-    survivors = [mutant for mutant in results["mutants"] if mutant["verdict"] == "survived"][:ANNOTATION_LIMIT]
+    survivors = [
+        mutant
+        for mutant in results["mutants"]
+        if mutant["verdict"] == "survived" and any(p["kind"] == "unexpected-survivor" for p in mutant["problems"])
+    ][:ANNOTATION_LIMIT]
     return [
         f"::warning file={_property(m['file'])},line={m['span']['start_line']},"
         f"title={_property(m['id'] + ' survived: ' + m['title']['en'])}::{_data(m['why']['en'])}"

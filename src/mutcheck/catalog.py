@@ -36,10 +36,6 @@ class Mutant:
     generic: bool = False  # a generated operator mutant (mutmut's), informational unless strict
     operator: str | None = None  # for generic mutants: the mutation operator
 
-    @property
-    def delete(self) -> bool:
-        return self.replace is None
-
 
 @dataclass(frozen=True)
 class Catalog:

@@ -108,7 +108,9 @@ def show(mutant_id: str, lang: str, project: Path | None) -> None:
     except MutationError as error:
         raise InputError([error.problem]) from error
     console = Console(highlight=False, soft_wrap=True)
-    heading = f"{escape(mutant.id)}[/bold] {escape(mutant.title[lang])}  ({mutant.family}; {escape(mutant.origin)})"
+    heading = (
+        f"{escape(mutant.id)}[/bold] {escape(mutant.title[lang])}  ({escape(mutant.family)}; {escape(mutant.origin)})"
+    )
     console.print(f"[bold]{heading}", markup=True)
     if console.is_terminal:
         console.print(Syntax(applied.diff, "diff", theme="ansi_dark", background_color="default", word_wrap=True))
@@ -249,7 +251,7 @@ def run(
 
     def prepare() -> list[AppliedMutant]:
         applied = _applied_mutants(config, catalog, only)
-        if config.generic:
+        if config.generic and (not only or "generic" in only):
             applied += generic.generate(config.root, generic_files)
         if diff_base:
             changed = changed_lines(config.root, diff_base)

@@ -8,6 +8,7 @@ import gc
 import json
 import os
 import re
+import select
 import selectors
 import shutil
 import signal
@@ -24,7 +25,7 @@ from typing import Any, TextIO
 import pytest
 
 from mutcheck.plan import test_limit, time_limit
-from mutcheck.protocol import NOT_RUN, PASSED, TIMEOUT, TestTimeout, run_item
+from mutcheck.protocol import NOT_RUN, PASSED, TIMEOUT, TestResult, TestTimeout, run_item
 from mutcheck.swap import find_code, live_function
 
 WITNESSES_PER_MUTANT = 2
@@ -75,35 +76,49 @@ def _swap_in(mutant: dict[str, Any], modules: dict[str, ModuleType]) -> None:
     function.__code__ = mutated_code
 
 
+_armed = False  # the alarm interrupts only while a test runs
+
+
 def _interrupt(_signal: int, _frame: object) -> None:
-    raise TestTimeout("the test outlived its time limit under this mutant")
+    if _armed:
+        raise TestTimeout("the test outlived its time limit under this mutant")
 
 
 def run_tests(
-    items: list[pytest.Item], selected: list[int], events: EventWriter, bail: bool, limits: list[float] | None
+    items: list[pytest.Item], selected: list[int], events: EventWriter, bail: bool, limits: list[float]
 ) -> None:
     """Run `selected` items in order, one event per test, stopping at the first failure if `bail`.
 
-    With `limits` (seconds per selected test), a test that outlives its limit is interrupted by
-    SIGALRM (again every quarter second, should it swallow the first) and recorded as a timeout;
-    the tests after it still run.
+    A test that outlives its limit (seconds, one per selected test) is interrupted by SIGALRM
+    (again every quarter second, should it swallow the first) and recorded as a timeout; the
+    tests after it still run.
     """
+    global _armed
     witnesses = 0
-    if limits is not None:
-        signal.signal(signal.SIGALRM, _interrupt)
+    signal.signal(signal.SIGALRM, _interrupt)
     for position, index in enumerate(selected):
         nextitem = items[selected[position + 1]] if position + 1 < len(selected) else None
         events.write({"test": index, "running": True})
-        if limits is not None:
-            signal.setitimer(signal.ITIMER_REAL, limits[position], 0.25)
-        result = run_item(items[index], nextitem, want_witness=witnesses < WITNESSES_PER_MUTANT)
-        if limits is not None:
+        signal.setitimer(signal.ITIMER_REAL, limits[position], 0.25)
+        _armed = True
+        try:
+            result = run_item(items[index], nextitem, want_witness=witnesses < WITNESSES_PER_MUTANT)
+        except TestTimeout:  # raised outside pytest's own catch (e.g. in a report hook)
+            result = TestResult(TIMEOUT, limits[position], None)
+        finally:
+            _armed = False
             signal.setitimer(signal.ITIMER_REAL, 0)
         witnesses += result.witness is not None
         events.write({"test": index, "outcome": result.outcome, "duration": result.duration, "witness": result.witness})
         if bail and result.outcome not in (PASSED, "skipped"):
             break
     events.write({"done": True})
+
+
+def _read_ready(fd: int) -> bytes:
+    """Whatever is already waiting in a pipe, without blocking."""
+    ready, _, _ = select.select([fd], [], [], 0)
+    return os.read(fd, 65536) if ready else b""
 
 
 class _CoverageRecorder:
@@ -162,7 +177,6 @@ class _Child:
 class Host:
     def __init__(self, spec: dict[str, Any], session: pytest.Session) -> None:
         self.spec = spec
-        self.session = session
         self.items: list[pytest.Item] = list(session.items)
         self.events = EventWriter(spec["events_fd"])
         self.parent = os.getppid()
@@ -224,8 +238,17 @@ class Host:
                         events.write(result)
 
                 children.append(self._fork(body))
-            results = sorted(self._read_all(children), key=lambda result: result["test"])
+            results = self._complete(self._read_all(children))
             self.events.write({"event": "baseline", "round": round_number, "results": results})
+
+    def _complete(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """One result per test, in order; a test whose process died before reporting it is an error."""
+        by_test = {event["test"]: event for event in events if "test" in event}
+        died = next((event["broken"] for event in events if "broken" in event), "the test process died")
+        return [
+            by_test.get(index, {"test": index, "outcome": "error", "duration": 0.0, "witness": died})
+            for index in range(len(self.items))
+        ]
 
     # -- mutants -----------------------------------------------------------------------------
     def _limits(self, selected: list[int]) -> list[float]:
@@ -293,7 +316,8 @@ class Host:
             elif event.get("done"):
                 child.finished = True
             elif event.get("running"):
-                child.running = event["test"]
+                index = event["test"]
+                child.running = child.selected[index] if child.process is not None else index
             elif "outcome" in event:
                 index = event.get("test")
                 if child.process is not None:  # a fallback host numbers its own tests
@@ -383,8 +407,12 @@ class Host:
                     finish(key.fd, timed_out=False)
             now = time.monotonic()
             for fd, child in list(running.items()):
-                if now >= child.deadline:
-                    finish(fd, timed_out=True)
+                if child.finished:  # said "done": its results are complete, whatever else holds the pipe
+                    finish(fd, timed_out=False)
+                elif now >= child.deadline:
+                    while chunk := _read_ready(fd):  # what it said before the deadline still counts
+                        self._absorb(child, chunk)
+                    finish(fd, timed_out=not child.finished)
 
 
 class HostPlugin:
@@ -402,10 +430,10 @@ class HostPlugin:
             errors = [match.group(1) for line in lines if (match := _ERROR_LINE.match(line))]
             self.collection_errors.append(f"{report.nodeid or 'collection'}: {(errors or lines or ['failed'])[-1]}")
 
-    @pytest.hookimpl(tryfirst=True)
     def collection_failure(self, fallback: str) -> dict[str, str]:
         return {"event": "collection-error", "broken": "; ".join(self.collection_errors) or fallback}
 
+    @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
         events = EventWriter(self.spec["events_fd"])
         self.reached_run_loop = True
@@ -428,6 +456,9 @@ class HostPlugin:
         # copied page by page) by each child's garbage collector.
         gc.freeze()
         host.modules = modules_by_file(self.spec["target_files"])
+        for mutant in host.spec["mutants"]:
+            if str(Path(mutant["file"]).resolve()) not in host.modules:
+                mutant["swap_target"] = None  # imported only inside tests: a scratch copy runs it
         host.mutants()
         events.write({"event": "done"})
         return True

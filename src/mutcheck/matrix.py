@@ -60,9 +60,6 @@ class Matrix:
     def unmet(self) -> list[MutantResult]:
         return [result for result in self.results if not result.expectation_met]
 
-    def counts(self) -> dict[str, int]:
-        return {verdict: sum(r.verdict == verdict for r in self.results) for verdict in VERDICTS}
-
     @property
     def exit_code(self) -> ExitCode:
         if not self.baseline_ok:
@@ -114,7 +111,7 @@ def _problems(
             continue
         if not outcomes and not any(_named(expected, tests[index]) for index in run.selected):
             problems.append(Unmet("killer-unreached", test=expected))
-        elif bail and verdict == KILLED and all(outcome == "not-run" for outcome in outcomes):
+        elif bail and verdict in (KILLED, TIMEOUT) and all(outcome == "not-run" for outcome in outcomes):
             continue  # --bail stopped before it; it was not given the chance
         else:
             problems.append(Unmet("killer-passed", test=expected, detail=", ".join(sorted(set(outcomes)))))

@@ -33,9 +33,9 @@ class Shard:
 
 
 def changed_lines(root: Path, base: str) -> dict[str, set[int]]:
-    """Lines added or changed since git `base` (working tree included), per file."""
+    """Lines added or changed since git `base` (working tree included), per file relative to `root`."""
     completed = subprocess.run(
-        ["git", "diff", "--unified=0", "--no-color", "--no-ext-diff", base, "--"],
+        ["git", "diff", "--relative", "--unified=0", "--no-color", "--no-ext-diff", base, "--"],
         cwd=root,
         capture_output=True,
         text=True,

@@ -24,8 +24,9 @@ NOT_RUN = "not-run"
 _WITNESS_LIMIT = 300
 
 
-class TestTimeout(Exception):
-    """Raised inside a test that outlived its time limit (from a SIGALRM handler)."""
+class TestTimeout(BaseException):
+    """Raised inside a test that outlived its time limit (from a SIGALRM handler). A BaseException,
+    so that `except Exception` or `pytest.raises(Exception)` in a test cannot swallow it."""
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,11 @@ from mutcheck.report.markdown import render_inline_finding, render_markdown, ren
 __all__ = ["PublishError", "publish"]
 
 
+def is_finding_survivor(mutant: dict[str, Any]) -> bool:
+    """A survivor that fails its expectation (generic ones only under --strict-generic)."""
+    return mutant["verdict"] == "survived" and any(p["kind"] == "unexpected-survivor" for p in mutant["problems"])
+
+
 def _findings(results: dict[str, Any]) -> list[github.InlineFinding]:
     return [
         github.InlineFinding(
@@ -22,7 +27,7 @@ def _findings(results: dict[str, Any]) -> list[github.InlineFinding]:
             github.inline_marker(mutant["id"]) + "\n" + render_inline_finding(results, mutant["id"]),
         )
         for mutant in results["mutants"]
-        if mutant["verdict"] == "survived"
+        if is_finding_survivor(mutant)
     ]
 
 

@@ -179,6 +179,14 @@ def merge_results(shards: list[tuple[Path, dict[str, Any]]]) -> dict[str, Any]:
         raise InputError(problems)
     mutants = sorted((m for _, shard in shards for m in shard["mutants"]), key=lambda mutant: mutant["order"])
     sources = {file: text for _, shard in shards for file, text in shard["sources"].items()}
-    baseline_ok = all(shard["baseline"]["ok"] for _, shard in shards)
+    baselines = [shard["baseline"] for _, shard in shards]
+    baseline = {
+        **first["baseline"],
+        "ok": all(b["ok"] for b in baselines),
+        "failures": [failure for b in baselines for failure in b["failures"]],
+        "flaky": sorted({test for b in baselines for test in b["flaky"]}),
+        "collection_error": next((b["collection_error"] for b in baselines if b["collection_error"]), None),
+    }
     run = {**first["run"], "seconds": max(shard["run"]["seconds"] for _, shard in shards), "shard": None}
-    return {**first, "run": run, "sources": sources, "mutants": mutants, "summary": summarize(mutants, baseline_ok)}
+    summary = summarize(mutants, baseline["ok"])
+    return {**first, "run": run, "baseline": baseline, "sources": sources, "mutants": mutants, "summary": summary}

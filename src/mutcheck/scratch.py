@@ -2,9 +2,6 @@
 
 import shutil
 import subprocess
-import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 _SKIPPED_DIRECTORIES = {".git", ".venv", "venv", "node_modules", "__pycache__", ".mypy_cache", ".ruff_cache"}
@@ -33,10 +30,3 @@ def copy_project(root: Path, destination: Path) -> Path:
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(root / relative, target)
     return destination
-
-
-@contextmanager
-def scratch_project(root: Path) -> Iterator[Path]:
-    """A temporary copy of the project at `root`, removed afterwards."""
-    with tempfile.TemporaryDirectory(prefix="mutcheck-") as directory:
-        yield copy_project(root, Path(directory) / "project")

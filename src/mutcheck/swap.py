@@ -25,7 +25,8 @@ def code_fingerprint(code: CodeType, excluded: str | None = None) -> tuple:
         code_fingerprint(constant, excluded) if isinstance(constant, CodeType) else (type(constant), repr(constant))
         for constant in code.co_consts
     )
-    return (code.co_code, constants, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars)
+    signature = (code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount, code.co_flags)
+    return (code.co_code, constants, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars, signature)
 
 
 def swappable(original: CodeType, mutated: CodeType, target: str | None) -> bool:

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from mutcheck.cli import main
 from mutcheck.exit_code import ExitCode
 from mutcheck.results import load_results
-from tests.mutcheck.engine_project import make_engine_project
+from tests.mutcheck.engine_project import entry, make_engine_project, make_project
 
 
 def run(project: Path, *args: str) -> tuple[int, str, dict]:
@@ -263,3 +263,22 @@ def test_results_validate_against_the_schema(full_run, tmp_path):
     path = tmp_path / "copy.json"
     path.write_text(json.dumps(data))
     assert load_results(path)["summary"]["mutants"] == 9
+
+
+def test_a_test_cannot_swallow_its_time_out(tmp_path):
+    """`pytest.raises(Exception)` around a call that hangs under the mutant still times out."""
+    catalog = entry(
+        id='"SPIN"',
+        scope='"countdown"',
+        match="'''while n > 0:\n    n -= 1\nreturn n'''",
+        replace="'''while True:\n    pass'''",
+        killed_by='["tests/test_tiny.py::test_countdown_rejects_text"]',
+    )
+    project = make_project(tmp_path / "project", catalog)
+    tests = project / "tests/test_tiny.py"
+    swallowing = "\n\ndef test_countdown_rejects_text():\n    import pytest\n    with pytest.raises(Exception):\n"
+    tests.write_text(tests.read_text() + swallowing + '        countdown("3")\n')
+    code, output, data = run(project)
+    spin = mutant(data, "SPIN")
+    assert outcome(data, spin, "test_countdown_rejects_text") == "timeout", output
+    assert (spin["verdict"], spin["expectation_met"], code) == ("timeout", True, ExitCode.OK)

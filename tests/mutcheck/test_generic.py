@@ -76,7 +76,19 @@ def test_verdicts_agree_with_mutmut_run(project, tmp_path):
     theirs = _mutmut_verdicts(project, tmp_path)
     results_path = tmp_path / "results.json"
     outcome = CliRunner().invoke(
-        main, ["run", "--project", str(project), "--only", "SWAP", "--generic", "--json", str(results_path)]
+        main,
+        [
+            "run",
+            "--project",
+            str(project),
+            "--only",
+            "SWAP",
+            "--only",
+            "generic",
+            "--generic",
+            "--json",
+            str(results_path),
+        ],
     )
     assert outcome.exit_code == ExitCode.OK, outcome.output
     ours = {m["id"]: m["verdict"] for m in load_results(results_path)["mutants"] if m["generic"]}
@@ -87,7 +99,9 @@ def test_verdicts_agree_with_mutmut_run(project, tmp_path):
 
 def test_generic_survivors_count_only_when_strict(project, tmp_path):
     results_path = tmp_path / "results.json"
-    lenient = CliRunner().invoke(main, ["run", "--project", str(project), "--only", "SWAP", "--generic"])
+    lenient = CliRunner().invoke(
+        main, ["run", "--project", str(project), "--only", "SWAP", "--only", "generic", "--generic"]
+    )
     assert lenient.exit_code == ExitCode.OK
     assert "generic operator mutants (mutmut):" in lenient.output
     strict = CliRunner().invoke(
@@ -98,6 +112,8 @@ def test_generic_survivors_count_only_when_strict(project, tmp_path):
             str(project),
             "--only",
             "SWAP",
+            "--only",
+            "generic",
             "--generic",
             "--strict-generic",
             "--json",
@@ -118,7 +134,19 @@ def test_generic_survivors_count_only_when_strict(project, tmp_path):
 def test_generic_section_in_the_comment(project, tmp_path):
     results_path = tmp_path / "results.json"
     CliRunner().invoke(
-        main, ["run", "--project", str(project), "--only", "SWAP", "--generic", "--json", str(results_path)]
+        main,
+        [
+            "run",
+            "--project",
+            str(project),
+            "--only",
+            "SWAP",
+            "--only",
+            "generic",
+            "--generic",
+            "--json",
+            str(results_path),
+        ],
     )
     comment = CliRunner().invoke(main, ["report", str(results_path), "--format", "markdown"]).output
     english, chinese = comment.split("<summary>中文说明</summary>")

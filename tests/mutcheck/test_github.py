@@ -253,3 +253,13 @@ def test_cli_takes_the_pull_request_from_github_ref_in_actions(fake, tmp_path):
     ).invoke(main, ["comment", "--repo", REPOSITORY, "--results", str(results), "--api-url", fake.base])
     assert outcome.exit_code == 0, outcome.output
     assert fake.comments and fake.comments[0]["issue_url"].endswith("/issues/7")
+
+
+def test_informational_generic_survivors_get_no_inline_comment(fake):
+    results = copy.deepcopy(RESULTS)
+    survivor = next(m for m in results["mutants"] if m["id"] == "SURVIVOR")
+    generic = dict(copy.deepcopy(survivor), id="tiny.x_clamp__mutmut_1", generic=True, operator="comparison")
+    generic["problems"] = []
+    results["mutants"].append(generic)
+    assert post(fake, results, inline=True).endswith("inline: 1 created, 0 updated, 0 resolved, 0 unchanged")
+    assert [c["body"].split(" -->")[0] for c in fake.review_comments] == ["<!-- mutcheck:inline SURVIVOR"]

@@ -74,3 +74,9 @@ def test_failed_baseline_means_no_verdicts_and_exit_3():
     matrix = build_matrix(run, [applied("M", ["t.py::test_a"])], bail=False)
     assert matrix.results == ()
     assert matrix.exit_code == ExitCode.BASELINE_FAILED
+
+
+def test_bail_after_a_timeout_forgives_killers_that_did_not_run():
+    run = engine_run(M={0: "timeout", 1: "not-run"})
+    result = build_matrix(run, [applied("M", ["t.py::test_b"])], bail=True).results[0]
+    assert (result.verdict, result.expectation_met) == ("timeout", True)

@@ -143,7 +143,9 @@ def test_untrusted_text_cannot_break_out_of_the_comment():
 
 def test_fences_outlast_any_backticks_inside():
     body = render_markdown(hostile_results())
-    for block in re.findall(r"^(`{3,})diff\n(.*?)\n\1$", body, flags=re.S | re.M):
+    blocks = re.findall(r"^(`{3,})diff\n(.*?)\n\1$", body, flags=re.S | re.M)
+    assert blocks
+    for block in blocks:
         fence, content = block
         assert not re.search(f"`{{{len(fence)},}}", content)
 
@@ -219,3 +221,25 @@ def test_report_command_rejects_a_file_that_is_not_results(tmp_path):
     result = CliRunner().invoke(main, ["report", str(path)])
     assert result.exit_code == 2
     assert "does not match the results schema" in result.output
+
+
+def test_merge_carries_every_shards_baseline():
+    from mutcheck.results import merge_results
+
+    good, bad = copy.deepcopy(RESULTS), copy.deepcopy(RESULTS)
+    good["mutants"], bad["mutants"] = RESULTS["mutants"][:4], RESULTS["mutants"][4:]
+    bad["baseline"].update(ok=False, failures=[{"test": "t.py::test_x", "outcome": "failed", "witness": "boom"}])
+    merged = merge_results([(Path("a.json"), good), (Path("b.json"), bad)])
+    assert merged["baseline"]["ok"] is False
+    assert merged["baseline"]["failures"] == [{"test": "t.py::test_x", "outcome": "failed", "witness": "boom"}]
+    assert merged["summary"]["exit_code"] == 3
+    assert "did not pass reliably" in render_markdown(merged)
+
+
+def test_long_baseline_failure_lists_are_cut():
+    results = copy.deepcopy(RESULTS)
+    results["baseline"].update(
+        ok=False, failures=[{"test": f"t.py::test_{n}", "outcome": "failed", "witness": "x" * 200} for n in range(400)]
+    )
+    body = render_markdown(results)
+    assert len(body) <= COMMENT_LIMIT and "and 380 more" in body

@@ -126,7 +126,9 @@ def render_inline_finding(results: dict[str, Any], mutant_id: str) -> str:
     template = _environment().get_template("inline.md.j2")
     bodies = {}
     for lang in texts.LANGUAGES:
-        mutant = next(m for m in build_view(results, lang).mutants if m.id == mutant_id)
+        view = build_view(results, lang)
+        generic = view.generic.survivors if view.generic else []
+        mutant = next(m for m in [*view.mutants, *generic] if m.id == mutant_id)
         bodies[lang] = template.render(mutant=mutant, t=_translator(lang))
     return _bilingual(bodies)
 

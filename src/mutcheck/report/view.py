@@ -11,6 +11,7 @@ from mutcheck.report.texts import describe, say
 SYMBOLS = {"failed": "●", "error": "●", "timeout": "⏱", "passed": "○", "skipped": "○", "not-run": "–"}
 GRID_MAX_TESTS = 12
 KILLERS_LISTED = 4
+BASELINE_PROBLEMS_LISTED = 20
 # Survivors first: they are the reviewer's most urgent finding.
 FINDING_ORDER = {"survived": 0, "killed": 1, "timeout": 2, "equivalent": 3, "no-coverage": 4, "broken": 5}
 
@@ -154,7 +155,10 @@ def build_view(results: dict[str, Any], lang: str) -> ReportView:
     ]
     baseline_problems += [f"{test}: {say(lang, 'text', 'flaky')}" for test in baseline["flaky"]]
     if baseline["collection_error"]:
-        baseline_problems.append(baseline["collection_error"])
+        baseline_problems.append(baseline["collection_error"][:2000])
+    if len(baseline_problems) > BASELINE_PROBLEMS_LISTED:  # the full list is in the results file
+        hidden = len(baseline_problems) - BASELINE_PROBLEMS_LISTED
+        baseline_problems = [*baseline_problems[:BASELINE_PROBLEMS_LISTED], say(lang, "text", "and_more", count=hidden)]
     families = []
     for family in dict.fromkeys(mutant.family for mutant in mutants):
         members = [mutant for mutant in mutants if mutant.family == family]
