@@ -297,6 +297,12 @@ def run(
         if path:
             _write(path, render(results, fmt, LANGUAGE_CHOICES["en+zh"]))
     terminal.render(results, console)
+    if results["mutants"] and all(m["verdict"] == "no-coverage" for m in results["mutants"]):
+        console.print(
+            "warning: no test executed any mutated function. If the target is imported from outside the "
+            "project (an installed copy, PYTHONPATH), set pytest's pythonpath so tests import the project's files.",
+            markup=False,
+        )
     publish_in_actions(results, sys.stdout)
     sys.exit(matrix.exit_code)
 

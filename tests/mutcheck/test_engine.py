@@ -282,3 +282,10 @@ def test_a_test_cannot_swallow_its_time_out(tmp_path):
     spin = mutant(data, "SPIN")
     assert outcome(data, spin, "test_countdown_rejects_text") == "timeout", output
     assert (spin["verdict"], spin["expectation_met"], code) == ("timeout", True, ExitCode.OK)
+
+
+def test_a_run_where_nothing_is_reached_says_why_it_may_be(tmp_path):
+    project = make_engine_project(tmp_path / "project")
+    code, output, _ = run(project, "--only", "UNREACHED")
+    assert code == ExitCode.EXPECTATION_FAILED
+    assert "warning: no test executed any mutated function" in output
