@@ -5,7 +5,6 @@ its parser entry point and naming helpers are used in one place only. Mutants ar
 named exactly as `mutmut run` names them, so verdicts can be compared one to one.
 """
 
-import difflib
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -22,7 +21,7 @@ from mutmut.mutation.trampoline_templates import mangle_function_name
 from mutmut.utils.format_utils import get_mutant_name
 
 from mutcheck.catalog import Mutant
-from mutcheck.mutate import AppliedMutant, Span
+from mutcheck.mutate import AppliedMutant, Span, file_diff, line_offsets
 from mutcheck.problems import InputError, Problem
 from mutcheck.swap import code_fingerprint, swappable
 
@@ -80,7 +79,7 @@ def operator_of(node: cst.CSTNode) -> str:
     return _OPERATORS.get(name, "operator swap" if not isinstance(node, cst.BaseExpression) else name)
 
 
-def _splice(code: str, offsets: list[int], position: CodeRange, replacement: str) -> str:
+def _splice(code: str, offsets: tuple[int, ...], position: CodeRange, replacement: str) -> str:
     start = offsets[position.start.line - 1] + position.start.column
     end = offsets[position.end.line - 1] + position.end.column
     line = code[offsets[position.start.line - 1] : start]
@@ -142,9 +141,7 @@ def _generate_file(root: Path, path: str) -> list[AppliedMutant]:
     code = (root / path).read_text(encoding="utf-8")
     module, mutations, ignored_classes, ignored_functions = create_mutations(path, code)
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(WhitespaceInclusivePositionProvider)
-    offsets = [0]
-    for line in code.splitlines(keepends=True):
-        offsets.append(offsets[-1] + len(line))
+    offsets = line_offsets(code)
     original_code = compile(code, path, "exec")
     by_function = group_by_top_level_node(mutations)
     applied = []
@@ -170,17 +167,11 @@ def _applied(
     mutant: Mutant, code: str, mutated: str, original_code: CodeType, position: CodeRange, site: _Site
 ) -> AppliedMutant:
     mutated_code = compile(mutated, mutant.file, "exec")
-    diff = difflib.unified_diff(
-        code.splitlines(keepends=True),
-        mutated.splitlines(keepends=True),
-        fromfile=f"a/{mutant.file}",
-        tofile=f"b/{mutant.file}",
-    )
     return AppliedMutant(
         mutant=mutant,
         original=code,
         mutated=mutated,
-        diff="".join(diff),
+        diff=file_diff(mutant.file, code, mutated),
         span=Span(position.start.line, position.start.column, position.end.line, position.end.column),
         equivalent_by_compilation=code_fingerprint(original_code) == code_fingerprint(mutated_code),
         scope_qualname=site.qualname,

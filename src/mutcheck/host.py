@@ -46,11 +46,14 @@ class EventWriter:
             data = data[os.write(self.fd, data) :]
 
 
-def _last_error(log: Path) -> str | None:
-    """The last line of a pytest log that names an error (e.g. `E   NameError: ...`)."""
-    lines = log.read_text(encoding="utf-8", errors="replace").splitlines() if log.exists() else []
+def _last_error(lines: list[str]) -> str | None:
+    """The last line that names an error (e.g. `E   NameError: ...` in a pytest report)."""
     errors = [match.group(1) for line in lines if (match := _ERROR_LINE.match(line))]
     return errors[-1] if errors else None
+
+
+def _log_lines(log: Path) -> list[str]:
+    return log.read_text(encoding="utf-8", errors="replace").splitlines() if log.exists() else []
 
 
 def modules_by_file(files: list[str]) -> dict[str, ModuleType]:
@@ -342,7 +345,9 @@ class Host:
         if child.process is not None:
             status = child.process.wait()
             if not (timed_out or child.finished or child.broken):
-                child.broken = _last_error(Path(child.scratch) / "host.log") or f"test process exited with {status}"
+                child.broken = (
+                    _last_error(_log_lines(Path(child.scratch) / "host.log")) or f"test process exited with {status}"
+                )
             shutil.rmtree(child.scratch, ignore_errors=True)
         else:
             _, status = os.waitpid(child.pid, 0)
@@ -427,8 +432,8 @@ class HostPlugin:
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
             lines = [line for line in report.longreprtext.splitlines() if line.strip()]
-            errors = [match.group(1) for line in lines if (match := _ERROR_LINE.match(line))]
-            self.collection_errors.append(f"{report.nodeid or 'collection'}: {(errors or lines or ['failed'])[-1]}")
+            reason = _last_error(lines) or (lines or ["failed"])[-1]
+            self.collection_errors.append(f"{report.nodeid or 'collection'}: {reason}")
 
     def collection_failure(self, fallback: str) -> dict[str, str]:
         return {"event": "collection-error", "broken": "; ".join(self.collection_errors) or fallback}

@@ -156,6 +156,26 @@ class _ParsedFile:
         return self.line_offsets[line - 1] + column
 
 
+def line_offsets(text: str) -> tuple[int, ...]:
+    """The character offset at which each line of `text` starts (plus one past the end)."""
+    offsets = [0]
+    for line in text.splitlines(keepends=True):
+        offsets.append(offsets[-1] + len(line))
+    return tuple(offsets)
+
+
+def file_diff(path: str, original: str, mutated: str) -> str:
+    """A unified diff of one file, `a/` and `b/` prefixed as git writes it."""
+    return "".join(
+        difflib.unified_diff(
+            original.splitlines(keepends=True),
+            mutated.splitlines(keepends=True),
+            fromfile=f"a/{path}",
+            tofile=f"b/{path}",
+        )
+    )
+
+
 @lru_cache(maxsize=64)
 def _parse_file(text: str, filename: str) -> _ParsedFile:
     """Parsing, scopes and positions once per file content, shared by all its mutants."""
@@ -163,14 +183,11 @@ def _parse_file(text: str, filename: str) -> _ParsedFile:
     finder = _ScopeFinder()
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     wrapper.visit(finder)
-    offsets = [0]
-    for line in text.splitlines(keepends=True):
-        offsets.append(offsets[-1] + len(line))
     try:
         code = compile(text, filename, "exec")
     except SyntaxError:
         code = None
-    return _ParsedFile(text, module, finder, dict(wrapper.resolve(PositionProvider)), tuple(offsets), code)
+    return _ParsedFile(text, module, finder, dict(wrapper.resolve(PositionProvider)), line_offsets(text), code)
 
 
 def _fail(mutant: Mutant, field: str, message: str) -> MutationError:
@@ -287,14 +304,7 @@ def apply_mutant(mutant: Mutant, root: Path) -> AppliedMutant:
 
     first, last = parsed.positions[targets[0]], parsed.positions[targets[-1]]
     target = parsed.finder.outermost_functions[mutant.scope]
-    diff = "".join(
-        difflib.unified_diff(
-            parsed.text.splitlines(keepends=True),
-            mutated.splitlines(keepends=True),
-            fromfile=f"a/{mutant.file}",
-            tofile=f"b/{mutant.file}",
-        )
-    )
+    diff = file_diff(mutant.file, parsed.text, mutated)
     return AppliedMutant(
         mutant=mutant,
         original=parsed.text,

@@ -41,6 +41,13 @@ def project(tmp_path_factory) -> Path:
     return generic_project(tmp_path_factory.mktemp("generic") / "project")
 
 
+def run_generic(project: Path, *args: str):
+    """`mutcheck run` on the fixture: its one catalog mutant and every generic one."""
+    return CliRunner().invoke(
+        main, ["run", "--project", str(project), "--only", "SWAP", "--only", "generic", "--generic", *args]
+    )
+
+
 def test_generated_mutants_are_named_as_mutmut_names_them(project):
     applied = generate(project, target_files(project, ("src",)))
     ids = [mutant.mutant.id for mutant in applied]
@@ -75,21 +82,7 @@ def _mutmut_verdicts(project: Path, scratch: Path) -> dict[str, str]:
 def test_verdicts_agree_with_mutmut_run(project, tmp_path):
     theirs = _mutmut_verdicts(project, tmp_path)
     results_path = tmp_path / "results.json"
-    outcome = CliRunner().invoke(
-        main,
-        [
-            "run",
-            "--project",
-            str(project),
-            "--only",
-            "SWAP",
-            "--only",
-            "generic",
-            "--generic",
-            "--json",
-            str(results_path),
-        ],
-    )
+    outcome = run_generic(project, "--json", str(results_path))
     assert outcome.exit_code == ExitCode.OK, outcome.output
     ours = {m["id"]: m["verdict"] for m in load_results(results_path)["mutants"] if m["generic"]}
     assert set(ours) == set(theirs)
@@ -99,27 +92,10 @@ def test_verdicts_agree_with_mutmut_run(project, tmp_path):
 
 def test_generic_survivors_count_only_when_strict(project, tmp_path):
     results_path = tmp_path / "results.json"
-    lenient = CliRunner().invoke(
-        main, ["run", "--project", str(project), "--only", "SWAP", "--only", "generic", "--generic"]
-    )
+    lenient = run_generic(project)
     assert lenient.exit_code == ExitCode.OK
     assert "generic operator mutants (mutmut):" in lenient.output
-    strict = CliRunner().invoke(
-        main,
-        [
-            "run",
-            "--project",
-            str(project),
-            "--only",
-            "SWAP",
-            "--only",
-            "generic",
-            "--generic",
-            "--strict-generic",
-            "--json",
-            str(results_path),
-        ],
-    )
+    strict = run_generic(project, "--strict-generic", "--json", str(results_path))
     assert strict.exit_code == ExitCode.EXPECTATION_FAILED
     data = load_results(results_path)
     survivors = [m for m in data["mutants"] if m["generic"] and m["verdict"] == "survived"]
@@ -133,21 +109,7 @@ def test_generic_survivors_count_only_when_strict(project, tmp_path):
 
 def test_generic_section_in_the_comment(project, tmp_path):
     results_path = tmp_path / "results.json"
-    CliRunner().invoke(
-        main,
-        [
-            "run",
-            "--project",
-            str(project),
-            "--only",
-            "SWAP",
-            "--only",
-            "generic",
-            "--generic",
-            "--json",
-            str(results_path),
-        ],
-    )
+    run_generic(project, "--json", str(results_path))
     comment = CliRunner().invoke(main, ["report", str(results_path), "--format", "markdown"]).output
     english, chinese = comment.split("<summary>中文说明</summary>")
     assert "<summary>Generic operator mutants (mutmut)</summary>" in english
