@@ -3,7 +3,8 @@
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterable
 from functools import wraps
 from pathlib import Path
 from typing import Any
@@ -147,6 +148,16 @@ def check(project: Path | None) -> None:
     click.echo(f"{len(catalog.mutants)} mutants in {len(catalog.families)} families: every entry applies")
 
 
+def _tally(outcomes: Iterable[str], selected: int) -> str:
+    """`3 of 9 tests failed, 1 timed out`: every outcome that detected the mutant, and the order-dependent."""
+    counts = Counter(outcome if outcome != "error" else "failed" for outcome in outcomes)
+    text = f"{counts['failed']} of {selected} tests failed"
+    for outcome, words in (("timeout", "timed out"), ("order-dependent", "order-dependent")):
+        if counts[outcome]:
+            text += f", {counts[outcome]} {words}"
+    return text
+
+
 class _Progress:
     """A progress bar on a terminal; plain lines otherwise (CI logs)."""
 
@@ -172,13 +183,12 @@ class _Progress:
                 self.task = self.bar.add_task("mutants", total=data)
         elif kind == "mutant":
             self.done += 1
-            failing = sum(outcome in ("failed", "error") for outcome in data.outcomes.values())
             if self.bar is not None:
                 self.bar.update(self.task, advance=1, description=data.id)
                 if self.done == self.total:
                     self.bar.stop()
             else:
-                self._say(f"[{self.done}/{self.total}] {data.id}: {failing} of {len(data.selected)} tests failed")
+                self._say(f"[{self.done}/{self.total}] {data.id}: {_tally(data.outcomes.values(), len(data.selected))}")
 
     def _say(self, text: str) -> None:
         if self.bar is None:

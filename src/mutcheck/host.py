@@ -24,8 +24,10 @@ from typing import Any, TextIO
 
 import pytest
 
+from mutcheck.clock import Stopwatch
+from mutcheck.outcome import DETECTING, NOT_RUN, ORDER_DEPENDENT, PASSED, SKIPPED, TIMEOUT
 from mutcheck.plan import test_limit, time_limit
-from mutcheck.protocol import NOT_RUN, PASSED, TIMEOUT, TestResult, TestTimeout, run_item
+from mutcheck.protocol import TestResult, TestTimeout, run_item
 from mutcheck.swap import find_code, live_function
 
 WITNESSES_PER_MUTANT = 2
@@ -79,11 +81,31 @@ def _swap_in(mutant: dict[str, Any], modules: dict[str, ModuleType]) -> None:
     function.__code__ = mutated_code
 
 
-_armed = False  # the alarm interrupts only while a test runs
+class _Alarm:
+    """Interrupts the running test once it has been charged its limit (see `clock`): SIGALRM fires
+    at the limit by the wall clock and, if the test was kept waiting for a CPU meanwhile, is set
+    again for what it is still owed. Armed only while a test's phases run."""
 
+    def __init__(self) -> None:
+        self.limit: float | None = None
+        self.stopwatch = Stopwatch()
 
-def _interrupt(_signal: int, _frame: object) -> None:
-    if _armed:
+    def arm(self, limit: float) -> None:
+        self.stopwatch, self.limit = Stopwatch(), limit
+        signal.setitimer(signal.ITIMER_REAL, limit)
+
+    def disarm(self) -> None:
+        self.limit = None
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+    def __call__(self, _signal: int, _frame: object) -> None:
+        if self.limit is None:
+            return
+        owed = self.limit - self.stopwatch.elapsed()
+        if owed > 0.01:
+            signal.setitimer(signal.ITIMER_REAL, owed)
+            return
+        signal.setitimer(signal.ITIMER_REAL, 0.25)  # again, should the test swallow this one
         raise TestTimeout("the test outlived its time limit under this mutant")
 
 
@@ -92,25 +114,23 @@ def run_tests(
 ) -> None:
     """Run `selected` items in order, one event per test, stopping at the first failure if `bail`.
 
-    A test that outlives its limit (seconds, one per selected test) is interrupted by SIGALRM
-    (again every quarter second, should it swallow the first) and recorded as a timeout; the
-    tests after it still run.
+    A test charged more than its limit (seconds, one per selected test) is interrupted and
+    recorded as a timeout; the tests after it still run.
     """
-    global _armed
     witnesses = 0
-    signal.signal(signal.SIGALRM, _interrupt)
+    alarm = _Alarm()
+    signal.signal(signal.SIGALRM, alarm)
     for position, index in enumerate(selected):
         nextitem = items[selected[position + 1]] if position + 1 < len(selected) else None
         events.write({"test": index, "running": True})
-        signal.setitimer(signal.ITIMER_REAL, limits[position], 0.25)
-        _armed = True
+        alarm.arm(limits[position])
         try:
-            result = run_item(items[index], nextitem, want_witness=witnesses < WITNESSES_PER_MUTANT)
+            want_witness = witnesses < WITNESSES_PER_MUTANT
+            result = run_item(items[index], nextitem, want_witness=want_witness, phases_done=alarm.disarm)
         except TestTimeout:  # raised outside pytest's own catch (e.g. in a report hook)
             result = TestResult(TIMEOUT, limits[position], None)
         finally:
-            _armed = False
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            alarm.disarm()
         witnesses += result.witness is not None
         events.write({"test": index, "outcome": result.outcome, "duration": result.duration, "witness": result.witness})
         if bail and result.outcome not in (PASSED, "skipped"):
@@ -156,13 +176,15 @@ def _baseline_chunk(items: list[pytest.Item], chunk: list[int], target_files: se
 
 @dataclass
 class _Child:
-    """One running mutant: a forked child or a fallback subprocess, and what it has said so far."""
+    """One running mutant (a forked child or a fallback subprocess) or control run, and what it
+    has said so far."""
 
-    mutant: dict[str, Any]
+    mutant: dict[str, Any] | None  # None: a control run, the same tests unmutated
     selected: list[int]  # the tests this process runs, in order (a continuation runs fewer)
     pid: int
     read_fd: int
-    deadline: float
+    budget: float  # charged seconds it may take (see `clock`) before it is stopped
+    stopwatch: Stopwatch
     started: float
     process: subprocess.Popen | None = None
     scratch: str | None = None
@@ -175,6 +197,11 @@ class _Child:
     finished: bool = False
     timed_out: bool = False
     resumes: int = 0
+    sequences: list[list[int]] = field(default_factory=list)  # what each of its processes ran, in order
+
+    def overdue(self) -> float:
+        """Charged seconds past its budget (negative while within it)."""
+        return self.stopwatch.elapsed() - self.budget
 
 
 class Host:
@@ -188,6 +215,9 @@ class Host:
         self.timeout_factor = 0.0
         self.timeout_constant = 0.0
         self.startup_seconds = time.monotonic() - STARTED  # interpreter start to collected suite
+        self.controls: dict[tuple[int, ...], dict[int, str]] = {}  # unmutated runs, by their order
+        self.control_queue: list[tuple[int, ...]] = []
+        self.waiting: list[_Child] = []  # finished mutants whose controls are not all in
 
     # -- forking -----------------------------------------------------------------------------
     def _fork(self, body: Any) -> tuple[int, int]:
@@ -227,22 +257,28 @@ class Host:
     # -- baseline ----------------------------------------------------------------------------
     def baseline(self) -> None:
         """Each round in fresh forks, the tests dealt round-robin to one child per worker (the
-        mutant phase runs subsets anyway, so the suite must not depend on running whole)."""
+        mutant phase runs subsets anyway). A round in which some test fails is run again whole,
+        in pytest's order, in one child: the suite must pass as pytest runs it, not as we split it."""
         target_files = {str(Path(name).resolve()) for name in self.spec["target_files"]}
         jobs = max(1, min(self.spec["jobs"], len(self.items)))
         chunks = [list(range(start, len(self.items), jobs)) for start in range(jobs)]
         for round_number in range(1, self.spec["baseline_rounds"] + 1):
             coverage = target_files if round_number == 1 else None
-            children = []
-            for chunk in chunks:
-
-                def body(events: EventWriter, chunk: list[int] = chunk, coverage: set[str] | None = coverage) -> None:
-                    for result in _baseline_chunk(self.items, chunk, coverage):
-                        events.write(result)
-
-                children.append(self._fork(body))
-            results = self._complete(self._read_all(children))
+            results = self._baseline_round(chunks, coverage)
+            if len(chunks) > 1 and any(result["outcome"] not in (PASSED, SKIPPED) for result in results):
+                results = self._baseline_round([list(range(len(self.items)))], coverage)
             self.events.write({"event": "baseline", "round": round_number, "results": results})
+
+    def _baseline_round(self, chunks: list[list[int]], coverage: set[str] | None) -> list[dict[str, Any]]:
+        children = []
+        for chunk in chunks:
+
+            def body(events: EventWriter, chunk: list[int] = chunk, coverage: set[str] | None = coverage) -> None:
+                for result in _baseline_chunk(self.items, chunk, coverage):
+                    events.write(result)
+
+            children.append(self._fork(body))
+        return self._complete(self._read_all(children))
 
     def _complete(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """One result per test, in order; a test whose process died before reporting it is an error."""
@@ -260,7 +296,7 @@ class Host:
     def _start(self, mutant: dict[str, Any], selected: list[int], carried: _Child | None = None) -> _Child:
         """A process running `selected` under the mutant; `carried` is what an earlier one recorded."""
         now = time.monotonic()
-        deadline = now + time_limit(selected, self.durations, self.timeout_factor, self.timeout_constant)
+        budget = time_limit(selected, self.durations, self.timeout_factor, self.timeout_constant)
         if mutant["swap_target"] is not None:
 
             def body(events: EventWriter) -> None:
@@ -268,16 +304,29 @@ class Host:
                 run_tests(self.items, selected, events, self.spec["bail"], self._limits(selected))
 
             pid, read_fd = self._fork(body)
-            child = _Child(mutant, selected, pid, read_fd, deadline, now)
+            child = _Child(mutant, selected, pid, read_fd, budget, Stopwatch(pid), now)
         else:
             # A fresh host must start and collect before its tests run: allow twice what ours took.
-            child = self._start_fallback(mutant, selected, deadline + 2 * self.startup_seconds, now)
+            child = self._start_fallback(mutant, selected, budget + 2 * self.startup_seconds, now)
+        child.sequences = [selected]
         if carried is not None:
             child.started, child.timed_out, child.resumes = carried.started, carried.timed_out, carried.resumes + 1
             child.outcomes, child.durations, child.witnesses = carried.outcomes, carried.durations, carried.witnesses
+            child.sequences = [*carried.sequences, selected]
         return child
 
-    def _start_fallback(self, mutant: dict[str, Any], selected: list[int], deadline: float, now: float) -> _Child:
+    def _start_control(self, sequence: tuple[int, ...]) -> _Child:
+        """The tests of `sequence`, in that order, unmutated: which of them fail without a mutant."""
+        tests = list(sequence)
+
+        def body(events: EventWriter) -> None:
+            run_tests(self.items, tests, events, False, self._limits(tests))
+
+        pid, read_fd = self._fork(body)
+        budget = time_limit(tests, self.durations, self.timeout_factor, self.timeout_constant)
+        return _Child(None, tests, pid, read_fd, budget, Stopwatch(pid), time.monotonic())
+
+    def _start_fallback(self, mutant: dict[str, Any], selected: list[int], budget: float, now: float) -> _Child:
         """A scratch copy of the scratch copy with the mutated file written, run by a fresh host."""
         scratch = tempfile.mkdtemp(prefix=f"mutcheck-{mutant['id']}-")
         project = Path(scratch) / "project"
@@ -305,7 +354,8 @@ class Host:
                 env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
             )
         os.close(write_fd)
-        return _Child(mutant, selected, process.pid, read_fd, deadline, now, process=process, scratch=scratch)
+        stopwatch = Stopwatch(process.pid)
+        return _Child(mutant, selected, process.pid, read_fd, budget, stopwatch, now, process=process, scratch=scratch)
 
     def _absorb(self, child: _Child, data: bytes) -> None:
         child.buffer += data
@@ -355,13 +405,58 @@ class Host:
                 child.broken = f"test process ended early (wait status {status})"
 
     def _finish(self, child: _Child, timed_out: bool) -> _Child | None:
-        """Report the mutant, or, after a time-out, go on with the tests the hung one kept from
-        running: a full matrix should not depend on where a hanging test sits in the order."""
+        """Keep a control's outcomes; set a mutant aside for its controls or, after a time-out, go
+        on with the tests the hung one kept from running: a full matrix should not depend on where
+        a hanging test sits in the order."""
         self._reap(child, timed_out)
+        if child.mutant is None:
+            self.controls[tuple(child.selected)] = child.outcomes
+            return None
         remaining = [index for index in child.selected if index not in child.outcomes]
         stop = self.spec["bail"] or child.broken or child.resumes >= RESUMES_PER_MUTANT or os.getppid() != self.parent
         if timed_out and remaining and not stop:
             return self._start(child.mutant, remaining, carried=child)
+        self.waiting.append(child)
+        return None
+
+    # -- controls: a failure is a kill only if the same tests, in the same order, pass unmutated --
+    @staticmethod
+    def _control_needs(child: _Child) -> list[tuple[int, ...]]:
+        """Per process of the mutant, the tests it ran up to its last failing one."""
+        needs = []
+        for sequence in child.sequences:
+            failing = [position for position, index in enumerate(sequence) if child.outcomes.get(index) in DETECTING]
+            if failing:
+                needs.append(tuple(sequence[: failing[-1] + 1]))
+        return needs
+
+    def _control_for(self, sequence: tuple[int, ...]) -> dict[int, str] | None:
+        """The outcomes of a control run that began with `sequence` (tests later in it cannot
+        change how earlier ones ran), if one has finished."""
+        return next((outcomes for key, outcomes in self.controls.items() if key[: len(sequence)] == sequence), None)
+
+    def _release(self, running: dict[int, _Child]) -> None:
+        """Report every waiting mutant whose controls are all in; queue the controls still missing."""
+        covered = [tuple(child.selected) for child in running.values() if child.mutant is None]
+        covered += self.control_queue
+        for child in list(self.waiting):
+            missing = [need for need in self._control_needs(child) if self._control_for(need) is None]
+            for need in missing:
+                if not any(key[: len(need)] == need for key in covered):
+                    self.control_queue.append(need)
+                    covered.append(need)
+            if missing:
+                continue
+            self.waiting.remove(child)
+            for need in self._control_needs(child):
+                control = self._control_for(need)
+                for index in need:
+                    if child.outcomes.get(index) in DETECTING and control.get(index, PASSED) not in (PASSED, SKIPPED):
+                        child.outcomes[index] = ORDER_DEPENDENT
+                        child.witnesses.pop(index, None)
+            self._report(child)
+
+    def _report(self, child: _Child) -> None:
         outcomes = {str(index): NOT_RUN for index in child.mutant["selected"]}
         outcomes.update({str(index): outcome for index, outcome in child.outcomes.items()})
         self.events.write(
@@ -377,7 +472,6 @@ class Host:
                 "seconds": time.monotonic() - child.started,
             }
         )
-        return None
 
     def mutants(self) -> None:
         pending = list(self.spec["mutants"])
@@ -392,16 +486,20 @@ class Host:
         def finish(fd: int, timed_out: bool) -> None:
             selector.unregister(fd)
             track(self._finish(running.pop(fd), timed_out))
+            self._release(running)
 
-        while pending or running:
-            while pending and len(running) < self.spec["jobs"]:
-                mutant = pending.pop(0)
-                track(self._start(mutant, mutant["selected"]))
+        while pending or running or self.control_queue:
+            while (self.control_queue or pending) and len(running) < self.spec["jobs"]:
+                if self.control_queue:  # first, so that finished mutants do not wait long
+                    track(self._start_control(self.control_queue.pop(0)))
+                else:
+                    mutant = pending.pop(0)
+                    track(self._start(mutant, mutant["selected"]))
             if os.getppid() != self.parent:  # the engine is gone: nobody reads our results
                 for fd in list(running):
                     finish(fd, timed_out=True)
                 return
-            timeout = max(0.0, min(child.deadline for child in running.values()) - time.monotonic())
+            timeout = max(0.0, -max(child.overdue() for child in running.values()))
             for key, _mask in selector.select(timeout=min(timeout, 1.0)):
                 if key.fd not in running:
                     continue
@@ -410,11 +508,10 @@ class Host:
                     self._absorb(running[key.fd], data)
                 else:
                     finish(key.fd, timed_out=False)
-            now = time.monotonic()
             for fd, child in list(running.items()):
                 if child.finished:  # said "done": its results are complete, whatever else holds the pipe
                     finish(fd, timed_out=False)
-                elif now >= child.deadline:
+                elif child.overdue() >= 0:
                     while chunk := _read_ready(fd):  # what it said before the deadline still counts
                         self._absorb(child, chunk)
                     finish(fd, timed_out=not child.finished)

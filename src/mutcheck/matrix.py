@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from mutcheck.engine import EngineRun, MutantRun, baseline_passed
 from mutcheck.exit_code import ExitCode
 from mutcheck.mutate import AppliedMutant
+from mutcheck.outcome import DETECTING
 
 KILLED = "killed"
 SURVIVED = "survived"
@@ -13,8 +14,6 @@ NO_COVERAGE = "no-coverage"
 BROKEN = "broken"
 EQUIVALENT = "equivalent"
 VERDICTS = (KILLED, SURVIVED, TIMEOUT, NO_COVERAGE, BROKEN, EQUIVALENT)
-
-DETECTING_OUTCOMES = ("failed", "error", "timeout")
 
 
 @dataclass(frozen=True)
@@ -92,7 +91,7 @@ def _problems(
     mutant = applied.mutant
     if mutant.generic:  # no catalogued expectation; a survivor counts only when asked to
         return [Unmet("unexpected-survivor")] if strict_generic and verdict == SURVIVED else []
-    detected = {tests[index] for index, outcome in run.outcomes.items() if outcome in DETECTING_OUTCOMES}
+    detected = {tests[index] for index, outcome in run.outcomes.items() if outcome in DETECTING}
     if verdict == BROKEN:
         return [Unmet("broken", detail=run.broken)]
     if mutant.equivalent:
@@ -107,7 +106,7 @@ def _problems(
     ran = {tests[index]: outcome for index, outcome in run.outcomes.items()}
     for expected in mutant.killed_by:
         outcomes = [outcome for node, outcome in ran.items() if _named(expected, node)]
-        if any(outcome in DETECTING_OUTCOMES for outcome in outcomes):
+        if any(outcome in DETECTING for outcome in outcomes):
             continue
         if not outcomes and not any(_named(expected, tests[index]) for index in run.selected):
             problems.append(Unmet("killer-unreached", test=expected))
@@ -127,7 +126,7 @@ def build_matrix(run: EngineRun, applied: list[AppliedMutant], bail: bool, stric
             mutant_run = run.mutants[mutant.mutant.id]
             verdict = _verdict(mutant, mutant_run)
             killers = tuple(
-                tests[index] for index, outcome in sorted(mutant_run.outcomes.items()) if outcome in DETECTING_OUTCOMES
+                tests[index] for index, outcome in sorted(mutant_run.outcomes.items()) if outcome in DETECTING
             )
             results.append(
                 MutantResult(

@@ -7,19 +7,15 @@ costs far more than most tests, so unless the item is marked xfail (whose outcom
 report decides) it is recorded from the exception alone; the witness is its first line.
 """
 
-import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
 from _pytest.reports import TestReport
 from _pytest.runner import CallInfo, get_reraise_exceptions
 
-PASSED = "passed"
-FAILED = "failed"
-ERROR = "error"
-SKIPPED = "skipped"
-TIMEOUT = "timeout"
-NOT_RUN = "not-run"
+from mutcheck.clock import Stopwatch
+from mutcheck.outcome import ERROR, FAILED, PASSED, SKIPPED, TIMEOUT
 
 _WITNESS_LIMIT = 300
 
@@ -56,11 +52,20 @@ def _phase(item: pytest.Item, when: str, **kwargs: object) -> tuple[CallInfo, Te
     return call, None if cheap_failure else item.ihook.pytest_runtest_makereport(item=item, call=call)
 
 
-def run_item(item: pytest.Item, nextitem: pytest.Item | None, want_witness: bool = True) -> TestResult:
-    """Setup, call and teardown `item`; `want_witness=False` skips even the failure line."""
+def run_item(
+    item: pytest.Item,
+    nextitem: pytest.Item | None,
+    want_witness: bool = True,
+    phases_done: Callable[[], None] = lambda: None,
+) -> TestResult:
+    """Setup, call and teardown `item`; `want_witness=False` skips even the failure line.
+
+    The duration is the charged time of the three phases (see `clock`); `phases_done` is called
+    right after them, so that the caller's time limit does not cover the witness's formatting.
+    """
     if hasattr(item, "_request") and not item._request:
         item._initrequest()  # a re-run item: fixtures need a fresh request
-    start = time.perf_counter()
+    stopwatch = Stopwatch()
     phases = []
     try:
         phases.append(_phase(item, "setup"))
@@ -68,10 +73,11 @@ def run_item(item: pytest.Item, nextitem: pytest.Item | None, want_witness: bool
             phases.append(_phase(item, "call"))
         phases.append(_phase(item, "teardown", nextitem=nextitem))
     finally:
+        duration = stopwatch.elapsed()
+        phases_done()
         if hasattr(item, "_request"):
             item._request = False
             item.funcargs = None
-    duration = time.perf_counter() - start
     failed = next((call for call, report in phases if report is None or report.failed), None)
     if failed is not None:
         if failed.excinfo is not None and failed.excinfo.errisinstance(TestTimeout):

@@ -14,6 +14,7 @@ from mutcheck import __version__
 from mutcheck.catalog import Catalog
 from mutcheck.engine import EngineRun, baseline_passed
 from mutcheck.matrix import VERDICTS, Matrix, MutantResult
+from mutcheck.outcome import ORDER_DEPENDENT
 from mutcheck.problems import InputError, Problem
 
 FORMAT = "mutcheck-results"
@@ -68,6 +69,8 @@ def _mutant_entry(result: MutantResult, order: int) -> dict[str, Any]:
 
 
 def _baseline(run: EngineRun) -> dict[str, Any]:
+    """The unmutated suite; `order_dependent` names the tests that also failed unmutated when run
+    in some mutant's selection and order (never counted as killers)."""
     tests = run.tests
     first = run.baseline[0] if run.baseline else None
     failures = [
@@ -84,6 +87,14 @@ def _baseline(run: EngineRun) -> dict[str, Any]:
         "durations": [round(max(r.durations[i] for r in run.baseline), 5) for i in range(len(tests))] if first else [],
         "failures": failures,
         "flaky": flaky,
+        "order_dependent": sorted(
+            {
+                tests[index]
+                for mutant in run.mutants.values()
+                for index, outcome in mutant.outcomes.items()
+                if outcome == ORDER_DEPENDENT
+            }
+        ),
         "collection_error": run.collection_error,
     }
 
@@ -185,6 +196,7 @@ def merge_results(shards: list[tuple[Path, dict[str, Any]]]) -> dict[str, Any]:
         "ok": all(b["ok"] for b in baselines),
         "failures": [failure for b in baselines for failure in b["failures"]],
         "flaky": sorted({test for b in baselines for test in b["flaky"]}),
+        "order_dependent": sorted({test for b in baselines for test in b.get("order_dependent", ())}),
         "collection_error": next((b["collection_error"] for b in baselines if b["collection_error"]), None),
     }
     run = {**first["run"], "seconds": max(shard["run"]["seconds"] for _, shard in shards), "shard": None}

@@ -56,6 +56,15 @@ def _baseline_failures(results: dict[str, Any], console: Console) -> None:
         console.print(f"flaky (outcome differs between rounds): {test}", markup=False)
 
 
+def _order_dependent(results: dict[str, Any], console: Console) -> None:
+    for test in results["baseline"].get("order_dependent", ()):
+        console.print(
+            f"order-dependent (fails unmutated in a mutant's selection, so never counted as a killer): {test}",
+            markup=False,
+            highlight=False,
+        )
+
+
 def render(results: dict[str, Any], console: Console) -> None:
     if not results["baseline"]["ok"]:
         _baseline_failures(results, console)
@@ -86,4 +95,5 @@ def render(results: dict[str, Any], console: Console) -> None:
             )
         if len(survivors) > 20:
             console.print(f"  … {len(survivors) - 20} more survivors (see the JSON or HTML report)", markup=False)
+    _order_dependent(results, console)
     console.print(verdict_line(results), markup=False, highlight=False)

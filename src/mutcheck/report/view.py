@@ -8,7 +8,15 @@ from mutcheck.matrix import UNMET_KINDS, VERDICTS
 from mutcheck.report.texts import describe, say
 
 # Matrix symbols per outcome (the legend in strings.toml explains them).
-SYMBOLS = {"failed": "●", "error": "●", "timeout": "⏱", "passed": "○", "skipped": "○", "not-run": "–"}
+SYMBOLS = {
+    "failed": "●",
+    "error": "●",
+    "timeout": "⏱",
+    "passed": "○",
+    "skipped": "○",
+    "not-run": "–",
+    "order-dependent": "○",  # did not detect the mutant: it fails unmutated in that order too
+}
 GRID_MAX_TESTS = 12
 KILLERS_LISTED = 4
 BASELINE_PROBLEMS_LISTED = 20

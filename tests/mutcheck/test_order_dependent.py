@@ -1,0 +1,69 @@
+"""A failure is a kill only if the same tests, in the same order, pass unmutated."""
+
+from tests.mutcheck.engine_project import make_engine_project
+from tests.mutcheck.test_engine import mutant, outcome, run
+
+from mutcheck.exit_code import ExitCode
+
+# test_b passes only after test_a has run in the same process (shared module state). The
+# mutants on clamp select test_b but not test_a, which never calls clamp.
+ORDER_DEPENDENT_TESTS = """
+
+_STATE = {}
+
+
+def test_a_prepares_the_state():
+    _STATE["ready"] = True
+    assert countdown(1) == 0
+
+
+def test_b_needs_the_state():
+    assert _STATE.get("ready")
+    assert clamp(5, 0, 10) == 5
+"""
+
+
+def _project(tmp_path):
+    project = make_engine_project(tmp_path / "project")
+    tests = project / "tests/test_tiny.py"
+    tests.write_text(tests.read_text() + ORDER_DEPENDENT_TESTS)
+    return project
+
+
+def test_a_test_that_fails_only_without_its_predecessor_is_order_dependent_not_a_killer(tmp_path):
+    code, output, data = run(_project(tmp_path), "--only", "EQUAL", "--only", "SWAP")
+    equal, swap = mutant(data, "EQUAL"), mutant(data, "SWAP")
+    assert outcome(data, equal, "test_b_needs_the_state") == "order-dependent"
+    assert (equal["verdict"], equal["expectation_met"]) == ("equivalent", True)
+    assert outcome(data, swap, "test_b_needs_the_state") == "order-dependent"
+    assert "tests/test_tiny.py::test_b_needs_the_state" not in swap["killers"]
+    assert set(swap["killers"]) >= {"tests/test_tiny.py::test_clamp_low", "tests/test_tiny.py::test_clamp_inside"}
+    assert data["baseline"]["order_dependent"] == ["tests/test_tiny.py::test_b_needs_the_state"]
+    assert "order-dependent (fails unmutated in a mutant's selection" in output
+    assert "test_b_needs_the_state" in output
+    assert code == ExitCode.OK, output
+
+
+def test_the_baseline_passes_as_pytest_runs_the_suite_even_when_the_split_breaks_an_order(tmp_path):
+    """With two workers, test_a and test_b land in different baseline children; run whole, they pass."""
+    code, output, data = run(_project(tmp_path), "--only", "EQUAL", "--jobs", "2")
+    assert data["baseline"]["ok"], output
+    assert data["baseline"]["failures"] == []
+    assert code == ExitCode.OK, output
+
+
+def test_an_expected_killer_that_is_order_dependent_is_reported_as_not_failing(tmp_path):
+    project = _project(tmp_path)
+    catalog = project / "mutants/catalog.toml"
+    catalog.write_text(
+        catalog.read_text().replace(
+            '"tests/test_tiny.py::test_clamp_low", "tests/test_tiny.py::test_clamp_inside"',
+            '"tests/test_tiny.py::test_clamp_low", "tests/test_tiny.py::test_b_needs_the_state"',
+        )
+    )
+    code, output, data = run(project, "--only", "SWAP")
+    swap = mutant(data, "SWAP")
+    assert swap["problems"] == [
+        {"kind": "killer-passed", "test": "tests/test_tiny.py::test_b_needs_the_state", "detail": "order-dependent"}
+    ]
+    assert code == ExitCode.EXPECTATION_FAILED, output
