@@ -3,6 +3,7 @@
 import os
 import re
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import wraps
@@ -16,7 +17,7 @@ from rich.progress import MofNCompleteColumn, Progress, TaskID
 from rich.syntax import Syntax
 from rich.table import Table
 
-from mutcheck import __version__
+from mutcheck import STARTED, __version__
 from mutcheck.actions import publish_in_actions
 from mutcheck.artifact import read_artifact
 from mutcheck.catalog import Catalog, load_catalog, unknown_killers
@@ -284,7 +285,9 @@ def run(
 
     generic_files = generic.target_files(config.root, config.target) if config.generic else []
     files = [mutant.file for mutant in catalog.select(list(only))] + generic_files
+    engine_started = time.monotonic()
     engine_run, applied = run_engine(config, files, prepare, options, _Progress(console, options.baseline_rounds))
+    engine_run.timings["startup"] = engine_started - STARTED
     if engine_run.collection_error:
         console.print(engine_run.log[-3000:], markup=False)
     unknown = unknown_killers(catalog, set(engine_run.tests)) if engine_run.tests else []
@@ -300,6 +303,7 @@ def run(
         "diff_base": diff_base,
         "generic": config.generic,
     }
+    engine_run.timings["total"] = time.monotonic() - STARTED
     results = build_results(matrix, engine_run, catalog, config.root, facts)
     if json_path:
         write_results(json_path, results)

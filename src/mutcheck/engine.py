@@ -12,12 +12,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mutcheck.config import Config
-from mutcheck.mutate import AppliedMutant
 from mutcheck.plan import select_tests, time_limit
 from mutcheck.scratch import copy_project
+
+if TYPE_CHECKING:  # LibCST loads while the host starts, not before
+    from mutcheck.mutate import AppliedMutant
 
 
 @dataclass
@@ -52,6 +54,7 @@ class EngineRun:
     collection_error: str | None = None
     seconds: float = 0.0
     mutant_phase_seconds: float = 0.0  # from the plan to the last mutant
+    timings: dict[str, float] = field(default_factory=dict)  # seconds per phase, see `run_engine`
     log: str = ""
 
 
@@ -78,7 +81,7 @@ def _durations(run: EngineRun) -> list[float]:
     return [max(round_.durations[index] for round_ in run.baseline) for index in range(len(run.tests))]
 
 
-def _plan_mutants(run: EngineRun, applied: list[AppliedMutant], options: EngineOptions) -> list[dict[str, Any]]:
+def _plan_mutants(run: EngineRun, applied: list["AppliedMutant"], options: EngineOptions) -> list[dict[str, Any]]:
     durations = _durations(run)
     planned = []
     for mutant in applied:
@@ -115,19 +118,22 @@ def _record_mutant(run: EngineRun, event: dict[str, Any]) -> MutantRun:
 def run_engine(
     config: Config,
     target_files: list[str],
-    prepare: Callable[[], list[AppliedMutant]],
+    prepare: Callable[[], list["AppliedMutant"]],
     options: EngineOptions,
     on_progress: Callable[[str, Any], None] = lambda _kind, _data: None,
-) -> tuple[EngineRun, list[AppliedMutant]]:
+) -> tuple[EngineRun, list["AppliedMutant"]]:
     """Baseline, then every mutant `prepare` returns, against the tests that reach it.
 
     The host starts collecting and running the baseline first; `prepare` (applying the catalog)
-    runs meanwhile in this process, so the two overlap.
+    runs meanwhile in this process, so the two overlap. `run.timings` has each phase's seconds:
+    `copy`, `host_start` (interpreter and pytest until collection begins), `collection`,
+    `baseline`, `apply` (`prepare`, overlapping the three before it), `mutants`.
     """
     started = time.monotonic()
     run = EngineRun()
     with tempfile.TemporaryDirectory(prefix="mutcheck-") as directory:
         scratch = copy_project(config.root, Path(directory) / "project")
+        run.timings["copy"] = time.monotonic() - started
         read_fd, write_fd = os.pipe()
         spec = {
             "mode": "full",
@@ -154,9 +160,11 @@ def run_engine(
                 env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "MUTCHECK_RUNNING": "1"},
             )
             os.close(write_fd)
+            host_started = time.monotonic()
             try:
                 applied = prepare()
-                _converse(host, read_fd, run, applied, options, on_progress)
+                run.timings["apply"] = time.monotonic() - host_started
+                _converse(host, read_fd, run, applied, options, on_progress, host_started)
             finally:
                 os.close(read_fd)
                 if host.poll() is None:
@@ -171,11 +179,12 @@ def _converse(
     host: subprocess.Popen,
     read_fd: int,
     run: EngineRun,
-    applied: list[AppliedMutant],
+    applied: list["AppliedMutant"],
     options: EngineOptions,
     on_progress: Callable[[str, Any], None],
+    host_started: float,
 ) -> None:
-    planned_at = time.monotonic()
+    planned_at = collected_at = time.monotonic()  # the host's moments share this clock
     with os.fdopen(os.dup(read_fd), "r", encoding="utf-8") as events:
         for line in events:
             event = json.loads(line)
@@ -185,6 +194,9 @@ def _converse(
                 return
             if kind == "collected":
                 run.tests = event["tests"]
+                collected_at = event["collected"]
+                run.timings["host_start"] = event["collection_started"] - host_started
+                run.timings["collection"] = collected_at - event["collection_started"]
                 on_progress("collected", len(run.tests))
             elif kind == "baseline":
                 results = event["results"]
@@ -200,6 +212,7 @@ def _converse(
                 on_progress("baseline", event["round"])
                 if event["round"] == options.baseline_rounds:
                     planned_at = time.monotonic()
+                    run.timings["baseline"] = event["at"] - collected_at
                     planned = _plan_mutants(run, applied, options) if baseline_passed(run) else []
                     on_progress("planned", len(planned))
                     plan = {
@@ -213,7 +226,7 @@ def _converse(
             elif kind == "mutant":
                 on_progress("mutant", _record_mutant(run, event))
             elif kind == "done":
-                run.mutant_phase_seconds = time.monotonic() - planned_at
+                run.mutant_phase_seconds = run.timings["mutants"] = time.monotonic() - planned_at
                 return
     # The stream ended without "done": the host died (its log says why).
     run.collection_error = run.collection_error or "the pytest host stopped unexpectedly"

@@ -267,7 +267,7 @@ class Host:
             results = self._baseline_round(chunks, coverage)
             if len(chunks) > 1 and any(result["outcome"] not in (PASSED, SKIPPED) for result in results):
                 results = self._baseline_round([list(range(len(self.items)))], coverage)
-            self.events.write({"event": "baseline", "round": round_number, "results": results})
+            self.events.write({"event": "baseline", "round": round_number, "results": results, "at": time.monotonic()})
 
     def _baseline_round(self, chunks: list[list[int]], coverage: set[str] | None) -> list[dict[str, Any]]:
         children = []
@@ -525,6 +525,11 @@ class HostPlugin:
         self.answers = answers  # the engine's stdin, taken before pytest captures it
         self.collection_errors: list[str] = []
         self.reached_run_loop = False
+        self.collection_started = time.monotonic()
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection(self) -> None:
+        self.collection_started = time.monotonic()
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
@@ -547,7 +552,9 @@ class HostPlugin:
                 list(session.items), list(range(len(session.items))), events, self.spec["bail"], self.spec["limits"]
             )
             return True
-        events.write({"event": "collected", "tests": [item.nodeid for item in session.items]})
+        # Moments on the system's monotonic clock, which the engine's process shares.
+        moments = {"collection_started": self.collection_started, "collected": time.monotonic()}
+        events.write({"event": "collected", "tests": [item.nodeid for item in session.items], **moments})
         host = Host(self.spec, session)
         host.baseline()
         ready = json.loads(self.answers.readline())  # the engine answers with the plan

@@ -4,11 +4,14 @@ import hashlib
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from unidiff import PatchSet
 
-from mutcheck.mutate import AppliedMutant
 from mutcheck.problems import InputError, Problem
+
+if TYPE_CHECKING:  # the host imports this module, and must not load LibCST
+    from mutcheck.mutate import AppliedMutant
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,7 @@ def changed_lines(root: Path, base: str) -> dict[str, set[int]]:
     return lines
 
 
-def in_diff(applied: AppliedMutant, changed: dict[str, set[int]]) -> bool:
+def in_diff(applied: "AppliedMutant", changed: dict[str, set[int]]) -> bool:
     """The mutant's span touches changed lines, or one of its expected killers' files changed."""
     span = set(range(applied.span.start_line, applied.span.end_line + 1))
     if span & changed.get(applied.mutant.file, set()):

@@ -137,6 +137,7 @@ def build_results(
             "catalog_digest": catalog_digest(catalog),
             "seconds": round(run.seconds, 3),
             "mutant_phase_seconds": round(run.mutant_phase_seconds, 3),
+            "timings": {phase: round(seconds, 3) for phase, seconds in run.timings.items()},
             **facts,
         },
         "tests": list(run.tests),
