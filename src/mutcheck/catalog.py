@@ -8,6 +8,7 @@ from mutcheck.problems import InputError, Problem
 
 LANGUAGES = ("en", "zh")
 FAMILIES_FILE = "families.toml"
+MODULE_SCOPE = "<module>"  # the scope of module statements; also Python's name for their code
 
 _REQUIRED = ("id", "family", "file", "scope", "match", "origin", "title", "why")
 _OPTIONAL = ("replace", "delete", "killed_by", "equivalent", "hint", "aliases")

@@ -12,7 +12,7 @@ from types import CodeType
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from mutcheck.catalog import Mutant
+from mutcheck.catalog import MODULE_SCOPE, Mutant
 from mutcheck.problems import Problem
 from mutcheck.swap import code_fingerprint, swappable
 
@@ -61,14 +61,69 @@ class MutationError(Exception):
         self.problem = problem
 
 
+def _parse_expression(code: str) -> ast.expr | None:
+    """`code` as one expression, even with the line breaks it has inside its brackets in a file."""
+    if not code.strip():
+        return None
+    try:
+        return ast.parse(f"(\n{code}\n)", mode="eval").body
+    except SyntaxError:
+        return None
+
+
+def _parse_or_none(code: str) -> ast.Module | None:
+    try:
+        return ast.parse(code)
+    except SyntaxError:
+        return None
+
+
+@lru_cache(maxsize=65536)
+def _parse_block(code: str) -> tuple[str, ast.Module]:
+    """Statements moved to column 0, and their tree (or the SyntaxError of the text as given).
+
+    Text copied from a file from its first character on has an unindented first line: it takes the
+    indentation of the least indented line after it when only that parses, or when that parses to
+    the same tree (a multi-line string's content is not moved)."""
+    dedented = textwrap.dedent(code.strip("\n"))
+    indents = [len(line) - len(line.lstrip()) for line in dedented.splitlines()[1:] if line.strip()]
+    shifted_tree = None
+    if indents and min(indents) > 0:
+        shifted = textwrap.dedent(" " * min(indents) + dedented)
+        shifted_tree = _parse_or_none(shifted)
+    try:
+        tree = ast.parse(dedented)
+    except SyntaxError:
+        if shifted_tree is None:
+            raise
+        return shifted, shifted_tree
+    if shifted_tree is not None and ast.dump(shifted_tree) == ast.dump(tree):
+        return shifted, shifted_tree
+    return dedented, tree
+
+
 @lru_cache(maxsize=65536)
 def _ast_key(code: str, expression: bool) -> str | None:
     """A layout-free fingerprint of a code fragment (None if it does not parse that way)."""
+    if expression:
+        node = _parse_expression(code)
+        return None if node is None else ast.dump(node)
     try:
-        tree = ast.parse(code.strip(), mode="eval") if expression else ast.parse(textwrap.dedent(code))
+        return ast.dump(_parse_block(code)[1])
     except SyntaxError:
         return None
-    return ast.dump(tree)
+
+
+def _one_line(code: str, expression: bool) -> str:
+    """A candidate as `match` can give it: its own text when on one line, else without line breaks
+    and comments (a compound statement by its first line)."""
+    code = code.strip()
+    if "\n" not in code:
+        return code
+    tree = _parse_expression(code) if expression else _parse_block(code)[1]
+    if tree is None:  # a starred element, which is no expression on its own
+        return " ".join(code.split())
+    return ast.unparse(tree).splitlines()[0]
 
 
 class _ScopeFinder(cst.CSTVisitor):
@@ -98,6 +153,11 @@ class _ScopeFinder(cst.CSTVisitor):
         self.qualnames[name] = ".".join(python_parts)
         self.outermost_functions[name] = outermost
 
+    def visit_Module(self, node: cst.Module) -> None:
+        self.scopes[MODULE_SCOPE] = node
+        self.qualnames[MODULE_SCOPE] = MODULE_SCOPE
+        self.outermost_functions[MODULE_SCOPE] = None
+
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         self._enter(node)
 
@@ -112,24 +172,32 @@ class _ScopeFinder(cst.CSTVisitor):
 
 
 class _MatchCollector(cst.CSTVisitor):
-    """Nodes (or runs of statements) inside a scope whose code has the same AST as `match`."""
+    """Nodes (or runs of statements) inside a scope whose code has the same AST as `match`.
 
-    def __init__(self, module: cst.Module, key: str, expression: bool, statement_count: int) -> None:
+    In the module scope, function and class definitions are left out (a whole one may still be a
+    statement of the match): they are scopes of their own."""
+
+    def __init__(
+        self, module: cst.Module, key: str, expression: bool, statement_count: int, skip_definitions: bool
+    ) -> None:
         self.module = module
         self.key = key
         self.expression = expression
         self.statement_count = statement_count
+        self.skip_definitions = skip_definitions
         self.matches: list[tuple[tuple[cst.CSTNode, ...], Sequence[cst.CSTNode]]] = []
         self.candidates: list[str] = []
 
     def on_visit(self, node: cst.CSTNode) -> bool:
+        if self.skip_definitions and isinstance(node, cst.FunctionDef | cst.ClassDef):
+            return False
         if self.expression and isinstance(node, cst.BaseExpression):
             code = self.module.code_for_node(node)
             if _ast_key(code, expression=True) == self.key:
                 self.matches.append(((node,), ()))
             elif len(self.candidates) < 200:
-                self.candidates.append(code)
-        if not self.expression and isinstance(node, cst.IndentedBlock):
+                self.candidates.append(_one_line(code, expression=True))
+        if not self.expression and isinstance(node, cst.IndentedBlock | cst.Module):
             self._scan_block(node.body)
         return True
 
@@ -140,7 +208,7 @@ class _MatchCollector(cst.CSTVisitor):
             code = "".join(self.module.code_for_node(statement) for statement in run)
             if _ast_key(code, expression=False) == self.key:
                 self.matches.append((run, body))
-        self.candidates.extend(self.module.code_for_node(statement).strip() for statement in body)
+        self.candidates.extend(_one_line(self.module.code_for_node(statement), expression=False) for statement in body)
 
 
 @dataclass(frozen=True)
@@ -206,7 +274,7 @@ def _check_replacement(mutant: Mutant, expression: bool) -> None:
         return
     kind = "an expression" if _ast_key(mutant.match, expression=True) is not None else "statements"
     try:
-        ast.parse(textwrap.dedent(mutant.replace))
+        _parse_block(mutant.replace)
         detail = "it parses only as a statement"
     except SyntaxError as error:
         detail = f"{error.msg} (line {error.lineno})"
@@ -239,11 +307,16 @@ def _precedence(node: ast.expr) -> int:
     return 15
 
 
-def _expression_source(match: str, replace: str) -> str:
-    """The replacement, parenthesized when it binds more loosely than what it replaces."""
-    source = replace.strip()
-    looser = _precedence(ast.parse(source, mode="eval").body) < _precedence(ast.parse(match.strip(), mode="eval").body)
-    return f"({source})" if looser or "\n" in source else source
+def _expression_source(match: str, replace: str, column: int) -> str:
+    """The replacement for a node at `column`: its continuation lines moved to that column, and
+    parenthesized when it binds more loosely than what it replaces or spans lines (the closing
+    bracket on a line of its own when the last line ends in a comment)."""
+    indent = " " * column
+    first, *rest = replace.strip().splitlines()
+    source = "\n".join([first, *textwrap.indent(textwrap.dedent("\n".join(rest)), indent).splitlines()])
+    if not rest and _precedence(_parse_expression(source)) >= _precedence(_parse_expression(match)):
+        return source
+    return f"({source})" if _parse_expression(f"({source})") is not None else f"({source}\n{indent})"
 
 
 def _splice(parsed: _ParsedFile, mutant: Mutant, targets: tuple[cst.CSTNode, ...], block: Sequence) -> str:
@@ -253,13 +326,13 @@ def _splice(parsed: _ParsedFile, mutant: Mutant, targets: tuple[cst.CSTNode, ...
     end = parsed.offset(last.end.line, last.end.column)
     text = parsed.text
     if not block:
-        return text[:start] + _expression_source(mutant.match, mutant.replace) + text[end:]
+        return text[:start] + _expression_source(mutant.match, mutant.replace, first.start.column) + text[end:]
     indent = " " * first.start.column
     if mutant.replace is None and len(targets) < len(block):
         line_start = parsed.offset(first.start.line, 0)
         line_end = parsed.line_offsets[last.end.line] if last.end.line < len(parsed.line_offsets) else len(text)
         return text[:line_start] + text[line_end:]
-    lines = textwrap.dedent(mutant.replace or "pass").strip("\n").splitlines()
+    lines = _parse_block(mutant.replace or "pass")[0].splitlines()
     return text[:start] + ("\n" + indent).join(lines) + text[end:]
 
 
@@ -282,12 +355,12 @@ def apply_mutant(mutant: Mutant, root: Path) -> AppliedMutant:
     key = _ast_key(mutant.match, expression=expression)
     if key is None:
         raise _fail(mutant, "match", "does not parse as " + ("an expression" if expression else "statements"))
-    statement_count = 0 if expression else len(ast.parse(textwrap.dedent(mutant.match)).body)
-    collector = _MatchCollector(parsed.module, key, expression, statement_count)
+    statement_count = 0 if expression else len(_parse_block(mutant.match)[1].body)
+    collector = _MatchCollector(parsed.module, key, expression, statement_count, mutant.scope == MODULE_SCOPE)
     scope.visit(collector)
     if len(collector.matches) != 1:
         found = "not found" if not collector.matches else f"found {len(collector.matches)} times"
-        candidates = sorted({c.strip().splitlines()[0] for c in collector.candidates if c.strip()}, key=len)[:8]
+        candidates = sorted({c for c in collector.candidates if c}, key=lambda c: (len(c), c))[:8]
         preview = "; ".join(repr(candidate) for candidate in candidates)
         raise _fail(mutant, "match", f"{found} in {mutant.scope}; candidates: {preview}")
     targets, block = collector.matches[0]

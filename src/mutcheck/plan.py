@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from unidiff import PatchSet
 
+from mutcheck.catalog import MODULE_SCOPE
 from mutcheck.problems import InputError, Problem
 
 if TYPE_CHECKING:  # the host imports this module, and must not load LibCST
@@ -65,7 +66,11 @@ def in_diff(applied: "AppliedMutant", changed: dict[str, set[int]]) -> bool:
 
 
 def select_tests(scope_qualname: str, covered: list[set[str]]) -> list[int]:
-    """Indices of the tests whose baseline run executed the scope (or anything nested in it)."""
+    """Indices of the tests whose baseline run executed the scope (or anything nested in it).
+
+    Module statements run at import, before any test, so no trace tells who depends on them: all."""
+    if scope_qualname == MODULE_SCOPE:
+        return list(range(len(covered)))
     prefix = scope_qualname + "."
     return [
         index

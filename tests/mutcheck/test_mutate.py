@@ -115,3 +115,189 @@ def test_file_that_does_not_parse(tmp_path):
     with pytest.raises(MutationError) as raised:
         apply_mutant(mutant(scope="f"), project)
     assert "T1: file: does not parse" in str(raised.value)
+
+
+# Real black output (black 26, default settings): expressions split inside brackets.
+BLACK_SOURCE = '''\
+"""Shapes black leaves across lines."""
+
+LIMIT = 3
+PORTS = {
+    "http": 80,
+    "https": 443,
+    "ssh": 22,
+}
+
+if LIMIT > 2:
+    MODE = "wide"
+
+
+def route(first_operand_is_long, second_operand_is_long_too, third_argument_here):
+    return dispatch(
+        first_operand_is_long
+        and second_operand_is_long_too_and_then_some
+        or third_argument_here,
+        "route",
+    )
+
+
+def guard(first_operand_is_long_enough_to_split, second_operand_is_long_enough_too):
+    LIMIT = 3
+    if (
+        first_operand_is_long_enough_to_split
+        and second_operand_is_long_enough_too > LIMIT
+    ):
+        return [
+            first_operand_is_long_enough_to_split
+            and second_operand_is_long_enough_too
+            and LIMIT,
+            LIMIT,
+        ]
+    return connect(
+        host="example.invalid",
+        timeout=second_operand_is_long_enough_too
+        or first_operand_is_long_enough_to_split,
+        retries=LIMIT,
+    )
+
+
+def commented(first_operand_is_long, second_operand_is_long, third_argument_here):
+    return dispatch(
+        first_operand_is_long  # checked first
+        and second_operand_is_long,  # then this one
+        third_argument_here,
+    )
+'''
+
+
+@pytest.fixture
+def black_project(tmp_path) -> Path:
+    project = make_project(tmp_path)
+    (project / "src/tiny.py").write_text(BLACK_SOURCE, encoding="utf-8")
+    return project
+
+
+def compiles(source: str) -> bool:
+    compile(source, "tiny.py", "exec")
+    return True
+
+
+ROUTE_OPERAND = "first_operand_is_long and second_operand_is_long_too_and_then_some"
+ROUTE_OPERAND_AS_IN_FILE = "first_operand_is_long\n        and second_operand_is_long_too_and_then_some"
+
+
+@pytest.mark.parametrize("match", [ROUTE_OPERAND, ROUTE_OPERAND_AS_IN_FILE])
+def test_an_operand_split_across_lines_matches_in_either_form(black_project, match):
+    applied = apply_mutant(mutant(scope="route", match=match, replace="False"), black_project)
+    assert applied.span == Span(16, 8, 17, 52)
+    assert (
+        "-        first_operand_is_long\n"
+        "-        and second_operand_is_long_too_and_then_some\n"
+        "+        False\n"
+        "         or third_argument_here,\n"
+    ) in applied.diff
+    assert compiles(applied.mutated) and applied.swap_target == "route"
+
+
+def test_candidates_are_shown_on_one_line_and_can_be_pasted_as_match(black_project):
+    with pytest.raises(MutationError) as raised:
+        apply_mutant(mutant(scope="route", match="first_operand_is_long and nothing", replace="False"), black_project)
+    message = str(raised.value)
+    assert f"'{ROUTE_OPERAND}'" in message
+    assert "'dispatch('" not in message
+    pasted = apply_mutant(mutant(scope="route", match=ROUTE_OPERAND, replace="False"), black_project)
+    assert pasted.span.start_line == 16
+
+
+def test_a_replacement_over_several_lines_keeps_the_file_compiling(black_project):
+    replace = "first_operand_is_long\n        or second_operand_is_long_too_and_then_some"
+    applied = apply_mutant(mutant(scope="route", match=ROUTE_OPERAND, replace=replace), black_project)
+    assert (
+        "        (first_operand_is_long\n"
+        "        or second_operand_is_long_too_and_then_some)\n"
+        "        or third_argument_here,\n"
+    ) in applied.mutated
+    assert compiles(applied.mutated)
+
+
+@pytest.mark.parametrize(
+    "match",
+    [
+        "first_operand_is_long_enough_to_split\n        and second_operand_is_long_enough_too > LIMIT",
+        "first_operand_is_long_enough_to_split and second_operand_is_long_enough_too > LIMIT",
+    ],
+)
+def test_a_multi_line_if_condition_matches_and_keeps_its_brackets(black_project, match):
+    applied = apply_mutant(mutant(scope="guard", match=match, replace="True"), black_project)
+    assert "    if (\n        True\n    ):\n" in applied.mutated
+    assert applied.span == Span(26, 8, 27, 53)
+
+
+def test_multi_line_elements_of_a_list_and_of_a_call_match(black_project):
+    element = "first_operand_is_long_enough_to_split and second_operand_is_long_enough_too and LIMIT"
+    applied = apply_mutant(mutant(scope="guard", match=element, replace="False"), black_project)
+    assert "        return [\n            False,\n            LIMIT,\n        ]\n" in applied.mutated
+    assert applied.span == Span(30, 12, 32, 21)
+    keyword = "second_operand_is_long_enough_too or first_operand_is_long_enough_to_split"
+    applied = apply_mutant(mutant(scope="guard", match=keyword, replace="None"), black_project)
+    assert '        host="example.invalid",\n        timeout=None,\n        retries=LIMIT,\n' in applied.mutated
+    assert applied.span == Span(37, 16, 38, 48)
+
+
+def test_comments_inside_the_brackets_are_ignored_by_the_match_and_kept_compiling(black_project):
+    applied = apply_mutant(
+        mutant(scope="commented", match="first_operand_is_long and second_operand_is_long", replace="False"),
+        black_project,
+    )
+    assert "        False,  # then this one\n        third_argument_here,\n" in applied.mutated
+    commented_replace = "first_operand_is_long  # still first\n        or second_operand_is_long  # now either"
+    applied = apply_mutant(
+        mutant(scope="commented", match="first_operand_is_long and second_operand_is_long", replace=commented_replace),
+        black_project,
+    )
+    assert compiles(applied.mutated) and "or second_operand_is_long  # now either\n" in applied.mutated
+
+
+def test_a_statement_copied_from_the_file_matches_and_replaces_at_its_indentation(black_project):
+    copied = (
+        "if (\n"
+        "        first_operand_is_long_enough_to_split\n"
+        "        and second_operand_is_long_enough_too > LIMIT\n"
+        "    ):\n"
+        "        return [\n"
+        "            first_operand_is_long_enough_to_split\n"
+        "            and second_operand_is_long_enough_too\n"
+        "            and LIMIT,\n"
+        "            LIMIT,\n"
+        "        ]"
+    )
+    replace = "if (\n        first_operand_is_long_enough_to_split\n    ):\n        return []"
+    applied = apply_mutant(mutant(scope="guard", match=copied, replace=replace), black_project)
+    assert "    LIMIT = 3\n    if (\n        first_operand_is_long_enough_to_split\n    ):\n        return []\n" in (
+        applied.mutated
+    )
+    assert applied.span == Span(25, 4, 34, 9)
+
+
+def test_module_statements_have_the_module_scope(black_project):
+    applied = apply_mutant(mutant(scope="<module>", match="LIMIT = 3", replace="LIMIT = 4"), black_project)
+    assert applied.mutated.startswith('"""Shapes black leaves across lines."""\n\nLIMIT = 4\n')
+    assert applied.span == Span(3, 0, 3, 9)
+    assert (applied.scope_qualname, applied.swap_target) == ("<module>", None)
+    inside_if = apply_mutant(mutant(scope="<module>", match='MODE = "wide"', replace='MODE = "narrow"'), black_project)
+    assert '    MODE = "narrow"\n' in inside_if.mutated
+    ports = apply_mutant(
+        mutant(scope="<module>", match='{"http": 80, "https": 443, "ssh": 22}', replace="{}"), black_project
+    )
+    assert "PORTS = {}\n\nif LIMIT > 2:\n" in ports.mutated and ports.span == Span(4, 8, 8, 1)
+
+
+def test_the_module_scope_leaves_out_function_definitions(black_project):
+    """`LIMIT = 3` and `3` occur in `guard` too, `first_operand_is_long` only in functions."""
+    constant = apply_mutant(mutant(scope="<module>", match="3", replace="4"), black_project)
+    assert constant.span == Span(3, 8, 3, 9)
+    condition = apply_mutant(mutant(scope="<module>", match="LIMIT > 2", replace="LIMIT > 3"), black_project)
+    assert "if LIMIT > 3:\n" in condition.mutated
+    with pytest.raises(MutationError) as raised:
+        apply_mutant(mutant(scope="<module>", match="first_operand_is_long", replace="True"), black_project)
+    assert "not found in <module>; candidates:" in str(raised.value)

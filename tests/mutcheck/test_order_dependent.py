@@ -1,9 +1,8 @@
 """A failure is a kill only if the same tests, in the same order, pass unmutated."""
 
+from mutcheck.exit_code import ExitCode
 from tests.mutcheck.engine_project import make_engine_project
 from tests.mutcheck.test_engine import mutant, outcome, run
-
-from mutcheck.exit_code import ExitCode
 
 # test_b passes only after test_a has run in the same process (shared module state). The
 # mutants on clamp select test_b but not test_a, which never calls clamp.
