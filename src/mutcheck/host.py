@@ -573,9 +573,24 @@ class HostPlugin:
         return True
 
 
+def _rewrite_only_the_suite() -> None:
+    """pytest rewrites the asserts of every module of every plugin's distribution as it is
+    imported (all of hypothesis, anyio, …), and with no bytecode cache it does so in every host:
+    most of a host's start in a large environment. Witnesses come from the suite's own asserts
+    (test files and conftests, still rewritten), so plugin packages are not marked. Private
+    pytest API: `Config._mark_plugins_for_rewrite(hook, ...)`, the same in pytest 8.0 to 9.x."""
+    from _pytest.config import Config
+
+    def mark_none(config: Config, hook: Any, *_args: Any, **_kwargs: Any) -> None:
+        config.pluginmanager.rewrite_hook = hook
+
+    Config._mark_plugins_for_rewrite = mark_none
+
+
 def main() -> None:
     spec = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
     sys.dont_write_bytecode = True
+    _rewrite_only_the_suite()
     args = [*spec.get("tests", spec.get("test_paths", [])), *spec["pytest_args"]]
     # No terminal reporter: nothing reads it, and plugins skip their summary work without it.
     args += ["-p", "no:cacheprovider", "-p", "no:terminal"]
