@@ -18,6 +18,7 @@ from pathlib import Path
 from common import REPOSITORY, cleanup, run_mutcheck, scratch_repository
 
 from mutcheck.catalog import load_catalog
+from mutcheck.config import load_config
 from mutcheck.mutate import apply_mutant
 
 
@@ -45,7 +46,7 @@ def naive_one(project: Path, applied, work: Path) -> int:
 def main() -> None:
     project = scratch_repository()
     jobs = os.cpu_count() or 1
-    catalog = load_catalog(project / "mutants", project)
+    catalog = load_catalog(project / "mutants", project, load_config(project).languages)
     applied = [apply_mutant(mutant, project) for mutant in catalog.mutants]
 
     mutcheck_seconds, results = run_mutcheck(project, "--jobs", str(jobs))

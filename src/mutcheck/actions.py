@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from mutcheck.report.markdown import render_markdown
+from mutcheck.report.texts import run_languages
 
 SUMMARY_LIMIT = 1024 * 1024  # GitHub's cap on one step's summary
 ANNOTATION_LIMIT = 10
@@ -25,9 +26,10 @@ def annotations(results: dict[str, Any]) -> list[str]:
         for mutant in results["mutants"]
         if mutant["verdict"] == "survived" and any(p["kind"] == "unexpected-survivor" for p in mutant["problems"])
     ][:ANNOTATION_LIMIT]
+    lang = run_languages(results)[0]
     return [
         f"::warning file={_property(m['file'])},line={m['span']['start_line']},"
-        f"title={_property(m['id'] + ' survived: ' + m['title']['en'])}::{_data(m['why']['en'])}"
+        f"title={_property(m['id'] + ' survived: ' + m['title'][lang])}::{_data(m['why'][lang])}"
         for m in survivors
     ]
 

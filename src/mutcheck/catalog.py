@@ -1,19 +1,21 @@
 """The catalog: `mutants/*.toml` loaded into Mutant records and checked field by field."""
 
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from mutcheck.problems import InputError, Problem
 
-LANGUAGES = ("en", "zh")
 FAMILIES_FILE = "families.toml"
 MODULE_SCOPE = "<module>"  # the scope of module statements; also Python's name for their code
 
 _REQUIRED = ("id", "family", "file", "scope", "match", "origin", "title", "why")
-_OPTIONAL = ("replace", "delete", "killed_by", "equivalent", "hint", "aliases")
-_BILINGUAL = ("title", "why", "hint", "equivalent")
+_OPTIONAL = ("replace", "delete", "killed_by", "equivalent", "survives", "tracked", "hint", "aliases")
+_TEXTS = ("title", "why", "hint", "equivalent", "survives")
 _STRINGS = ("id", "family", "file", "scope", "match", "replace", "origin")
+_EXPECTATIONS = ("killed_by", "equivalent", "survives")
+_TRACKED = re.compile(r"#[0-9]+|https?://[^\s/]+\S*")
 
 Text = dict[str, str]
 
@@ -36,6 +38,8 @@ class Mutant:
     source: str  # the catalog file it was read from, relative to the project root
     generic: bool = False  # a generated operator mutant (mutmut's), informational unless strict
     operator: str | None = None  # for generic mutants: the mutation operator
+    survives: Text | None = None  # a known gap: why it is expected to survive today
+    tracked: str | None = None  # for a known gap: the issue that tracks it (#N or a URL)
 
 
 @dataclass(frozen=True)
@@ -55,23 +59,44 @@ class Catalog:
         return [m for m in self.mutants if wanted & {m.id, m.family, *m.aliases}]
 
 
-def _check_text(value: object, source: str, entry: str, field: str) -> list[Problem]:
+def _check_text(value: object, source: str, entry: str, field: str, languages: tuple[str, ...]) -> list[Problem]:
+    expected = " and ".join(languages)
     if not isinstance(value, dict):
-        return [Problem(source, entry, field, 'must be a table with "en" and "zh"')]
+        return [Problem(source, entry, field, f"must be a table with {expected}")]
     problems = [
         Problem(source, entry, f"{field}.{language}", "missing translation")
-        for language in LANGUAGES
+        for language in languages
         if not (isinstance(value.get(language), str) and value[language].strip())
     ]
     problems += [
-        Problem(source, entry, f"{field}.{key}", f"unknown language (expected {' and '.join(LANGUAGES)})")
+        Problem(source, entry, f"{field}.{key}", f"language not in tool.mutcheck.languages (expected {expected})")
         for key in value
-        if key not in LANGUAGES
+        if key not in languages
     ]
     return problems
 
 
-def _entry_problems(table: dict[str, object], source: str, entry: str, families: dict[str, Text]) -> list[Problem]:
+def _expectation_problems(table: dict[str, object], source: str, entry: str) -> list[Problem]:
+    problems = []
+    if sum(key in table for key in _EXPECTATIONS) != 1:
+        problems.append(Problem(source, entry, "killed_by", "give exactly one of killed_by, equivalent or survives"))
+    killed_by = table.get("killed_by", [])
+    if not isinstance(killed_by, list) or not all(isinstance(test, str) for test in killed_by):
+        problems.append(Problem(source, entry, "killed_by", "must be a list of test ids"))
+    elif "killed_by" in table and not killed_by:
+        problems.append(Problem(source, entry, "killed_by", "must name at least one test"))
+    if "tracked" in table:
+        tracked = table["tracked"]
+        if not (isinstance(tracked, str) and _TRACKED.fullmatch(tracked)):
+            problems.append(Problem(source, entry, "tracked", "must be an issue as #N or an http(s) URL"))
+        if "survives" not in table:
+            problems.append(Problem(source, entry, "tracked", "only a known gap (survives) is tracked"))
+    return problems
+
+
+def _entry_problems(
+    table: dict[str, object], source: str, entry: str, families: dict[str, Text] | None, languages: tuple[str, ...]
+) -> list[Problem]:
     problems = [Problem(source, entry, key, "unknown key") for key in table if key not in _REQUIRED + _OPTIONAL]
     problems += [Problem(source, entry, key, "missing field") for key in _REQUIRED if key not in table]
     problems += [
@@ -80,33 +105,30 @@ def _entry_problems(table: dict[str, object], source: str, entry: str, families:
         if key in table and not (isinstance(table[key], str) and table[key].strip())
     ]
     problems += [
-        problem for key in _BILINGUAL if key in table for problem in _check_text(table[key], source, entry, key)
+        problem for key in _TEXTS if key in table for problem in _check_text(table[key], source, entry, key, languages)
     ]
-    if isinstance(table.get("family"), str) and table["family"] not in families:
+    if families is not None and isinstance(table.get("family"), str) and table["family"] not in families:
         known = ", ".join(sorted(families)) or "none declared"
         problems.append(Problem(source, entry, "family", f"unknown family {table['family']!r} (known: {known})"))
     if "delete" in table and table["delete"] is not True:
         problems.append(Problem(source, entry, "delete", "must be true when present"))
     if ("replace" in table) == ("delete" in table):
         problems.append(Problem(source, entry, "replace", "give exactly one of replace or delete"))
-    if ("killed_by" in table) == ("equivalent" in table):
-        problems.append(Problem(source, entry, "killed_by", "give exactly one of killed_by or equivalent"))
-    killed_by = table.get("killed_by", [])
-    if not isinstance(killed_by, list) or not all(isinstance(test, str) for test in killed_by):
-        problems.append(Problem(source, entry, "killed_by", "must be a list of test ids"))
-    elif "killed_by" in table and not killed_by:
-        problems.append(Problem(source, entry, "killed_by", "must name at least one test"))
+    problems += _expectation_problems(table, source, entry)
     aliases = table.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(alias, str) for alias in aliases):
         problems.append(Problem(source, entry, "aliases", "must be a list of strings"))
     return problems
 
 
-def _load_families(catalog_dir: Path, root: Path) -> tuple[dict[str, Text], list[Problem]]:
+def _load_families(
+    catalog_dir: Path, root: Path, languages: tuple[str, ...]
+) -> tuple[dict[str, Text] | None, list[Problem]]:
+    """The declared families with their titles, or None when the catalog declares none."""
     path = catalog_dir / FAMILIES_FILE
     source = str(path.relative_to(root))
     if not path.is_file():
-        return {}, [Problem(source, "", "", "missing: declare each family with its en and zh title")]
+        return None, []
     try:
         document = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as error:
@@ -114,7 +136,7 @@ def _load_families(catalog_dir: Path, root: Path) -> tuple[dict[str, Text], list
     families = document.get("family", {})
     problems = [Problem(source, "", key, "unknown key") for key in document if key != "family"]
     for name, title in families.items():
-        problems += _check_text(title, source, name, "title")
+        problems += _check_text(title, source, name, "title", languages)
     return families, problems
 
 
@@ -148,14 +170,17 @@ def _to_mutant(table: dict[str, object], source: str) -> Mutant:
         hint=table.get("hint"),
         aliases=tuple(table.get("aliases", ())),
         source=source,
+        survives=table.get("survives"),
+        tracked=table.get("tracked"),
     )
 
 
-def load_catalog(catalog_dir: Path, root: Path) -> Catalog:
-    """Every `[[mutant]]` of every catalog file, or InputError listing all problems found."""
+def load_catalog(catalog_dir: Path, root: Path, languages: tuple[str, ...]) -> Catalog:
+    """Every `[[mutant]]` of every catalog file, its texts in exactly `languages`, or InputError
+    listing all problems found. Without a families file, a family's title is its id."""
     if not catalog_dir.is_dir():
         raise InputError([Problem(str(catalog_dir.relative_to(root)), "", "", "catalog directory not found")])
-    families, problems = _load_families(catalog_dir, root)
+    families, problems = _load_families(catalog_dir, root, languages)
     mutants: list[Mutant] = []
     seen: dict[str, str] = {}
     for path in sorted(catalog_dir.glob("*.toml")):
@@ -166,7 +191,7 @@ def load_catalog(catalog_dir: Path, root: Path) -> Catalog:
         problems += file_problems
         for position, table in enumerate(tables, start=1):
             entry = table.get("id") if isinstance(table.get("id"), str) else f"entry #{position}"
-            entry_problems = _entry_problems(table, source, entry, families)
+            entry_problems = _entry_problems(table, source, entry, families, languages)
             names = [entry, *(a for a in table.get("aliases", []) if isinstance(a, str))]
             for name in names:
                 if name in seen:
@@ -177,6 +202,8 @@ def load_catalog(catalog_dir: Path, root: Path) -> Catalog:
                 mutants.append(_to_mutant(table, source))
     if problems:
         raise InputError(problems)
+    if families is None:
+        families = {mutant.family: dict.fromkeys(languages, mutant.family) for mutant in mutants}
     return Catalog(tuple(mutants), families)
 
 

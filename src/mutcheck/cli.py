@@ -20,7 +20,7 @@ from rich.table import Table
 from mutcheck import STARTED, __version__
 from mutcheck.actions import publish_in_actions
 from mutcheck.artifact import read_artifact
-from mutcheck.catalog import Catalog, load_catalog, unknown_killers
+from mutcheck.catalog import Catalog, Mutant, load_catalog, unknown_killers
 from mutcheck.collect import collect_test_ids
 from mutcheck.config import Config, find_project_root, load_config
 from mutcheck.engine import EngineOptions, run_engine
@@ -30,7 +30,8 @@ from mutcheck.mutate import AppliedMutant, MutationError, apply_mutant
 from mutcheck.plan import Shard, changed_lines, in_diff
 from mutcheck.problems import InputError, Problem
 from mutcheck.report import terminal
-from mutcheck.report.render import LANGUAGE_CHOICES, render
+from mutcheck.report.render import choose_languages, render
+from mutcheck.report.texts import run_languages
 from mutcheck.results import build_results, load_results, merge_results, write_results
 
 project_option = click.option(
@@ -68,13 +69,19 @@ def _console() -> Console:
 
 
 def _catalog(config: Config) -> Catalog:
-    return load_catalog(config.catalog_dir, config.root)
+    return load_catalog(config.catalog_dir, config.root, config.languages)
 
 
 @click.group()
 @click.version_option(__version__, prog_name="mutcheck")
 def main() -> None:
     """Guard-mutation testing: which tests kill which catalogued mutant."""
+
+
+def _expectation(mutant: Mutant) -> str:
+    if mutant.equivalent:
+        return "equivalent"
+    return "known gap" if mutant.survives else f"killed by {len(mutant.killed_by)}"
 
 
 @main.command("list")
@@ -88,19 +95,22 @@ def list_command(families: tuple[str, ...], project: Path | None) -> None:
     for mutant in catalog.mutants:
         if families and mutant.family not in families:
             continue
-        expectation = "equivalent" if mutant.equivalent else f"killed by {len(mutant.killed_by)}"
-        table.add_row(mutant.id, mutant.family, f"{mutant.file}::{mutant.scope}", expectation)
+        table.add_row(mutant.id, mutant.family, f"{mutant.file}::{mutant.scope}", _expectation(mutant))
     Console(width=200).print(table)
 
 
 @main.command()
 @click.argument("mutant_id")
-@click.option("--lang", type=click.Choice(["en", "zh"]), default="en", show_default=True)
+@click.option("--lang", help="A language of [tool.mutcheck] languages (default: the first).")
 @project_option
 @_reports_input_errors
-def show(mutant_id: str, lang: str, project: Path | None) -> None:
+def show(mutant_id: str, lang: str | None, project: Path | None) -> None:
     """Show one mutant: its diff and why it matters."""
     config = _config(project)
+    if lang is not None and lang not in config.languages:
+        message = f"not in tool.mutcheck.languages ({', '.join(config.languages)})"
+        raise InputError([Problem("--lang", lang, "", message)])
+    lang = lang or config.languages[0]
     catalog = _catalog(config)
     mutant = catalog.find(mutant_id)
     if mutant is None:
@@ -121,6 +131,10 @@ def show(mutant_id: str, lang: str, project: Path | None) -> None:
     console.print(mutant.why[lang], markup=False)
     if mutant.equivalent:
         console.print(f"equivalent: {mutant.equivalent[lang]}", markup=False)
+    elif mutant.survives:
+        console.print(f"known gap: {mutant.survives[lang]}", markup=False)
+        if mutant.tracked:
+            console.print(f"tracked: {mutant.tracked}", markup=False)
     else:
         console.print("killed by: " + ", ".join(mutant.killed_by), markup=False)
     if mutant.hint:
@@ -141,9 +155,9 @@ def check(project: Path | None) -> None:
         except MutationError as error:
             problems.append(error.problem)
             continue
-        if applied.equivalent_by_compilation and mutant.killed_by:
+        if applied.equivalent_by_compilation and not mutant.equivalent:
             message = "compiles to the original byte code (equivalent by compilation); no test can kill it"
-            problems.append(Problem(mutant.source, mutant.id, "killed_by", message))
+            problems.append(Problem(mutant.source, mutant.id, "survives" if mutant.survives else "killed_by", message))
     if problems:
         raise InputError(problems)
     click.echo(f"{len(catalog.mutants)} mutants in {len(catalog.families)} families: every entry applies")
@@ -302,6 +316,8 @@ def run(
         "only": list(only),
         "diff_base": diff_base,
         "generic": config.generic,
+        "strict_generic": config.strict_generic,
+        "languages": list(config.languages),
     }
     engine_run.timings["total"] = time.monotonic() - STARTED
     results = build_results(matrix, engine_run, catalog, config.root, facts)
@@ -309,7 +325,7 @@ def run(
         write_results(json_path, results)
     for fmt, path in (("markdown", markdown_path), ("html", html_path), ("stryker", stryker_path)):
         if path:
-            _write(path, render(results, fmt, LANGUAGE_CHOICES["en+zh"]))
+            _write(path, render(results, fmt, run_languages(results)))
     terminal.render(results, console)
     if results["mutants"] and all(m["verdict"] == "no-coverage" for m in results["mutants"]):
         console.print(
@@ -338,12 +354,13 @@ def merge(shards: tuple[Path, ...], output: Path) -> None:
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "markdown", "html", "stryker"]), default="text", show_default=True
 )
-@click.option("--lang", type=click.Choice(list(LANGUAGE_CHOICES)), default="en+zh", show_default=True)
+@click.option("--lang", help="One of the run's languages, or several joined by + (default: all of them).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write here (default: stdout).")
 @_reports_input_errors
-def report(results_path: Path, fmt: str, lang: str, output: Path | None) -> None:
+def report(results_path: Path, fmt: str, lang: str | None, output: Path | None) -> None:
     """Render a results file as text, a Markdown review comment, an HTML page or Stryker JSON."""
-    text = render(load_results(results_path), fmt, LANGUAGE_CHOICES[lang])
+    results = load_results(results_path)
+    text = render(results, fmt, choose_languages(results, lang))
     if output:
         _write(output, text)
     else:

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mutcheck.problems import InputError, Problem
+from mutcheck.report.texts import known_languages
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,7 @@ class Config:
     baseline_rounds: int = 1
     generic: bool = False  # also run mutmut's generic operator mutants
     strict_generic: bool = False  # generic survivors fail the run
+    languages: tuple[str, ...] = ("en", "zh")  # every catalog text has exactly these; reports show them
 
     @property
     def catalog_dir(self) -> Path:
@@ -28,6 +30,20 @@ class Config:
 
 _LIST_KEYS = {"target", "tests", "pytest_args"}
 _NUMBER_KEYS = {"jobs": int, "timeout_factor": float, "timeout_constant": float, "baseline_rounds": int}
+
+
+def _language_problems(value: object, source: str, where: str) -> list[Problem]:
+    if not isinstance(value, list | tuple) or not value or not all(isinstance(item, str) for item in value):
+        return [Problem(source, "", where, "must be a non-empty list of language codes")]
+    known = known_languages()
+    problems = [
+        Problem(source, "", where, f"unknown language {code!r} (known: {', '.join(known)})")
+        for code in value
+        if code not in known
+    ]
+    duplicates = sorted({code for code in value if value.count(code) > 1})
+    problems += [Problem(source, "", where, f"{code!r} is listed twice") for code in duplicates]
+    return problems
 
 
 def find_project_root(start: Path) -> Path:
@@ -61,6 +77,11 @@ def load_config(root: Path, overrides: dict[str, object] | None = None) -> Confi
                 problems.append(Problem(source, "", where, "must be a string or a list of strings"))
                 continue
             values[key] = tuple(items)
+        elif key == "languages":
+            language_problems = _language_problems(value, source, where)
+            problems += language_problems
+            if not language_problems:
+                values[key] = tuple(value)
         elif key in ("generic", "strict_generic"):
             if not isinstance(value, bool):
                 problems.append(Problem(source, "", where, "must be true or false"))

@@ -30,6 +30,7 @@ UNMET_KINDS = (
     "killer-passed",
     "killer-unreached",
     "equivalent-killed",
+    "gap-killed",
     "no-coverage",
     "broken",
     "compile-equivalent",
@@ -98,6 +99,14 @@ def _problems(
         if verdict in (KILLED, TIMEOUT):
             return [Unmet("equivalent-killed", detail=verdict, test=test) for test in sorted(detected)]
         return []
+    if mutant.survives:  # a known gap: like a strict xfail, a detection means the catalog is out of date
+        if verdict in (KILLED, TIMEOUT):
+            return [
+                Unmet("gap-killed", test=tests[index], detail=outcome)
+                for index, outcome in sorted(run.outcomes.items())
+                if outcome in DETECTING_OUTCOMES
+            ]
+        return [Unmet("compile-equivalent")] if verdict == EQUIVALENT else []
     if verdict == NO_COVERAGE:
         return [Unmet("no-coverage")]
     if verdict == EQUIVALENT:

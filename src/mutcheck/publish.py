@@ -9,6 +9,7 @@ from github import GithubException
 from mutcheck import github
 from mutcheck.github import PublishError
 from mutcheck.report.markdown import render_inline_finding, render_markdown, render_sentence
+from mutcheck.report.texts import run_languages
 
 __all__ = ["PublishError", "publish"]
 
@@ -57,15 +58,15 @@ def publish(
         if inline:
             step = "posting inline findings"
             sha = results["run"]["head_sha"] or pull.head.sha
+            findings = _findings(results)  # known gaps survive as catalogued: they are not findings
+            languages = run_languages(results)
             counts = github.sync_inline_findings(
                 pull,
                 sha,
-                _findings(results),
+                findings,
                 author,
-                review_body=render_sentence(
-                    "inline_review", count=sum(m["verdict"] == "survived" for m in results["mutants"])
-                ),
-                resolved_body=render_sentence("inline_resolved", sha=sha),
+                review_body=render_sentence(languages, "inline_review", count=len(findings)),
+                resolved_body=render_sentence(languages, "inline_resolved", sha=sha),
             )
             outcome += "; inline: " + ", ".join(f"{count} {kind}" for kind, count in counts.items())
     except (GithubException, requests.exceptions.RequestException) as error:

@@ -27,7 +27,10 @@ def schema() -> dict[str, Any]:
 
 def catalog_digest(catalog: Catalog) -> str:
     """Identifies the catalog's edits and expectations, so shards of different catalogs never merge."""
-    fields = [[m.id, m.file, m.scope, m.match, m.replace, list(m.killed_by), m.equivalent] for m in catalog.mutants]
+    fields = [
+        [m.id, m.file, m.scope, m.match, m.replace, list(m.killed_by), m.equivalent, m.survives]
+        for m in catalog.mutants
+    ]
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
 
 
@@ -54,6 +57,8 @@ def _mutant_entry(result: MutantResult, order: int) -> dict[str, Any]:
         "why": mutant.why,
         "hint": mutant.hint,
         "equivalent": mutant.equivalent,
+        "survives": mutant.survives,
+        "tracked": mutant.tracked,
         "killed_by": list(mutant.killed_by),
         "path": run.path,
         "verdict": result.verdict,
@@ -103,6 +108,11 @@ def _verdict_counts(mutants: list[dict[str, Any]]) -> dict[str, int]:
     return {verdict: sum(m["verdict"] == verdict for m in mutants) for verdict in VERDICTS}
 
 
+def is_known_gap(mutant: dict[str, Any]) -> bool:
+    """Catalogued with `survives`, and it did survive (or no test reached it), as expected."""
+    return mutant["survives"] is not None and mutant["expectation_met"]
+
+
 def summarize(mutants: list[dict[str, Any]], baseline_ok: bool) -> dict[str, Any]:
     """Counts for the catalog's mutants, generic operator mutants apart; the run's exit status."""
     catalogued = [mutant for mutant in mutants if not mutant["generic"]]
@@ -112,6 +122,7 @@ def summarize(mutants: list[dict[str, Any]], baseline_ok: bool) -> dict[str, Any
     return {
         "mutants": len(catalogued),
         "verdicts": _verdict_counts(catalogued),
+        "known_gaps": sum(is_known_gap(mutant) for mutant in catalogued),
         "generic": {"mutants": len(generic), "verdicts": _verdict_counts(generic)},
         "expectations_unmet": unmet,
         "exit_code": exit_code,
@@ -166,6 +177,17 @@ def load_results(path: Path) -> dict[str, Any]:
     if error is not None:
         where = "/".join(str(part) for part in error.absolute_path) or "(top)"
         raise InputError([Problem(str(path), "", where, f"does not match the results schema: {error.message}")])
+    return _with_later_fields(data)
+
+
+def _with_later_fields(data: dict[str, Any]) -> dict[str, Any]:
+    """Fields version 1 gained later, filled in as a file written before them means them."""
+    data["run"].setdefault("languages", ["en", "zh"])
+    data["run"].setdefault("strict_generic", False)
+    data["summary"].setdefault("known_gaps", 0)
+    for mutant in data["mutants"]:
+        mutant.setdefault("survives", None)
+        mutant.setdefault("tracked", None)
     return data
 
 

@@ -186,6 +186,18 @@ def make_project(root: Path, catalog: str = GOOD_ENTRY, families: str = FAMILIES
     return make_engine_project(root, catalog=catalog, families=families)
 
 
+ENGLISH_ONLY = entry(replace='"value > low"', title='{ en = "low bound inclusive" }', why='{ en = "why" }')
+
+
+def english_project(root: Path, catalog: str = ENGLISH_ONLY) -> Path:
+    """The fixture as another project may set it up: `languages = ["en"]`, no families.toml."""
+    project = make_project(root, catalog)
+    (project / "mutants/families.toml").unlink()
+    with (project / "pyproject.toml").open("a", encoding="utf-8") as file:
+        file.write('languages = ["en"]\n')
+    return project
+
+
 def make_engine_project(root: Path, git: bool = False, catalog: str = CATALOG, families: str = FAMILIES) -> Path:
     files = {
         "pyproject.toml": PYPROJECT,

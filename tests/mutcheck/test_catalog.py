@@ -5,13 +5,14 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mutcheck.catalog import LANGUAGES, load_catalog
+from mutcheck.catalog import load_catalog
 from mutcheck.cli import main
 from mutcheck.exit_code import ExitCode
-from tests.mutcheck.engine_project import GOOD_ENTRY, entry, make_project
+from tests.mutcheck.engine_project import GOOD_ENTRY, english_project, entry, make_project
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 CATALOG_FILE = "mutants/catalog.toml"
+LANGUAGES = ("en", "zh")  # the default of [tool.mutcheck] languages, which this repository uses
 
 
 def check(project: Path) -> tuple[int, str]:
@@ -37,13 +38,19 @@ def test_good_fixture_catalog_checks(tmp_path):
         ),
         (
             entry(equivalent='{ en = "p", zh = "证" }'),
-            f"{CATALOG_FILE}: B1: killed_by: give exactly one of killed_by or equivalent",
+            f"{CATALOG_FILE}: B1: killed_by: give exactly one of killed_by, equivalent or survives",
         ),
-        (entry(killed_by=None), f"{CATALOG_FILE}: B1: killed_by: give exactly one of killed_by or equivalent"),
+        (
+            entry(killed_by=None),
+            f"{CATALOG_FILE}: B1: killed_by: give exactly one of killed_by, equivalent or survives",
+        ),
         (entry(replace=None), f"{CATALOG_FILE}: B1: replace: give exactly one of replace or delete"),
         (entry(title='{ en = "only english" }'), f"{CATALOG_FILE}: B1: title.zh: missing translation"),
         (entry(why='{ en = "why", zh = "" }'), f"{CATALOG_FILE}: B1: why.zh: missing translation"),
-        (entry(why='{ en = "why", zh = "原因", fr = "x" }'), f"{CATALOG_FILE}: B1: why.fr: unknown language"),
+        (
+            entry(why='{ en = "why", zh = "原因", fr = "x" }'),
+            f"{CATALOG_FILE}: B1: why.fr: language not in tool.mutcheck.languages (expected en and zh)",
+        ),
         (entry(replace='"value <="'), f"{CATALOG_FILE}: B1: replace: does not parse as an expression"),
         (
             entry(replace='"value  <  low"'),
@@ -77,12 +84,100 @@ def test_every_problem_is_listed_at_once(tmp_path):
     assert "3 problem(s) found" in output
 
 
-def test_missing_families_file_is_reported(tmp_path):
+def test_without_a_families_file_a_family_is_titled_by_its_id(tmp_path):
     project = make_project(tmp_path)
     (project / "mutants/families.toml").unlink()
     code, output = check(project)
+    assert code == ExitCode.OK, output
+    assert "1 mutants in 1 families" in output
+    catalog = load_catalog(project / "mutants", project, LANGUAGES)
+    assert catalog.families == {"boundary": {"en": "boundary", "zh": "boundary"}}
+
+
+GAP = '{ en = "no test looks at the low bound yet", zh = "尚无测试检查下界" }'
+
+
+def test_a_known_gap_loads_with_its_reason_and_tracking_issue(tmp_path):
+    project = make_project(tmp_path, entry(killed_by=None, survives=GAP, tracked='"#12"'))
+    code, output = check(project)
+    assert code == ExitCode.OK, output
+    (mutant,) = load_catalog(project / "mutants", project, LANGUAGES).mutants
+    assert mutant.survives == {"en": "no test looks at the low bound yet", "zh": "尚无测试检查下界"}
+    assert (mutant.tracked, mutant.killed_by, mutant.equivalent) == ("#12", (), None)
+
+
+@pytest.mark.parametrize(
+    ("fields", "expected"),
+    [
+        ({"survives": GAP}, "B1: killed_by: give exactly one of killed_by, equivalent or survives"),
+        (
+            {"killed_by": None, "survives": GAP, "equivalent": '{ en = "p", zh = "证" }'},
+            "B1: killed_by: give exactly one of killed_by, equivalent or survives",
+        ),
+        ({"killed_by": None, "survives": '{ en = "reason" }'}, "B1: survives.zh: missing translation"),
+        ({"killed_by": None, "survives": '"reason"'}, "B1: survives: must be a table with en and zh"),
+        (
+            {"killed_by": None, "survives": GAP, "tracked": '"issue 12"'},
+            "B1: tracked: must be an issue as #N or an http(s) URL",
+        ),
+        (
+            {"killed_by": None, "survives": GAP, "tracked": '"javascript:alert(1)"'},
+            "B1: tracked: must be an issue as #N or an http(s) URL",
+        ),
+        ({"killed_by": None, "survives": GAP, "tracked": "12"}, "B1: tracked: must be an issue as #N or an"),
+        ({"tracked": '"#12"'}, "B1: tracked: only a known gap (survives) is tracked"),
+    ],
+)
+def test_broken_known_gap_names_its_field(tmp_path, fields, expected):
+    code, output = check(make_project(tmp_path, entry(**fields)))
     assert code == ExitCode.USAGE
-    assert "mutants/families.toml: missing: declare each family" in output
+    assert f"error: {CATALOG_FILE}: {expected}" in output
+
+
+@pytest.mark.parametrize("tracked", ["#7832", "https://github.com/owner/repo/issues/7832", "http://tracker.test/7"])
+def test_tracked_accepts_an_issue_number_or_a_web_address(tmp_path, tracked):
+    code, output = check(make_project(tmp_path, entry(killed_by=None, survives=GAP, tracked=f'"{tracked}"')))
+    assert code == ExitCode.OK, output
+
+
+def test_configured_languages_are_the_ones_every_text_needs(tmp_path):
+    project = english_project(tmp_path)
+    code, output = check(project)
+    assert code == ExitCode.OK, output
+    catalog = load_catalog(project / "mutants", project, ("en",))
+    assert catalog.mutants[0].title == {"en": "low bound inclusive"}
+    assert catalog.families == {"boundary": {"en": "boundary"}}
+
+
+@pytest.mark.parametrize(
+    ("catalog", "expected"),
+    [
+        (
+            entry(title='{ en = "low bound inclusive", zh = "下界包含" }', why='{ en = "why" }'),
+            f"{CATALOG_FILE}: B1: title.zh: language not in tool.mutcheck.languages (expected en)",
+        ),
+        (
+            entry(title='{ en = "t" }', why='{ en = "why" }', hint='{ en = "h", zh = "提示" }'),
+            f"{CATALOG_FILE}: B1: hint.zh: language not in tool.mutcheck.languages (expected en)",
+        ),
+        (
+            entry(title='{ zh = "下界包含" }', why='{ en = "why" }'),
+            f"{CATALOG_FILE}: B1: title.en: missing translation",
+        ),
+    ],
+)
+def test_a_text_in_a_language_not_configured_is_an_error(tmp_path, catalog, expected):
+    code, output = check(english_project(tmp_path, catalog))
+    assert code == ExitCode.USAGE
+    assert f"error: {expected}" in output
+
+
+def test_declared_families_follow_the_configured_languages(tmp_path):
+    project = english_project(tmp_path)
+    (project / "mutants/families.toml").write_text('[family.boundary]\nen = "bounds"\nzh = "边界"\n')
+    code, output = check(project)
+    assert code == ExitCode.USAGE
+    assert "mutants/families.toml: boundary: title.zh: language not in tool.mutcheck.languages" in output
 
 
 def test_family_without_chinese_title_is_reported(tmp_path):
@@ -103,7 +198,7 @@ def test_repository_catalog_checks():
 
 
 def test_repository_catalog_is_fully_bilingual():
-    catalog = load_catalog(REPOSITORY / "mutants", REPOSITORY)
+    catalog = load_catalog(REPOSITORY / "mutants", REPOSITORY, LANGUAGES)
     assert len(catalog.mutants) >= 50
     for mutant in catalog.mutants:
         texts = [mutant.title, mutant.why] + [text for text in (mutant.hint, mutant.equivalent) if text]
@@ -116,7 +211,7 @@ def test_repository_catalog_is_fully_bilingual():
 
 
 def test_repository_catalog_covers_every_required_family_three_times():
-    catalog = load_catalog(REPOSITORY / "mutants", REPOSITORY)
+    catalog = load_catalog(REPOSITORY / "mutants", REPOSITORY, LANGUAGES)
     counts = {family: sum(m.family == family for m in catalog.mutants) for family in catalog.families}
     required = ["episode-split", "trailing-only-drop", "predicate-swap", "leading-thinking-scope"]
     required += ["ordering", "recording", "retry-gate"]
@@ -124,7 +219,7 @@ def test_repository_catalog_covers_every_required_family_three_times():
 
 
 def test_select_by_id_alias_and_family():
-    catalog = load_catalog(REPOSITORY / "mutants", REPOSITORY)
+    catalog = load_catalog(REPOSITORY / "mutants", REPOSITORY, LANGUAGES)
     assert [m.id for m in catalog.select(["000-M1"])] == ["G1"]
     assert catalog.find("R4-1").id == "G27"
     assert {m.family for m in catalog.select(["retry-gate"])} == {"retry-gate"}

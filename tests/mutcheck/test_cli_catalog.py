@@ -1,4 +1,4 @@
-"""`mutcheck list` and `mutcheck show` on the repository's catalog."""
+"""`mutcheck list` and `mutcheck show` on the repository's catalog and on a fixture's known gap."""
 
 from pathlib import Path
 
@@ -6,6 +6,7 @@ from click.testing import CliRunner
 
 from mutcheck.cli import main
 from mutcheck.exit_code import ExitCode
+from tests.mutcheck.engine_project import entry, make_project
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
@@ -50,3 +51,17 @@ def test_show_unknown_id_is_a_usage_error():
     result = invoke("show", "G999")
     assert result.exit_code == ExitCode.USAGE
     assert "mutants: G999: id: no mutant with this id or alias" in result.output
+
+
+def test_list_and_show_a_known_gap(tmp_path):
+    reason = '{ en = "nothing checks the low bound yet", zh = "尚无测试检查下界" }'
+    project = make_project(tmp_path, entry(killed_by=None, survives=reason, tracked='"#12"'))
+    listed = CliRunner().invoke(main, ["list", "--project", str(project)])
+    assert listed.exit_code == ExitCode.OK, listed.output
+    assert next(line for line in listed.output.splitlines() if line.startswith("B1 ")).rstrip().endswith("known gap")
+    shown = CliRunner().invoke(main, ["show", "B1", "--project", str(project)])
+    assert shown.exit_code == ExitCode.OK, shown.output
+    assert "known gap: nothing checks the low bound yet\ntracked: #12\n" in shown.output
+    assert "killed by" not in shown.output
+    chinese = CliRunner().invoke(main, ["show", "B1", "--lang", "zh", "--project", str(project)])
+    assert "known gap: 尚无测试检查下界" in chinese.output

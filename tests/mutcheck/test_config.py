@@ -17,6 +17,12 @@ def test_defaults_and_overrides(tmp_path):
     assert config.jobs == 1
     assert config.baseline_rounds == 1
     assert config.catalog_dir == tmp_path / "mutants"
+    assert config.languages == ("en", "zh")
+
+
+def test_languages_are_configurable(tmp_path):
+    assert load_config(write(tmp_path, 'languages = ["en"]')).languages == ("en",)
+    assert load_config(write(tmp_path, 'languages = ["zh", "en"]')).languages == ("zh", "en")
 
 
 @pytest.mark.parametrize(
@@ -29,6 +35,10 @@ def test_defaults_and_overrides(tmp_path):
         ("tests = [1]", "pyproject.toml: tool.mutcheck.tests: must be a string or a list of strings"),
         ("catalog = 3", "pyproject.toml: tool.mutcheck.catalog: must be a string"),
         ("jobs = ", "pyproject.toml: not valid TOML"),
+        ("languages = []", "pyproject.toml: tool.mutcheck.languages: must be a non-empty list of language codes"),
+        ('languages = "en"', "pyproject.toml: tool.mutcheck.languages: must be a non-empty list of language codes"),
+        ('languages = ["en", "fr"]', "pyproject.toml: tool.mutcheck.languages: unknown language 'fr' (known: en, zh)"),
+        ('languages = ["en", "en"]', "pyproject.toml: tool.mutcheck.languages: 'en' is listed twice"),
     ],
 )
 def test_bad_values_name_the_key(tmp_path, table, message):

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from mutcheck.cli import main
 from mutcheck.exit_code import ExitCode
 from mutcheck.results import load_results
-from tests.mutcheck.engine_project import entry, make_engine_project, make_project
+from tests.mutcheck.engine_project import english_project, entry, make_engine_project, make_project
 
 
 def run(project: Path, *args: str) -> tuple[int, str, dict]:
@@ -289,3 +289,66 @@ def test_a_run_where_nothing_is_reached_says_why_it_may_be(tmp_path):
     code, output, _ = run(project, "--only", "UNREACHED")
     assert code == ExitCode.EXPECTATION_FAILED
     assert "warning: no test executed any mutated function" in output
+
+
+def _gap(mutant_id: str, scope: str, match: str, replace: str, extra: str = "") -> str:
+    reason = f'survives = {{ en = "{mutant_id}: nothing checks it yet", zh = "{mutant_id}：尚无测试检查" }}'
+    return entry(
+        id=f'"{mutant_id}"', scope=f'"{scope}"', match=f'"{match}"', replace=f'"{replace}"', killed_by=None
+    ).replace("origin =", f"{reason}\n{extra}origin =")
+
+
+KNOWN_GAPS = (
+    _gap("GAP", "clamp", "value > high", "value >= high", 'tracked = "#12"\n')
+    + _gap("GAP-NOCOV", "unused", "x + 1", "x - 1")
+    + _gap("GAP-KILLED", "clamp", "value < low", "value > low")
+)
+
+
+def test_known_gaps_survive_as_catalogued_and_a_killed_one_must_move_to_killed_by(tmp_path):
+    project = make_project(tmp_path / "project", KNOWN_GAPS)
+    code, output, data = run(project)
+    gap, uncovered, killed = (mutant(data, name) for name in ("GAP", "GAP-NOCOV", "GAP-KILLED"))
+    assert (gap["verdict"], gap["expectation_met"], gap["tracked"]) == ("survived", True, "#12")
+    assert gap["survives"] == {"en": "GAP: nothing checks it yet", "zh": "GAP：尚无测试检查"}
+    assert (uncovered["verdict"], uncovered["expectation_met"]) == ("no-coverage", True)
+    assert killed["verdict"] == "killed"
+    assert killed["problems"] == [
+        {"kind": "gap-killed", "test": f"tests/test_tiny.py::{test}", "detail": "failed"}
+        for test in ("test_clamp_low", "test_clamp_high", "test_clamp_inside")
+    ]
+    assert code == ExitCode.EXPECTATION_FAILED
+    assert data["summary"]["known_gaps"] == 2 and data["summary"]["expectations_unmet"] == 1
+    assert "known gap now killed by tests/test_tiny.py::test_clamp_low (failed): move it to killed_by" in output
+    assert "known gap GAP [survived] low bound inclusive: GAP: nothing checks it yet (tracked: #12)" in output
+    assert "known gap GAP-NOCOV [no-coverage] low bound inclusive: GAP-NOCOV: nothing checks it yet" in output
+    assert "3 mutants: 1 killed, 1 survived, 1 no-coverage; 2 known gap(s); 1 unmet expectation(s)" in output
+
+    code, output, data = run(project, "--only", "GAP", "--only", "GAP-NOCOV")
+    assert code == ExitCode.OK, output
+    assert "2 mutants: 1 survived, 1 no-coverage; 2 known gap(s); every expectation met" in output
+
+
+def test_a_project_in_english_alone_runs_and_reports_in_english_alone(tmp_path):
+    project = english_project(tmp_path / "project")
+    checked = CliRunner().invoke(main, ["check", "--project", str(project)])
+    assert checked.exit_code == ExitCode.OK, checked.output
+    comment, page = tmp_path / "comment.md", tmp_path / "report.html"
+    code, output, data = run(project, "--markdown", str(comment), "--html", str(page))
+    assert code == ExitCode.OK, output
+    assert data["run"]["languages"] == ["en"]
+    assert data["families"] == {"boundary": {"en": "boundary"}}
+    assert mutant(data, "B1")["title"] == {"en": "low bound inclusive"}
+    body = comment.read_text(encoding="utf-8")
+    assert "All 1 guard mutants behave as catalogued." in body
+    assert "<details>" not in body and "中文" not in body
+    html = page.read_text(encoding="utf-8")
+    assert 'class="zh"' not in html and 'id="language"' not in html and "中文" not in html
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps(data), encoding="utf-8")
+    refused = CliRunner().invoke(main, ["report", str(results), "--format", "markdown", "--lang", "zh"])
+    assert refused.exit_code == ExitCode.USAGE
+    assert "--lang: zh: not a language of this run, or repeated (the run has en)" in refused.output
+    shown = CliRunner().invoke(main, ["show", "B1", "--lang", "zh", "--project", str(project)])
+    assert shown.exit_code == ExitCode.USAGE
+    assert "--lang: zh: not in tool.mutcheck.languages (en)" in shown.output

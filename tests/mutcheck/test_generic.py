@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from mutcheck.cli import main
 from mutcheck.exit_code import ExitCode
 from mutcheck.generic import generate, target_files
+from mutcheck.report.texts import say
 from mutcheck.results import load_results
 from tests.mutcheck.engine_project import make_engine_project
 
@@ -116,3 +117,31 @@ def test_generic_section_in_the_comment(project, tmp_path):
     assert "Informational: they do not change the exit status" in english
     assert "<summary>通用算子变异体（mutmut）</summary>" in chinese
     assert "All 1 guard mutants behave as catalogued." in english  # the generic ones are not counted
+
+
+def test_a_generic_only_run_reports_the_generic_counts_and_no_family_table(project, tmp_path):
+    results_path = tmp_path / "results.json"
+    outcome = CliRunner().invoke(
+        main, ["run", "--project", str(project), "--generic", "--only", "generic", "--json", str(results_path)]
+    )
+    assert outcome.exit_code == ExitCode.OK, outcome.output
+    summary = load_results(results_path)["summary"]
+    generic = summary["generic"]
+    assert summary["mutants"] == 0 and generic["verdicts"]["killed"] and generic["verdicts"]["survived"]
+    assert "Guard mutants by family" not in outcome.output
+    counts = ", ".join(f"{count} {verdict}" for verdict, count in generic["verdicts"].items() if count)
+    assert (
+        f"0 catalog mutants; {generic['mutants']} generic mutants: {counts} (informational); every expectation met"
+        in (outcome.output)
+    )
+    comment = CliRunner().invoke(main, ["report", str(results_path), "--format", "markdown"]).output
+    english, chinese = comment.split("<summary>中文说明</summary>")
+    words = ", ".join(
+        f"{say('en', 'verdict', verdict)} {count}" for verdict, count in generic["verdicts"].items() if count
+    )
+    assert (
+        f"**No guard mutant was selected for this run. {generic['mutants']} generic operator mutants: {words}.**"
+        in (english)
+    )
+    assert "#### By family" not in english
+    assert f"**本次运行没有选中任何守护变异体。{generic['mutants']} 个通用算子变异体：" in chinese

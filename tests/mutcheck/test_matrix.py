@@ -9,9 +9,23 @@ from mutcheck.mutate import AppliedMutant, Span
 TESTS = ["t.py::test_a", "t.py::test_b[1]", "t.py::test_b[2]"]
 
 
-def applied(mutant_id: str, killed_by=(), equivalent=None, compile_equal=False) -> AppliedMutant:
+def applied(mutant_id: str, killed_by=(), equivalent=None, compile_equal=False, survives=None) -> AppliedMutant:
     mutant = Mutant(
-        mutant_id, "f", "m.py", "f", "x", "y", tuple(killed_by), equivalent, "o", {}, {}, None, (), "c.toml"
+        mutant_id,
+        "f",
+        "m.py",
+        "f",
+        "x",
+        "y",
+        tuple(killed_by),
+        equivalent,
+        "o",
+        {},
+        {},
+        None,
+        (),
+        "c.toml",
+        survives=survives,
     )
     return AppliedMutant(mutant, "", "", "", Span(1, 0, 1, 1), compile_equal, "f", "f")
 
@@ -80,3 +94,42 @@ def test_bail_after_a_timeout_forgives_killers_that_did_not_run():
     run = engine_run(M={0: "timeout", 1: "not-run"})
     result = build_matrix(run, [applied("M", ["t.py::test_b"])], bail=True).results[0]
     assert (result.verdict, result.expectation_met) == ("timeout", True)
+
+
+GAP = {"en": "not tested yet", "zh": "尚未测试"}
+
+
+def test_a_known_gap_that_survives_or_is_not_reached_meets_its_expectation():
+    run = engine_run(S={0: "passed", 1: "passed"}, N={})
+    matrix = build_matrix(run, [applied("S", survives=GAP), applied("N", survives=GAP)], bail=False)
+    assert [(result.verdict, result.problems) for result in matrix.results] == [("survived", ()), ("no-coverage", ())]
+    assert matrix.exit_code == ExitCode.OK
+
+
+def test_a_known_gap_that_a_test_kills_is_unmet_naming_each_killer():
+    matrix = build_matrix(engine_run(K={0: "failed", 1: "error", 2: "passed"}), [applied("K", survives=GAP)], False)
+    assert matrix.results[0].verdict == "killed"
+    assert matrix.results[0].problems == (
+        Unmet("gap-killed", "t.py::test_a", "failed"),
+        Unmet("gap-killed", "t.py::test_b[1]", "error"),
+    )
+    assert matrix.exit_code == ExitCode.EXPECTATION_FAILED
+
+
+def test_a_known_gap_that_times_out_is_detected_too():
+    run = engine_run(T={0: "timeout"})
+    run.mutants["T"].timed_out = True
+    result = build_matrix(run, [applied("T", survives=GAP)], bail=False).results[0]
+    assert (result.verdict, result.problems) == ("timeout", (Unmet("gap-killed", "t.py::test_a", "timeout"),))
+
+
+def test_a_broken_known_gap_is_still_unmet():
+    run = engine_run(B={})
+    run.mutants["B"].broken = "SyntaxError"
+    result = build_matrix(run, [applied("B", survives=GAP)], bail=False).results[0]
+    assert (result.verdict, result.problems) == ("broken", (Unmet("broken", detail="SyntaxError"),))
+
+
+def test_a_known_gap_identical_after_compiling_can_never_be_killed():
+    result = build_matrix(engine_run(C={}), [applied("C", survives=GAP, compile_equal=True)], bail=False).results[0]
+    assert (result.verdict, result.problems) == ("equivalent", (Unmet("compile-equivalent"),))

@@ -15,7 +15,9 @@ from mutcheck.report import texts
 from mutcheck.report.escape import MARKER
 from mutcheck.report.html import render_html
 from mutcheck.report.markdown import COMMENT_LIMIT, render_markdown
+from mutcheck.report.render import render
 from mutcheck.report.stryker import render_stryker
+from mutcheck.results import load_results, summarize
 
 HERE = Path(__file__).parent
 GOLDEN = HERE / "golden"
@@ -61,9 +63,10 @@ def test_comment_layout():
 
 
 def test_every_string_has_both_languages():
+    assert texts.known_languages() == ("en", "zh")
     for group, entries in texts.strings().items():
         for key, text in entries.items():
-            assert set(text) == set(texts.LANGUAGES), f"{group}.{key}"
+            assert set(text) == {"en", "zh"}, f"{group}.{key}"
             assert text["en"].strip() and text["zh"].strip(), f"{group}.{key}"
             assert text["en"] != text["zh"], f"{group}.{key} is not translated"
 
@@ -243,3 +246,136 @@ def test_long_baseline_failure_lists_are_cut():
     )
     body = render_markdown(results)
     assert len(body) <= COMMENT_LIMIT and "and 380 more" in body
+
+
+def known_gap_results() -> dict:
+    """The golden run with SURVIVOR (survived) and UNREACHED (no coverage) catalogued as known gaps."""
+    results = copy.deepcopy(RESULTS)
+    for mutant_id, tracked in (("SURVIVOR", "https://tracker.test/issues/12"), ("UNREACHED", "#7")):
+        entry = next(mutant for mutant in results["mutants"] if mutant["id"] == mutant_id)
+        entry.update(
+            killed_by=[],
+            survives={"en": f"{mutant_id} is untested on purpose", "zh": f"{mutant_id} 暂未测试"},
+            tracked=tracked,
+            hint={"en": f"a test that pins {mutant_id}", "zh": f"钉住 {mutant_id} 的测试"},
+            problems=[],
+            expectation_met=True,
+        )
+    results["summary"] = summarize(results["mutants"], baseline_ok=True)
+    return results
+
+
+def test_known_gaps_have_their_own_count_and_collapsed_section():
+    results = known_gap_results()
+    assert results["summary"]["known_gaps"] == 2
+    english, chinese = split_languages(render_markdown(results))
+    assert "**1 of 9 guard mutants do not behave as catalogued: 1 broken mutant(s). " in english
+    assert "Known gaps (surviving as catalogued): 2.**" in english
+    assert "#### Findings (1)" in english
+    section = english.split("<summary>Known gaps (2)</summary>")[1].split("</details>")[0]
+    assert "- **UNREACHED** · UNREACHED title · no coverage · src/tiny.py:" in section
+    assert "  - Known gap: why it survives: SURVIVOR is untested on purpose\n" in section
+    assert "  - Tracked in: [https://tracker.test/issues/12](https://tracker.test/issues/12)\n" in section
+    assert "  - Tracked in: #7\n" in section
+    assert "  - Test to add: a test that pins SURVIVOR\n" in section
+    assert "已知缺口（按目录预期存活）：2 个。**" in chinese
+    section = chinese.split("<summary>已知缺口 (2)</summary>")[1].split("</details>")[0]
+    assert (
+        "  - 已知缺口：为何存活: SURVIVOR 暂未测试\n" in section
+        and "  - 建议添加的测试: 钉住 UNREACHED 的测试" in section
+    )
+
+
+def test_a_tracked_address_cannot_break_out_of_its_link():
+    results = known_gap_results()
+    survivor = next(mutant for mutant in results["mutants"] if mutant["id"] == "SURVIVOR")
+    survivor["tracked"] = "https://x.test/a)](javascript:alert(1)) @someone <!-- x -->"
+    body = render_markdown(results)
+    assert "(https://x.test/a%29%5D%28javascript:alert%281%29%29%20%40someone%20%3C%21--%20x%20--%3E)" in body
+    assert ")](javascript" not in body and "@someone" not in body and body.count("<!--") == 1
+
+
+def test_known_gaps_in_the_html_page_stryker_json_and_terminal():
+    results = known_gap_results()
+    html = render_html(results)
+    assert "<h2>Known gaps (2)</h2>" in html and "<h2>已知缺口 (2)</h2>" in html
+    assert '<a href="https://tracker.test/issues/12">https://tracker.test/issues/12</a>' in html
+    assert "<b>Known gap: why it survives:</b> SURVIVOR is untested on purpose" in html
+    report = render_stryker(results)
+    schema = json.loads((HERE / "stryker" / "mutation-testing-report-schema.json").read_text(encoding="utf-8"))
+    jsonschema.Draft7Validator(schema).validate(report)
+    mutants = {m["id"]: m for file in report["files"].values() for m in file["mutants"]}
+    assert mutants["SURVIVOR"]["status"] == "Survived"
+    assert mutants["SURVIVOR"]["statusReason"] == (
+        "known gap: SURVIVOR is untested on purpose (tracked: https://tracker.test/issues/12)"
+    )
+    assert (mutants["UNREACHED"]["status"], mutants["UNREACHED"]["statusReason"]) == (
+        "NoCoverage",
+        "known gap: UNREACHED is untested on purpose (tracked: #7)",
+    )
+    text = render(results, "text", ("en",))
+    assert "known gap SURVIVOR [survived] SURVIVOR title: SURVIVOR is untested on purpose (tracked: https://" in text
+    assert "known gap UNREACHED [no-coverage] UNREACHED title: UNREACHED is untested on purpose (tracked: #7)" in text
+    assert "9 mutants: 4 killed, 1 survived, 1 timeout, 1 no-coverage, 1 broken, 1 equivalent; 2 known gap(s); " in text
+
+
+def test_a_killed_known_gap_is_worded_in_both_languages():
+    problem = {"kind": "gap-killed", "test": "t.py::test_a", "detail": "failed"}
+    assert texts.describe(problem, "en") == "known gap now killed by t.py::test_a (failed): move it to killed_by"
+    assert texts.describe(problem, "zh") == "已知缺口现已被 t.py::test_a 击杀（失败）：请把它移到 killed_by"
+
+
+def in_languages(results: dict, languages: list[str]) -> dict:
+    """The results as a run with `languages = languages` would have written them."""
+    results = copy.deepcopy(results)
+    results["run"]["languages"] = languages
+
+    def keep(text):
+        return {lang: text[lang] for lang in languages} if text else text
+
+    for mutant in results["mutants"]:
+        for field in ("title", "why", "hint", "equivalent", "survives"):
+            mutant[field] = keep(mutant[field])
+    results["families"] = {family: keep(title) for family, title in results["families"].items()}
+    return results
+
+
+def test_a_run_in_one_language_reports_in_that_language_alone(tmp_path):
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(in_languages(RESULTS, ["en"])), encoding="utf-8")
+    results = load_results(path)  # its texts, English alone, match the schema
+    body = render_markdown(results)
+    assert "中文" not in body and "守护" not in body
+    assert body.count("<details>") == 1 and "<summary>Equivalent mutants and their proofs (1)</summary>" in body
+    html = render_html(results)
+    assert 'class="zh"' not in html and 'id="language"' not in html and "中文" not in html
+    assert '<html lang="en">' in html and 'var languages = ["en"];' in html
+    for lang in ("zh", "en+zh"):
+        refused = CliRunner().invoke(main, ["report", str(path), "--format", "markdown", "--lang", lang])
+        assert refused.exit_code == 2, lang
+        assert f"error: --lang: {lang}: not a language of this run, or repeated (the run has en)" in refused.output
+    accepted = CliRunner().invoke(main, ["report", str(path), "--format", "markdown", "--lang", "en"])
+    assert accepted.exit_code == 0 and accepted.output == body
+
+
+def test_the_first_language_leads_and_each_other_is_collapsed_under_its_name():
+    body = render_markdown(in_languages(RESULTS, ["zh", "en"]))
+    chinese, english = body.split("<details>\n<summary>English</summary>")
+    assert "守护变异报告" in chinese and "guard-mutation report" not in chinese
+    assert "guard-mutation report" in english and "中文说明" not in body
+    html = render_html(in_languages(RESULTS, ["zh", "en"]))
+    assert '<html lang="zh">' in html and '<body data-lang="zh">' in html
+
+
+def test_a_results_file_written_before_the_later_fields_still_renders(tmp_path):
+    older = copy.deepcopy(RESULTS)
+    for key in ("languages", "strict_generic"):
+        del older["run"][key]
+    del older["summary"]["known_gaps"]
+    for mutant in older["mutants"]:
+        del mutant["survives"], mutant["tracked"]
+    path = tmp_path / "older.json"
+    path.write_text(json.dumps(older), encoding="utf-8")
+    loaded = load_results(path)
+    assert loaded == RESULTS
+    assert render_markdown(loaded) == (GOLDEN / "comment.md").read_text(encoding="utf-8")

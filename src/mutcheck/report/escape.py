@@ -6,6 +6,7 @@ comment, fake our marker, break out of a code span or table, or mention someone.
 
 import html
 import re
+from urllib.parse import quote
 
 from markupsafe import Markup
 
@@ -34,6 +35,14 @@ def fence(value: object, language: str = "") -> Markup:
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     ticks = "`" * max(3, longest + 1)
     return Markup(f"{ticks}{language}\n{text}\n{ticks}")
+
+
+def link(target: str) -> Markup:
+    """A known gap's `tracked`: an http(s) URL as a link whose destination is percent-encoded (so
+    nothing in it can end the link or the line); anything else (#N, which GitHub links) as text."""
+    if not target.startswith(("http://", "https://")):
+        return inline(target)
+    return Markup(f"[{inline(target)}]({quote(target, safe='/:?#&=%~+,;-._')})")
 
 
 def finalize(value: object) -> object:

@@ -1,5 +1,5 @@
-"""The review comment: English, then the full Chinese text collapsed, under our hidden marker,
-kept below GitHub's body limit by dropping table rows (never by cutting inside a block)."""
+"""The review comment: the run's first language, then each other one collapsed, under our hidden
+marker, kept below GitHub's body limit by dropping table rows (never by cutting inside a block)."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -10,7 +10,7 @@ import jinja2
 from markupsafe import Markup
 
 from mutcheck.report import texts
-from mutcheck.report.escape import MARKER, fence, finalize
+from mutcheck.report.escape import MARKER, fence, finalize, link
 from mutcheck.report.view import GRID_MAX_TESTS, SYMBOLS, MutantView, ReportView, build_view
 
 # GitHub rejects bodies over 65,536 characters; stay clear of it.
@@ -22,13 +22,14 @@ class Limits:
     findings: int
     matrix: int
     equivalents: int
+    known_gaps: int
     generic: int
 
 
 @cache
 def _environment() -> jinja2.Environment:
     environment = texts.environment(autoescape=False).overlay(finalize=finalize)
-    environment.globals.update(fence=fence)
+    environment.globals.update(fence=fence, link=link)
     return environment
 
 
@@ -53,12 +54,14 @@ def _language_body(view: ReportView, limits: Limits) -> str:
         "findings": view.findings[: limits.findings],
         "matrix": rows[: limits.matrix],
         "equivalents": view.equivalents[: limits.equivalents],
+        "known_gaps": view.known_gaps[: limits.known_gaps],
     }
     hidden = {
         "generic": len(generic) - min(len(generic), limits.generic),
         "findings": len(view.findings) - len(shown["findings"]),
         "matrix": len(rows) - len(shown["matrix"]),
         "equivalents": len(view.equivalents) - len(shown["equivalents"]),
+        "known_gaps": len(view.known_gaps) - len(shown["known_gaps"]),
     }
     template = _environment().get_template("comment.md.j2")
     return template.render(
@@ -71,31 +74,32 @@ def _language_body(view: ReportView, limits: Limits) -> str:
     )
 
 
-def _assemble(views: list[ReportView], limits: Limits) -> str:
-    parts = [MARKER, "", _language_body(views[0], limits).strip()]
-    for view in views[1:]:
-        parts += [
-            "",
-            "<details>",
-            "<summary>中文说明</summary>",
-            "",
-            _language_body(view, limits).strip(),
-            "",
-            "</details>",
-        ]
-    parts += ["", "---", f"<sub>{finalize(views[0].footer)}</sub>", ""]
+def _in_languages(bodies: dict[str, str]) -> str:
+    """The first language's text, then each other one collapsed under its own name."""
+    first, *others = bodies.items()
+    parts = [first[1].strip()]
+    for lang, body in others:
+        summary = texts.say(lang, "text", "language_section")
+        parts += ["", "<details>", f"<summary>{summary}</summary>", "", body.strip(), "", "</details>"]
     return "\n".join(parts)
 
 
+def _assemble(views: list[ReportView], limits: Limits) -> str:
+    bodies = {view.lang: _language_body(view, limits) for view in views}
+    return "\n".join([MARKER, "", _in_languages(bodies), "", "---", f"<sub>{finalize(views[0].footer)}</sub>", ""])
+
+
 def render_markdown(
-    results: dict[str, Any], languages: tuple[str, ...] = texts.LANGUAGES, limit: int = COMMENT_LIMIT
+    results: dict[str, Any], languages: tuple[str, ...] | None = None, limit: int = COMMENT_LIMIT
 ) -> str:
-    """The whole comment; rows are dropped (generic survivors, matrix, equivalents, then findings) until it fits."""
-    views = [build_view(results, lang) for lang in languages]
+    """The whole comment (default: in every language of the run); rows are dropped (generic
+    survivors, matrix, equivalents, known gaps, then findings) until it fits."""
+    views = [build_view(results, lang) for lang in languages or texts.run_languages(results)]
     generic = len(views[0].generic.survivors) if views[0].generic else 0
-    full = Limits(len(views[0].findings), len(views[0].mutants), len(views[0].equivalents), generic)
+    first = views[0]
+    full = Limits(len(first.findings), len(first.mutants), len(first.equivalents), len(first.known_gaps), generic)
     body = _assemble(views, full)
-    for field in ("generic", "matrix", "equivalents", "findings"):
+    for field in ("generic", "matrix", "equivalents", "known_gaps", "findings"):
         if len(body) <= limit:
             return body
         low, high = 0, getattr(full, field)
@@ -114,25 +118,18 @@ def _with(limits: Limits, field: str, value: int) -> Limits:
     return Limits(**{**vars(limits), field: value})
 
 
-def _bilingual(parts: dict[str, str]) -> str:
-    """English, then the Chinese text collapsed, as in the review comment."""
-    return "\n".join(
-        [parts["en"].strip(), "", "<details>", "<summary>中文说明</summary>", "", parts["zh"].strip(), "", "</details>"]
-    )
-
-
 def render_inline_finding(results: dict[str, Any], mutant_id: str) -> str:
-    """The body of one inline review comment (without its marker): the finding in both languages."""
+    """The body of one inline review comment (without its marker): the finding in every language of the run."""
     template = _environment().get_template("inline.md.j2")
     bodies = {}
-    for lang in texts.LANGUAGES:
+    for lang in texts.run_languages(results):
         view = build_view(results, lang)
         generic = view.generic.survivors if view.generic else []
         mutant = next(m for m in [*view.mutants, *generic] if m.id == mutant_id)
         bodies[lang] = template.render(mutant=mutant, t=_translator(lang))
-    return _bilingual(bodies)
+    return _in_languages(bodies)
 
 
-def render_sentence(key: str, **values: Any) -> str:
-    """One of our sentences in both languages, values escaped."""
-    return _bilingual({lang: str(_translator(lang)("text", key, **values)) for lang in texts.LANGUAGES})
+def render_sentence(languages: tuple[str, ...], key: str, **values: Any) -> str:
+    """One of our sentences in each of `languages`, values escaped."""
+    return _in_languages({lang: str(_translator(lang)("text", key, **values)) for lang in languages})

@@ -1,4 +1,4 @@
-"""One entry point for every output format of a results document."""
+"""One entry point for every output format of a results document, in the languages asked for."""
 
 import io
 import json
@@ -6,19 +6,32 @@ from typing import Any
 
 from rich.console import Console
 
+from mutcheck.problems import InputError, Problem
 from mutcheck.report import terminal
 from mutcheck.report.html import render_html
 from mutcheck.report.markdown import render_markdown
 from mutcheck.report.stryker import render_stryker
+from mutcheck.report.texts import run_languages
 
-LANGUAGE_CHOICES = {"en": ("en",), "zh": ("zh",), "en+zh": ("en", "zh")}
+
+def choose_languages(results: dict[str, Any], requested: str | None) -> tuple[str, ...]:
+    """`--lang`: one of the run's languages or several joined by "+" (default: all of them, in order)."""
+    available = run_languages(results)
+    if requested is None:
+        return available
+    chosen = tuple(requested.split("+"))
+    unknown = [code for code in chosen if code not in available]
+    if unknown or len(set(chosen)) != len(chosen):
+        message = f"not a language of this run, or repeated (the run has {', '.join(available)})"
+        raise InputError([Problem("--lang", requested, "", message)])
+    return chosen
 
 
 def render(results: dict[str, Any], fmt: str, languages: tuple[str, ...]) -> str:
     if fmt == "markdown":
         return render_markdown(results, languages)
     if fmt == "html":
-        return render_html(results)
+        return render_html(results, languages)
     if fmt == "stryker":
         return json.dumps(render_stryker(results), indent=1, ensure_ascii=False) + "\n"
     buffer = io.StringIO()

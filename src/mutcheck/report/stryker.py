@@ -3,6 +3,9 @@
 import platform
 from typing import Any
 
+from mutcheck.report.texts import run_languages
+from mutcheck.results import is_known_gap
+
 STATUS = {
     "killed": "Killed",
     "survived": "Survived",
@@ -13,10 +16,13 @@ STATUS = {
 }
 
 
-def _status_reason(entry: dict[str, Any]) -> str | None:
+def _status_reason(entry: dict[str, Any], lang: str) -> str | None:
     if entry["verdict"] == "equivalent":
-        proof = entry["equivalent"]["en"] if entry["equivalent"] else "byte code identical to the original"
+        proof = entry["equivalent"][lang] if entry["equivalent"] else "byte code identical to the original"
         return f"equivalent: {proof}"
+    if is_known_gap(entry):  # Survived or NoCoverage, as catalogued
+        tracked = f" (tracked: {entry['tracked']})" if entry["tracked"] else ""
+        return f"known gap: {entry['survives'][lang]}{tracked}"
     if entry["verdict"] == "broken":
         return next((p["detail"] for p in entry["problems"] if p["kind"] == "broken"), None)
     witnesses = list(entry["witnesses"].values())
@@ -26,10 +32,11 @@ def _status_reason(entry: dict[str, Any]) -> str | None:
 def _mutant(results: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
     tests = results["tests"]
     span = entry["span"]
+    lang = run_languages(results)[0]
     mutant = {
         "id": entry["id"],
         "mutatorName": entry["operator"] if entry["generic"] else entry["family"],
-        "description": entry["title"]["en"],
+        "description": entry["title"][lang],
         "location": {
             # Stryker counts columns from 1 and ends exclusively, as LibCST's 0-based columns do.
             "start": {"line": span["start_line"], "column": span["start_column"] + 1},
@@ -41,7 +48,7 @@ def _mutant(results: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
         "testsCompleted": sum(outcome != "not-run" for outcome in entry["outcomes"].values()),
         "duration": round(entry["seconds"] * 1000, 1),
     }
-    reason = _status_reason(entry)
+    reason = _status_reason(entry, lang)
     if reason:
         mutant["statusReason"] = reason
     return mutant

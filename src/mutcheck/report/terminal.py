@@ -1,4 +1,5 @@
-"""The terminal report: a per-family table, the unmet expectations with their diffs, one verdict line."""
+"""The terminal report: a per-family table, the unmet expectations with their diffs, the known
+gaps, one verdict line. Our words are English; catalog texts are in the run's first language."""
 
 from typing import Any
 
@@ -8,17 +9,32 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from mutcheck.matrix import VERDICTS
-from mutcheck.report.texts import describe
+from mutcheck.report.texts import describe, run_languages
+from mutcheck.results import is_known_gap
+
+
+def _counts(verdicts: dict[str, int]) -> str:
+    return ", ".join(f"{count} {verdict}" for verdict, count in verdicts.items() if count)
 
 
 def verdict_line(results: dict[str, Any]) -> str:
-    summary = results["summary"]
-    counts = ", ".join(f"{count} {verdict}" for verdict, count in summary["verdicts"].items() if count)
     if not results["baseline"]["ok"]:
         return "baseline failed: no mutant was run"
+    summary = results["summary"]
+    counts, generic = _counts(summary["verdicts"]), summary["generic"]
+    if generic["mutants"]:
+        informational = "" if results["run"]["strict_generic"] else " (informational)"
+        parts = [
+            f"{summary['mutants']} catalog mutants" + (f": {counts}" if counts else ""),
+            f"{generic['mutants']} generic mutants: {_counts(generic['verdicts'])}{informational}",
+        ]
+    else:
+        parts = [f"{summary['mutants']} mutants: {counts or 'none run'}"]
+    if summary["known_gaps"]:
+        parts.append(f"{summary['known_gaps']} known gap(s)")
     unmet = summary["expectations_unmet"]
-    state = "every expectation met" if not unmet else f"{unmet} unmet expectation(s)"
-    return f"{summary['mutants']} mutants: {counts or 'none run'}; {state} ({results['run']['seconds']:.1f} s)"
+    parts.append("every expectation met" if not unmet else f"{unmet} unmet expectation(s)")
+    return "; ".join(parts) + f" ({results['run']['seconds']:.1f} s)"
 
 
 # Short headers, so the table fits an 80-column terminal.
@@ -65,15 +81,24 @@ def _order_dependent(results: dict[str, Any], console: Console) -> None:
         )
 
 
+def _known_gaps(results: dict[str, Any], lang: str, console: Console) -> None:
+    for mutant in results["mutants"]:
+        if not mutant["generic"] and is_known_gap(mutant):
+            tracked = f" (tracked: {mutant['tracked']})" if mutant["tracked"] else ""
+            line = f"known gap {mutant['id']} [{mutant['verdict']}] {mutant['title'][lang]}: {mutant['survives'][lang]}"
+            console.print(line + tracked, markup=False, highlight=False)
+
+
 def render(results: dict[str, Any], console: Console) -> None:
+    lang = run_languages(results)[0]
     if not results["baseline"]["ok"]:
         _baseline_failures(results, console)
-    elif results["mutants"]:
+    elif any(not mutant["generic"] for mutant in results["mutants"]):  # a generic-only run has no families
         console.print(_family_table(results))
     for mutant in results["mutants"]:
         if mutant["expectation_met"] or mutant["generic"]:
             continue
-        console.print(f"\n{mutant['id']} [{mutant['verdict']}] {mutant['title']['en']}", markup=False, highlight=False)
+        console.print(f"\n{mutant['id']} [{mutant['verdict']}] {mutant['title'][lang]}", markup=False, highlight=False)
         for problem in mutant["problems"]:
             console.print(f"  - {describe(problem, 'en')}", markup=False, highlight=False)
         if console.is_terminal:
@@ -81,7 +106,8 @@ def render(results: dict[str, Any], console: Console) -> None:
         else:
             console.print(mutant["diff"], markup=False, highlight=False, end="")
         if mutant["hint"]:
-            console.print(f"  hint: {mutant['hint']['en']}", markup=False, highlight=False)
+            console.print(f"  hint: {mutant['hint'][lang]}", markup=False, highlight=False)
+    _known_gaps(results, lang, console)
     generic = results["summary"]["generic"]
     if generic["mutants"]:
         counts = ", ".join(f"{count} {verdict}" for verdict, count in generic["verdicts"].items() if count)
@@ -89,7 +115,7 @@ def render(results: dict[str, Any], console: Console) -> None:
         console.print(f"generic operator mutants (mutmut): {generic['mutants']}: {counts}", markup=False)
         for mutant in survivors[:20]:
             console.print(
-                f"  survived {mutant['id']} {mutant['file']}:{mutant['span']['start_line']} {mutant['title']['en']}",
+                f"  survived {mutant['id']} {mutant['file']}:{mutant['span']['start_line']} {mutant['title'][lang]}",
                 markup=False,
                 highlight=False,
             )

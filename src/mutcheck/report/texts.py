@@ -1,4 +1,4 @@
-"""The reports' own sentences in both languages (templates/strings.toml) and the Jinja2 setup."""
+"""The reports' own sentences in every language (templates/strings.toml) and the Jinja2 setup."""
 
 import tomllib
 from functools import cache
@@ -7,7 +7,6 @@ from typing import Any
 
 import jinja2
 
-LANGUAGES = ("en", "zh")
 STRINGS_FILE = "strings.toml"
 
 
@@ -15,6 +14,18 @@ STRINGS_FILE = "strings.toml"
 def strings() -> dict[str, dict[str, dict[str, str]]]:
     """{group: {key: {"en": …, "zh": …}}}, e.g. strings()["verdict"]["killed"]["zh"]."""
     return tomllib.loads(files("mutcheck").joinpath("templates", STRINGS_FILE).read_text(encoding="utf-8"))
+
+
+@cache
+def known_languages() -> tuple[str, ...]:
+    """The languages every sentence is written in: the ones a catalog and a report may use."""
+    sentences = [set(text) for group in strings().values() for text in group.values()]
+    return tuple(sorted(set.intersection(*sentences)))
+
+
+def run_languages(results: dict[str, Any]) -> tuple[str, ...]:
+    """The languages a run's texts are written in, the first one leading every report."""
+    return tuple(results["run"]["languages"])
 
 
 def say(lang: str, group: str, key: str, **values: Any) -> str:
@@ -31,6 +42,8 @@ def _detail(problem: dict[str, Any], lang: str) -> str | None:
     detail = problem["detail"]
     if problem["kind"] == "equivalent-killed":
         return say(lang, "verdict", detail)
+    if problem["kind"] == "gap-killed":
+        return say(lang, "outcome", detail)
     if problem["kind"] == "killer-passed" and detail:
         return ", ".join(say(lang, "outcome", outcome) for outcome in detail.split(", "))
     return detail

@@ -6,6 +6,7 @@ from typing import Any
 
 from mutcheck.matrix import UNMET_KINDS, VERDICTS
 from mutcheck.report.texts import describe, say
+from mutcheck.results import is_known_gap
 
 # Matrix symbols per outcome (the legend in strings.toml explains them).
 SYMBOLS = {
@@ -40,6 +41,9 @@ class MutantView:
     why: str
     hint: str | None
     proof: str | None
+    survives: str | None  # a known gap's reason
+    tracked: str | None  # the issue tracking a known gap: #N or a URL
+    known_gap: bool
     origin: str
     file: str
     line: int
@@ -73,6 +77,7 @@ class ReportView:
     mutants: list[MutantView]
     findings: list[MutantView]
     equivalents: list[MutantView]
+    known_gaps: list[MutantView]
     families: list[dict[str, Any]]
     killing_tests: list[str]
     facts: list[str]
@@ -86,29 +91,49 @@ def _headline(results: dict[str, Any], lang: str) -> str:
         return say(lang, "text", "baseline_failed")
     mutants = [mutant for mutant in results["mutants"] if not mutant["generic"]]
     if not mutants:
-        return say(lang, "text", "no_mutants")
+        generic = _generic(results, lang)
+        if not generic:
+            return say(lang, "text", "no_mutants")
+        # a generic-only run: its counts are the whole news
+        counts = say(lang, "text", "generic_counts", total=generic.total, counts=_joined(generic.counts))
+        return _sentences(lang, say(lang, "text", "no_mutants"), counts)
     unmet = [mutant for mutant in mutants if not mutant["expectation_met"]]
     if not unmet:
-        return say(lang, "text", "all_met", total=len(mutants))
-    kinds = Counter(problem["kind"] for mutant in unmet for problem in mutant["problems"])
-    parts = [say(lang, "count", kind, count=kinds[kind]) for kind in UNMET_KINDS if kinds[kind]]
-    separator = "、" if lang == "zh" else ", "
-    return say(lang, "text", "not_all_met", count=len(unmet), total=len(mutants), parts=separator.join(parts))
+        headline = say(lang, "text", "all_met", total=len(mutants))
+    else:
+        kinds = Counter(problem["kind"] for mutant in unmet for problem in mutant["problems"])
+        parts = [say(lang, "count", kind, count=kinds[kind]) for kind in UNMET_KINDS if kinds[kind]]
+        separator = "、" if lang == "zh" else ", "
+        headline = say(lang, "text", "not_all_met", count=len(unmet), total=len(mutants), parts=separator.join(parts))
+    gaps = sum(is_known_gap(mutant) for mutant in mutants)
+    return _sentences(lang, headline, say(lang, "text", "known_gaps_line", count=gaps)) if gaps else headline
+
+
+def _sentences(lang: str, *sentences: str) -> str:
+    return ("" if lang == "zh" else " ").join(sentences)  # Chinese puts no space after a full stop
+
+
+def _joined(counts: list[tuple[str, int]]) -> str:
+    """As the generic section words them: verdict, then count."""
+    return ", ".join(f"{word} {count}" for word, count in counts)
 
 
 def _mutant(results: dict[str, Any], entry: dict[str, Any], lang: str) -> MutantView:
     tests = results["tests"]
-    family = results["families"].get(entry["family"], {"en": entry["family"], "zh": entry["family"]})
+    family = results["families"].get(entry["family"], {})
     return MutantView(
         id=entry["id"],
         family=entry["family"],
-        family_title=family[lang],
+        family_title=family.get(lang, entry["family"]),
         verdict=entry["verdict"],
         verdict_text=say(lang, "verdict", entry["verdict"]),
         title=entry["title"][lang],
         why=entry["why"][lang],
         hint=entry["hint"][lang] if entry["hint"] else None,
         proof=entry["equivalent"][lang] if entry["equivalent"] else None,
+        survives=entry["survives"][lang] if entry["survives"] else None,
+        tracked=entry["tracked"],
+        known_gap=is_known_gap(entry),
         origin=entry["origin"],
         file=entry["file"],
         line=entry["span"]["start_line"],
@@ -190,6 +215,7 @@ def build_view(results: dict[str, Any], lang: str) -> ReportView:
             (m for m in mutants if not m.met), key=lambda m: FINDING_ORDER.get(m.verdict, len(FINDING_ORDER))
         ),
         equivalents=[mutant for mutant in mutants if mutant.proof and mutant.met],
+        known_gaps=[mutant for mutant in mutants if mutant.known_gap],
         families=families,
         killing_tests=killing,
         facts=_facts(results, lang),
