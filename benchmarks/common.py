@@ -1,18 +1,24 @@
-"""Shared pieces of the benchmark scripts: scratch copies of this repository and timed runs."""
+"""Shared pieces of the benchmark scripts: scratch copies, timed mutcheck runs and naive runs."""
 
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import xml.etree.ElementTree as ElementTree
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPOSITORY / "src"))
 
 from mutcheck.scratch import copy_project  # noqa: E402
+
+# Both sides get the same hypothesis settings (see tests/conftest.py).
+ENVIRONMENT = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "MUTCHECK_RUNNING": "1"}
 
 
 def scratch_repository() -> Path:
@@ -30,6 +36,56 @@ def run_mutcheck(project: Path, *args: str) -> tuple[float, dict]:
         env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
     )
     return time.perf_counter() - start, json.loads(results.read_text(encoding="utf-8"))
+
+
+def _naive_one(project: Path, applied, tests: list[str], work: Path) -> int:
+    """A scratch copy with the mutated file written and one fresh pytest over the whole suite;
+    the number of failing tests, read back from --junitxml."""
+    copy = work / f"naive-{applied.mutant.id}"
+    shutil.copytree(project, copy)
+    (copy / applied.mutant.file).write_text(applied.mutated, encoding="utf-8")
+    report = copy / "report.xml"
+    subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests, f"--junitxml={report}"],
+        cwd=copy,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=ENVIRONMENT,
+        check=False,
+    )
+    failures = sum(
+        case.find("failure") is not None or case.find("error") is not None
+        for case in ElementTree.parse(report).iter("testcase")
+    )
+    shutil.rmtree(copy)
+    return failures
+
+
+def run_naive(project: Path, applied: list, tests: list[str], jobs: int) -> tuple[float, list[int]]:
+    """Naive mutation testing, as many pytest processes at once as mutcheck has workers: wall
+    seconds, and the failing-test count per mutant."""
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        failures = list(pool.map(lambda one: _naive_one(project, one, tests, project.parent), applied))
+    return time.perf_counter() - start, failures
+
+
+def agreement(failures: list[int], results: dict) -> int:
+    """Mutants on which naive (any failing test) and mutcheck (verdict killed) agree."""
+    return sum(
+        (count > 0) == (entry["verdict"] == "killed") for count, entry in zip(failures, results["mutants"], strict=True)
+    )
+
+
+def print_ratios(pairs: list[tuple[float, float]]) -> None:
+    """One line per round (mutcheck, naive), then the median ratio."""
+    for number, (mutcheck_seconds, naive_seconds) in enumerate(pairs, start=1):
+        print(
+            f"round {number}: mutcheck {mutcheck_seconds:.1f} s, naive {naive_seconds:.1f} s: "
+            f"{naive_seconds / mutcheck_seconds:.1f}x"
+        )
+    ratios = [naive / mutcheck for mutcheck, naive in pairs]
+    print(f"speed-up, median of {len(pairs)} rounds: {statistics.median(ratios):.1f}x")
 
 
 def cleanup(project: Path) -> None:

@@ -104,7 +104,7 @@ def _problems(
             return [
                 Unmet("gap-killed", test=tests[index], detail=outcome)
                 for index, outcome in sorted(run.outcomes.items())
-                if outcome in DETECTING_OUTCOMES
+                if outcome in DETECTING
             ]
         return [Unmet("compile-equivalent")] if verdict == EQUIVALENT else []
     if verdict == NO_COVERAGE:
