@@ -8,31 +8,28 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import wraps
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import MofNCompleteColumn, Progress, TaskID
-from rich.syntax import Syntax
-from rich.table import Table
 
 from mutcheck import STARTED, __version__
-from mutcheck.actions import publish_in_actions
-from mutcheck.artifact import read_artifact
 from mutcheck.catalog import Catalog, Mutant, load_catalog, unknown_killers
 from mutcheck.collect import collect_test_ids
 from mutcheck.config import Config, find_project_root, load_config
 from mutcheck.engine import EngineOptions, run_engine
 from mutcheck.exit_code import ExitCode
-from mutcheck.matrix import build_matrix
-from mutcheck.mutate import AppliedMutant, MutationError, apply_mutant
 from mutcheck.plan import Shard, changed_lines, in_diff
 from mutcheck.problems import InputError, Problem
-from mutcheck.report import terminal
-from mutcheck.report.render import choose_languages, render
-from mutcheck.report.texts import run_languages
-from mutcheck.results import build_results, load_results, merge_results, write_results
+
+if TYPE_CHECKING:
+    from rich.progress import Progress
+
+    from mutcheck.mutate import AppliedMutant
+
+# LibCST, jsonschema, Jinja2 and the reports load inside the commands that use them: `run`
+# starts the pytest host first, and they load while it starts.
 
 project_option = click.option(
     "--project",
@@ -90,6 +87,8 @@ def _expectation(mutant: Mutant) -> str:
 @_reports_input_errors
 def list_command(families: tuple[str, ...], project: Path | None) -> None:
     """List the catalog: id, family, location and expectation."""
+    from rich.table import Table
+
     catalog = _catalog(_config(project))
     table = Table("id", "family", "location", "expectation", box=None, pad_edge=False)
     for mutant in catalog.mutants:
@@ -106,6 +105,10 @@ def list_command(families: tuple[str, ...], project: Path | None) -> None:
 @_reports_input_errors
 def show(mutant_id: str, lang: str | None, project: Path | None) -> None:
     """Show one mutant: its diff and why it matters."""
+    from rich.syntax import Syntax
+
+    from mutcheck.mutate import MutationError, apply_mutant
+
     config = _config(project)
     if lang is not None and lang not in config.languages:
         message = f"not in tool.mutcheck.languages ({', '.join(config.languages)})"
@@ -146,6 +149,8 @@ def show(mutant_id: str, lang: str | None, project: Path | None) -> None:
 @_reports_input_errors
 def check(project: Path | None) -> None:
     """Validate the catalog and apply every entry, without running tests."""
+    from mutcheck.mutate import MutationError, apply_mutant
+
     config = _config(project)
     catalog = _catalog(config)
     problems = unknown_killers(catalog, collect_test_ids(config))
@@ -182,7 +187,7 @@ class _Progress:
         self.total = 0
         self.done = 0
         self.bar: Progress | None = None
-        self.task: TaskID | None = None
+        self.task: Any = None
 
     def __call__(self, kind: str, data: Any) -> None:
         if kind == "collected":
@@ -193,6 +198,8 @@ class _Progress:
             self.total = data
             self._say(f"running {data} mutants")
             if self.console.is_terminal and data:
+                from rich.progress import MofNCompleteColumn, Progress
+
                 self.bar = Progress(*Progress.get_default_columns(), MofNCompleteColumn(), console=self.console)
                 self.bar.start()
                 self.task = self.bar.add_task("mutants", total=data)
@@ -210,7 +217,9 @@ class _Progress:
             self.console.print(text, markup=False, highlight=False)
 
 
-def _applied_mutants(config: Config, catalog: Catalog, only: tuple[str, ...]) -> list[AppliedMutant]:
+def _applied_mutants(config: Config, catalog: Catalog, only: tuple[str, ...]) -> list["AppliedMutant"]:
+    from mutcheck.mutate import MutationError, apply_mutant
+
     known = {name for m in catalog.mutants for name in (m.id, m.family, *m.aliases)}
     if config.generic:
         known.add("generic")  # `--only generic`: the generic operator mutants alone
@@ -274,7 +283,7 @@ def run(
     config = load_config(root, overrides)
     catalog = _catalog(config)
 
-    def prepare() -> list[AppliedMutant]:
+    def prepare() -> list["AppliedMutant"]:
         applied = _applied_mutants(config, catalog, only)
         if config.generic and (not only or "generic" in only):
             applied += generic.generate(config.root, generic_files)
@@ -307,6 +316,13 @@ def run(
     unknown = unknown_killers(catalog, set(engine_run.tests)) if engine_run.tests else []
     if unknown:
         raise InputError(unknown)
+    from mutcheck.actions import publish_in_actions
+    from mutcheck.matrix import build_matrix
+    from mutcheck.report import terminal
+    from mutcheck.report.render import render
+    from mutcheck.report.texts import run_languages
+    from mutcheck.results import build_results, write_results
+
     matrix = build_matrix(engine_run, applied, bail, config.strict_generic)
     facts = {
         "jobs": options.jobs,
@@ -343,6 +359,9 @@ def run(
 @_reports_input_errors
 def merge(shards: tuple[Path, ...], output: Path) -> None:
     """Combine the results of `--shard k/n` runs into one, as if run unsharded."""
+    from mutcheck.report import terminal
+    from mutcheck.results import load_results, merge_results, write_results
+
     merged = merge_results([(path, load_results(path)) for path in shards])
     write_results(output, merged)
     terminal.render(merged, _console())
@@ -359,6 +378,9 @@ def merge(shards: tuple[Path, ...], output: Path) -> None:
 @_reports_input_errors
 def report(results_path: Path, fmt: str, lang: str | None, output: Path | None) -> None:
     """Render a results file as text, a Markdown review comment, an HTML page or Stryker JSON."""
+    from mutcheck.report.render import choose_languages, render
+    from mutcheck.results import load_results
+
     results = load_results(results_path)
     text = render(results, fmt, choose_languages(results, lang))
     if output:
@@ -400,6 +422,9 @@ def comment(
     inline: bool,
 ) -> None:
     """Create or update mutcheck's one review comment on a pull request (token: GITHUB_TOKEN)."""
+    from mutcheck.artifact import read_artifact
+    from mutcheck.results import load_results
+
     if (results_path is None) == (artifact is None):
         raise InputError([Problem("comment", "", "--results", "give exactly one of --results or --from-artifact")])
     if artifact is not None:

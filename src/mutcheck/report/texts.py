@@ -3,9 +3,11 @@
 import tomllib
 from functools import cache
 from importlib.resources import files
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jinja2
+if TYPE_CHECKING:
+    import jinja2
+
 
 STRINGS_FILE = "strings.toml"
 
@@ -50,7 +52,9 @@ def _detail(problem: dict[str, Any], lang: str) -> str | None:
 
 
 @cache
-def environment(autoescape: bool) -> jinja2.Environment:
+def environment(autoescape: bool) -> "jinja2.Environment":
+    import jinja2  # only the reports need it; the configuration reads strings.toml alone
+
     return jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(files("mutcheck").joinpath("templates"))),
         autoescape=autoescape,
