@@ -25,7 +25,7 @@ from mutcheck.engine import EngineOptions, run_engine
 from mutcheck.exit_code import ExitCode
 from mutcheck.matrix import build_matrix
 from mutcheck.mutate import AppliedMutant, MutationError, apply_mutant
-from mutcheck.plan import Shard, changed_lines, in_diff
+from mutcheck.plan import Shard, changed_entries, changed_lines, in_diff
 from mutcheck.problems import InputError, Problem
 from mutcheck.report import terminal
 from mutcheck.report.render import LANGUAGE_CHOICES, render
@@ -255,7 +255,8 @@ def run(
             applied += generic.generate(config.root, generic_files)
         if diff_base:
             changed = changed_lines(config.root, diff_base)
-            applied = [mutant for mutant in applied if in_diff(mutant, changed)]
+            entries = changed_entries(config.root, changed, {mutant.source for mutant in catalog.mutants})
+            applied = [mutant for mutant in applied if in_diff(mutant, changed, entries)]
         if shard:
             part = Shard.parse(shard)
             applied = [mutant for mutant in applied if part.keeps(mutant.mutant.id)]
