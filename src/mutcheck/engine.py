@@ -17,7 +17,7 @@ from typing import Any
 from mutcheck.config import Config
 from mutcheck.mutate import AppliedMutant
 from mutcheck.plan import select_tests, time_limit
-from mutcheck.scratch import copy_project
+from mutcheck.scratch import ScratchCopy, copy_project
 
 
 @dataclass
@@ -52,6 +52,7 @@ class EngineRun:
     collection_error: str | None = None
     seconds: float = 0.0
     mutant_phase_seconds: float = 0.0  # from the plan to the last mutant
+    copy: ScratchCopy = field(default_factory=lambda: ScratchCopy(0, 0, 0.0))  # the project's scratch copy
     log: str = ""
 
 
@@ -127,7 +128,8 @@ def run_engine(
     started = time.monotonic()
     run = EngineRun()
     with tempfile.TemporaryDirectory(prefix="mutcheck-") as directory:
-        scratch = copy_project(config.root, Path(directory) / "project")
+        scratch = Path(directory) / "project"
+        run.copy = copy_project(config.root, scratch)
         read_fd, write_fd = os.pipe()
         spec = {
             "mode": "full",

@@ -126,6 +126,7 @@ def build_results(
             "catalog_digest": catalog_digest(catalog),
             "seconds": round(run.seconds, 3),
             "mutant_phase_seconds": round(run.mutant_phase_seconds, 3),
+            "copy": {"files": run.copy.files, "bytes": run.copy.bytes, "seconds": round(run.copy.seconds, 3)},
             **facts,
         },
         "tests": list(run.tests),
