@@ -69,13 +69,28 @@ def project_files(root: Path) -> list[Path]:
     return files
 
 
+def _linked_project_file(path: Path, real_root: Path) -> Path | None:
+    """The project file (relative to the root) that a symlink leads to, if it leads into the project."""
+    if not path.is_symlink():
+        return None
+    linked = path.resolve()
+    return linked.relative_to(real_root) if linked.is_relative_to(real_root) else None
+
+
 def copy_project(root: Path, destination: Path) -> ScratchCopy:
+    """Copy the project's files; a symlink to another of them (such as an editable install's link
+    tree) becomes a link to that file in the copy, so the copy imports what the copy holds."""
     started = time.monotonic()
     size = 0
     files = project_files(root)
+    copied = set(files)
+    real_root = root.resolve()
     for relative in files:
-        target = destination / relative
+        source, target = root / relative, destination / relative
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(root / relative, target)
+        if (linked := _linked_project_file(source, real_root)) in copied:
+            target.symlink_to(os.path.relpath(destination / linked, target.parent))
+            continue
+        shutil.copy2(source, target)
         size += target.stat().st_size
     return ScratchCopy(len(files), size, time.monotonic() - started)

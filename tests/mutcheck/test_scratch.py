@@ -59,3 +59,21 @@ def test_the_run_reports_the_copy_size(tmp_path):
     copy = load_results(results_path)["run"]["copy"]
     assert (copy["files"], copy["bytes"]) == (len(wanted), sum((project / name).stat().st_size for name in wanted))
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("git", [True, False], ids=["git", "no-git"])
+def test_a_link_to_a_project_file_links_to_the_copy_of_it(tmp_path, git):
+    """Such as setuptools' strict editable install: a link tree in build/ whose files link to the
+    sources; in the copy they must lead to the copy's (mutated) sources."""
+    project, _ = _project(tmp_path / "project", git)
+    link = project / "build/__editable__.tiny-0/tiny.py"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(project / "src/tiny.py")
+    outside = tmp_path / "outside.py"
+    outside.write_text("x = 1\n")
+    (project / "src/linked_outside.py").symlink_to(outside)
+    copy = tmp_path / "copy"
+    copy_project(project, copy)
+    assert (copy / "build/__editable__.tiny-0/tiny.py").resolve() == (copy / "src/tiny.py").resolve()
+    assert not (copy / "src/linked_outside.py").is_symlink()
+    assert (copy / "src/linked_outside.py").read_text() == "x = 1\n"
