@@ -300,8 +300,8 @@ def run(
     terminal.render(results, console)
     if results["mutants"] and all(m["verdict"] == "no-coverage" for m in results["mutants"]):
         console.print(
-            "warning: no test executed any mutated function. If the target is imported from outside the "
-            "project (an installed copy, PYTHONPATH), set pytest's pythonpath so tests import the project's files.",
+            "warning: no test executed any mutated function. If the tests import the target from an installed "
+            "copy (not an editable install), set pytest's pythonpath so they import the project's files.",
             markup=False,
         )
     publish_in_actions(results, sys.stdout)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from mutcheck.config import Config
+from mutcheck.imports import Relocation
 from mutcheck.mutate import AppliedMutant
 from mutcheck.plan import select_tests, time_limit
 from mutcheck.scratch import ScratchCopy, copy_project
@@ -140,6 +141,7 @@ def run_engine(
             "baseline_rounds": options.baseline_rounds,
             "jobs": options.jobs,
             "bail": options.bail,
+            "project_roots": [str(config.root)],  # where editable installs and PYTHONPATH point
         }
         spec_path = Path(directory) / "spec.json"
         spec_path.write_text(json.dumps(spec), encoding="utf-8")
@@ -153,7 +155,11 @@ def run_engine(
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 text=True,
-                env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "MUTCHECK_RUNNING": "1"},
+                env={
+                    **Relocation([config.root], scratch).environment(os.environ),
+                    "PYTHONDONTWRITEBYTECODE": "1",
+                    "MUTCHECK_RUNNING": "1",
+                },
             )
             os.close(write_fd)
             try:
