@@ -20,7 +20,7 @@ from mutcheck.collect import collect_test_ids
 from mutcheck.config import Config, find_project_root, load_config
 from mutcheck.engine import EngineOptions, run_engine
 from mutcheck.exit_code import ExitCode
-from mutcheck.plan import Shard, changed_lines, in_diff
+from mutcheck.plan import Shard, changed_entries, changed_lines, in_diff
 from mutcheck.problems import InputError, Problem
 
 if TYPE_CHECKING:
@@ -289,7 +289,8 @@ def run(
             applied += generic.generate(config.root, generic_files)
         if diff_base:
             changed = changed_lines(config.root, diff_base)
-            applied = [mutant for mutant in applied if in_diff(mutant, changed)]
+            entries = changed_entries(config.root, changed, {mutant.source for mutant in catalog.mutants})
+            applied = [mutant for mutant in applied if in_diff(mutant, changed, entries)]
         if shard:
             part = Shard.parse(shard)
             applied = [mutant for mutant in applied if part.keeps(mutant.mutant.id)]
@@ -345,8 +346,8 @@ def run(
     terminal.render(results, console)
     if results["mutants"] and all(m["verdict"] == "no-coverage" for m in results["mutants"]):
         console.print(
-            "warning: no test executed any mutated function. If the target is imported from outside the "
-            "project (an installed copy, PYTHONPATH), set pytest's pythonpath so tests import the project's files.",
+            "warning: no test executed any mutated function. If the tests import the target from an installed "
+            "copy (not an editable install), set pytest's pythonpath so they import the project's files.",
             markup=False,
         )
     publish_in_actions(results, sys.stdout)

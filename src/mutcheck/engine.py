@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mutcheck.config import Config
+from mutcheck.imports import Relocation
 from mutcheck.plan import select_tests, time_limit
-from mutcheck.scratch import copy_project
+from mutcheck.scratch import ScratchCopy, copy_project
 
 if TYPE_CHECKING:  # LibCST loads while the host starts, not before
     from mutcheck.mutate import AppliedMutant
@@ -55,6 +56,7 @@ class EngineRun:
     seconds: float = 0.0
     mutant_phase_seconds: float = 0.0  # from the plan to the last mutant
     timings: dict[str, float] = field(default_factory=dict)  # seconds per phase, see `run_engine`
+    copy: ScratchCopy = field(default_factory=lambda: ScratchCopy(0, 0, 0.0))  # the project's scratch copy
     log: str = ""
 
 
@@ -132,8 +134,9 @@ def run_engine(
     started = time.monotonic()
     run = EngineRun()
     with tempfile.TemporaryDirectory(prefix="mutcheck-") as directory:
-        scratch = copy_project(config.root, Path(directory) / "project")
-        run.timings["copy"] = time.monotonic() - started
+        scratch = Path(directory) / "project"
+        run.copy = copy_project(config.root, scratch)
+        run.timings["copy"] = run.copy.seconds
         read_fd, write_fd = os.pipe()
         spec = {
             "mode": "full",
@@ -144,6 +147,7 @@ def run_engine(
             "baseline_rounds": options.baseline_rounds,
             "jobs": options.jobs,
             "bail": options.bail,
+            "project_roots": [str(config.root)],  # where editable installs and PYTHONPATH point
         }
         spec_path = Path(directory) / "spec.json"
         spec_path.write_text(json.dumps(spec), encoding="utf-8")
@@ -157,7 +161,11 @@ def run_engine(
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 text=True,
-                env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "MUTCHECK_RUNNING": "1"},
+                env={
+                    **Relocation([config.root], scratch).environment(os.environ),
+                    "PYTHONDONTWRITEBYTECODE": "1",
+                    "MUTCHECK_RUNNING": "1",
+                },
             )
             os.close(write_fd)
             host_started = time.monotonic()

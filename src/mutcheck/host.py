@@ -25,6 +25,7 @@ from typing import Any, TextIO
 import pytest
 
 from mutcheck.clock import Stopwatch
+from mutcheck.imports import Relocation, redirect_imports
 from mutcheck.outcome import DETECTING, NOT_RUN, ORDER_DEPENDENT, PASSED, SKIPPED, TIMEOUT
 from mutcheck.plan import test_limit, time_limit
 from mutcheck.protocol import TestResult, TestTimeout, run_item
@@ -332,6 +333,7 @@ class Host:
         project = Path(scratch) / "project"
         shutil.copytree(Path.cwd(), project, symlinks=True)
         (project / mutant["file"]).write_text(mutant["mutated"], encoding="utf-8")
+        roots = [*map(Path, self.spec["project_roots"]), Path.cwd()]  # its imports move on to its own copy
         read_fd, write_fd = os.pipe()
         spec = {
             "mode": "tests",
@@ -340,6 +342,7 @@ class Host:
             "tests": [self.items[index].nodeid for index in selected],
             "limits": self._limits(selected),
             "pytest_args": self.spec["pytest_args"],
+            "project_roots": [str(root) for root in roots],
         }
         spec_path = Path(scratch) / "spec.json"
         spec_path.write_text(json.dumps(spec), encoding="utf-8")
@@ -351,7 +354,7 @@ class Host:
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
-                env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+                env={**Relocation(roots, project).environment(os.environ), "PYTHONDONTWRITEBYTECODE": "1"},
             )
         os.close(write_fd)
         stopwatch = Stopwatch(process.pid)
@@ -591,6 +594,7 @@ def main() -> None:
     spec = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
     sys.dont_write_bytecode = True
     _rewrite_only_the_suite()
+    redirect_imports([Path(root) for root in spec["project_roots"]], Path.cwd())
     args = [*spec.get("tests", spec.get("test_paths", [])), *spec["pytest_args"]]
     # No terminal reporter: nothing reads it, and plugins skip their summary work without it.
     args += ["-p", "no:cacheprovider", "-p", "no:terminal"]

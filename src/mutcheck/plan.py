@@ -1,7 +1,9 @@
 """Which mutants run, and which tests run under each, with what time limit."""
 
 import hashlib
+import re
 import subprocess
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -36,31 +38,91 @@ class Shard:
         return digest % self.count == self.index - 1
 
 
-def changed_lines(root: Path, base: str) -> dict[str, set[int]]:
-    """Lines added or changed since git `base` (working tree included), per file relative to `root`."""
-    completed = subprocess.run(
-        ["git", "diff", "--relative", "--unified=0", "--no-color", "--no-ext-diff", base, "--"],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+def _git(root: Path, base: str, *args: str) -> str:
+    completed = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=False)
     if completed.returncode != 0:
-        raise InputError([Problem("--diff", "", "", f"git diff {base} failed: {completed.stderr.strip()}")])
-    lines: dict[str, set[int]] = {}
-    for patched in PatchSet(completed.stdout):
+        raise InputError([Problem("--diff", "", "", f"git {args[0]} {base} failed: {completed.stderr.strip()}")])
+    return completed.stdout
+
+
+Changed = dict[str, set[int] | None]  # per file relative to the root: changed lines, None for a new file
+
+
+def changed_lines(root: Path, base: str) -> Changed:
+    """Lines added or changed since git `base`, working tree included; untracked files are new."""
+    diff = _git(root, base, "diff", "--relative", "--unified=0", "--no-color", "--no-ext-diff", base, "--")
+    lines: Changed = {}
+    for patched in PatchSet(diff):
         touched = lines.setdefault(patched.path, set())
         for hunk in patched:
             touched.update(line.target_line_no for line in hunk if line.is_added)
             if hunk.removed and not hunk.added:  # a pure deletion touches the line it left behind
                 touched.add(max(hunk.target_start, 1))
+    untracked = _git(root, base, "ls-files", "-z", "--others", "--exclude-standard")
+    lines.update(dict.fromkeys(name for name in untracked.split("\0") if name))
     return lines
 
 
-def in_diff(applied: "AppliedMutant", changed: dict[str, set[int]]) -> bool:
-    """The mutant's span touches changed lines, or one of its expected killers' files changed."""
-    span = set(range(applied.span.start_line, applied.span.end_line + 1))
-    if span & changed.get(applied.mutant.file, set()):
+def _touches(changed: Changed, file: str, span: range) -> bool:
+    if file not in changed:
+        return False
+    lines = changed[file]
+    return lines is None or not lines.isdisjoint(span)
+
+
+_ENTRY_HEADER = re.compile(r"""^\s*\[\[\s*(?:mutant|"mutant"|'mutant')\s*\]\]\s*(?:#.*)?$""")
+_NOT_CONTENT = re.compile(r"^\s*(?:#.*)?$")
+
+
+def _complete_toml(text: str) -> bool:
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return False
+    return True
+
+
+def entry_lines(text: str) -> dict[str, range]:
+    """Each `[[mutant]]` entry's lines (1-based) in a catalog file's text, by id: from its header to
+    its last line of content (the blank lines and comments before the next header belong to none).
+
+    tomllib gives no positions, so headers are found by scanning; a header-like line inside a
+    multi-line string is told apart because the text before it does not parse on its own.
+    """
+    lines = text.splitlines()
+    tables = tomllib.loads(text).get("mutant", [])
+    starts = [
+        number
+        for number, line in enumerate(lines, start=1)
+        if _ENTRY_HEADER.match(line) and _complete_toml("\n".join(lines[: number - 1]))
+    ]
+    if len(starts) != len(tables):  # a layout the scan does not know: any change touches every entry
+        return {table["id"]: range(1, len(lines) + 1) for table in tables}
+    spans = {}
+    for table, start, next_start in zip(tables, starts, [*starts[1:], len(lines) + 1], strict=True):
+        end = next_start - 1
+        while end > start and _NOT_CONTENT.match(lines[end - 1]):
+            end -= 1
+        spans[table["id"]] = range(start, end + 1)
+    return spans
+
+
+def changed_entries(root: Path, changed: Changed, catalog_files: set[str]) -> set[tuple[str, str]]:
+    """(catalog file, id) of every catalog entry whose TOML text has changed lines."""
+    return {
+        (source, entry_id)
+        for source in catalog_files & changed.keys()
+        for entry_id, span in entry_lines((root / source).read_text(encoding="utf-8")).items()
+        if _touches(changed, source, span)
+    }
+
+
+def in_diff(applied: "AppliedMutant", changed: Changed, entries: set[tuple[str, str]]) -> bool:
+    """The mutant's span touches changed lines, its catalog entry changed, or one of its expected
+    killers' files changed."""
+    if _touches(changed, applied.mutant.file, range(applied.span.start_line, applied.span.end_line + 1)):
+        return True
+    if (applied.mutant.source, applied.mutant.id) in entries:
         return True
     return any(test.split("::", 1)[0] in changed for test in applied.mutant.killed_by)
 

@@ -149,6 +149,7 @@ def build_results(
             "seconds": round(run.seconds, 3),
             "mutant_phase_seconds": round(run.mutant_phase_seconds, 3),
             "timings": {phase: round(seconds, 3) for phase, seconds in run.timings.items()},
+            "copy": {"files": run.copy.files, "bytes": run.copy.bytes, "seconds": round(run.copy.seconds, 3)},
             **facts,
         },
         "tests": list(run.tests),

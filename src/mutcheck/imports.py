@@ -1,0 +1,101 @@
+"""Making the project's own modules import from the scratch copy, however the project is installed.
+
+An editable install (`pip install -e .`, `uv sync`, `poetry install`) points into the user's
+checkout: a `.pth` path entry (the project's root or `src`), setuptools' editable finder (a map
+from package names to checkout folders), a link tree of symlinks, or a PYTHONPATH entry. Tests
+would then import the checkout, never the mutated copy. Every such route is redirected to the same
+relative place in the copy: path entries and PYTHONPATH are rewritten, and a meta-path finder in
+front moves any module spec that still resolves into the checkout.
+"""
+
+import importlib.util
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from importlib.machinery import ModuleSpec
+from pathlib import Path
+
+
+class Relocation:
+    """Paths inside any of `roots` (the checkout, or a copy this copy was made from) moved to the
+    same relative path inside `scratch`, when that exists there."""
+
+    def __init__(self, roots: Sequence[Path], scratch: Path) -> None:
+        self.scratch = str(scratch.resolve())
+        # As given and resolved: a path entry may spell a root either way.
+        self.roots = sorted({str(spelling) for root in roots for spelling in (root.absolute(), root.resolve())})
+        self._real_folders: dict[str, str] = {}
+
+    def _real(self, absolute: str) -> str:
+        """os.path.realpath, with each folder resolved once: it runs for every module imported."""
+        if os.path.islink(absolute):
+            return os.path.realpath(absolute)
+        folder, name = os.path.split(absolute)
+        if folder not in self._real_folders:
+            self._real_folders[folder] = os.path.realpath(folder)
+        return os.path.join(self._real_folders[folder], name)
+
+    @staticmethod
+    def _inside(path: str, folder: str) -> bool:
+        return path == folder or path.startswith(folder + os.sep)
+
+    def path(self, path: str) -> str:
+        """`path` (a file or folder) in the copy, or unchanged if it is outside the roots or missing there.
+
+        A symlink is followed first: an editable link tree's files link to the checkout's (or,
+        in the copy, to the copy's) real files, and the real file is the one mutated.
+        """
+        if not path:
+            return path
+        absolute = os.path.abspath(path)
+        real = self._real(absolute)
+        if self._inside(real, self.scratch):
+            return real
+        for candidate in (real, absolute):
+            for root in self.roots:
+                if self._inside(candidate, root) and os.path.exists(moved := self.scratch + candidate[len(root) :]):
+                    return moved
+        return path
+
+    def environment(self, environment: Mapping[str, str]) -> dict[str, str]:
+        """A copy of `environment` whose PYTHONPATH entries point into the copy."""
+        moved = dict(environment)
+        if environment.get("PYTHONPATH"):
+            entries = environment["PYTHONPATH"].split(os.pathsep)
+            moved["PYTHONPATH"] = os.pathsep.join(self.path(entry) for entry in entries)
+        return moved
+
+
+class ScratchFinder:
+    """First on `sys.meta_path`: asks the finders behind it, and moves a spec whose file (or a
+    symlink's target) lies in the checkout to the copy's file."""
+
+    def __init__(self, relocation: Relocation) -> None:
+        self.relocation = relocation
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None, target: object = None) -> ModuleSpec | None:
+        behind = sys.meta_path[sys.meta_path.index(self) + 1 :]  # those in front have already declined
+        for finder in behind:
+            if not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                return self._moved(spec)
+        return None
+
+    def _moved(self, spec: ModuleSpec) -> ModuleSpec:
+        if not (spec.has_location and spec.origin):
+            return spec
+        origin = self.relocation.path(spec.origin)
+        if origin == spec.origin:
+            return spec
+        # A package's submodules are then found beside its moved `__init__`, through its `__path__`.
+        package = [os.path.dirname(origin)] if spec.submodule_search_locations is not None else None
+        return importlib.util.spec_from_file_location(spec.name, origin, submodule_search_locations=package) or spec
+
+
+def redirect_imports(roots: Sequence[Path], scratch: Path) -> None:
+    """From now on in this process, the project's modules import from `scratch`, not from `roots`."""
+    relocation = Relocation(roots, scratch)
+    sys.path[:] = [relocation.path(entry) for entry in sys.path]
+    sys.meta_path.insert(0, ScratchFinder(relocation))

@@ -1,0 +1,52 @@
+"""`--diff BASE`: a change to the catalog itself selects the entries it added or edited."""
+
+from click.testing import CliRunner
+
+from mutcheck.cli import main
+from mutcheck.exit_code import ExitCode
+from mutcheck.plan import entry_lines
+from mutcheck.results import load_results
+from tests.mutcheck.engine_project import entry, make_engine_project
+
+TWO_ENTRIES = """\
+# leading comment
+
+[[mutant]]
+id = "A"
+replace = '''
+[[mutant]]
+'''
+
+# about B
+[[ mutant ]]  # B
+id = "B"
+title = { en = "b", zh = "b" }
+[mutant.why]
+en = "why"
+
+"""
+
+
+def test_entry_lines_span_each_entry_from_header_to_its_last_content_line():
+    assert entry_lines(TWO_ENTRIES) == {"A": range(3, 8), "B": range(10, 15)}
+
+
+def test_diff_runs_the_catalog_entries_added_or_edited_since_base(tmp_path):
+    project = make_engine_project(tmp_path / "project", git=True)
+    catalog = project / "mutants/catalog.toml"
+    edited = catalog.read_text().replace(
+        'killed_by = ["tests/test_tiny.py::test_clamp_low", "tests/test_tiny.py::test_clamp_inside"]',
+        'killed_by = ["tests/test_tiny.py::test_clamp_low"]',
+    )
+    added = entry(id='"ADDED"', match='"value > high"', replace='"value > high + 1"')
+    added = added.replace("test_clamp_low", "test_clamp_high")
+    catalog.write_text(edited + "\n" + added)
+    (project / "mutants/families.toml").write_text((project / "mutants/families.toml").read_text() + "# edited\n")
+    new_file = entry(id='"NEW_FILE"', match='"value < low"', replace='"value < low - 1"')
+    (project / "mutants/more.toml").write_text(new_file)  # untracked: wholly new
+    results_path = tmp_path / "results.json"
+    result = CliRunner().invoke(main, ["run", "--project", str(project), "--diff", "HEAD", "--json", str(results_path)])
+    data = load_results(results_path)
+    assert sorted(mutant["id"] for mutant in data["mutants"]) == ["ADDED", "NEW_FILE", "SWAP"], result.output
+    assert all(mutant["verdict"] == "killed" for mutant in data["mutants"])
+    assert result.exit_code == ExitCode.OK
