@@ -4,7 +4,7 @@ import ast
 import difflib
 import textwrap
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from types import CodeType
@@ -171,21 +171,22 @@ class _ScopeFinder(cst.CSTVisitor):
         self.stack.pop()
 
 
-class _MatchCollector(cst.CSTVisitor):
-    """Nodes (or runs of statements) inside a scope whose code has the same AST as `match`.
+Match = tuple[tuple[cst.CSTNode, ...], Sequence[cst.CSTNode]]  # the nodes, and their block for statements
+
+
+class _MatchIndex(cst.CSTVisitor):
+    """Every node (or run of `statement_count` statements) inside a scope, by the layout-free
+    fingerprint of its code: built once per scope and kind, then each mutant is a lookup.
 
     In the module scope, function and class definitions are left out (a whole one may still be a
     statement of the match): they are scopes of their own."""
 
-    def __init__(
-        self, module: cst.Module, key: str, expression: bool, statement_count: int, skip_definitions: bool
-    ) -> None:
+    def __init__(self, module: cst.Module, expression: bool, statement_count: int, skip_definitions: bool) -> None:
         self.module = module
-        self.key = key
         self.expression = expression
         self.statement_count = statement_count
         self.skip_definitions = skip_definitions
-        self.matches: list[tuple[tuple[cst.CSTNode, ...], Sequence[cst.CSTNode]]] = []
+        self.matches: dict[str | None, list[Match]] = {}
         self.candidates: list[str] = []
 
     def on_visit(self, node: cst.CSTNode) -> bool:
@@ -193,22 +194,20 @@ class _MatchCollector(cst.CSTVisitor):
             return False
         if self.expression and isinstance(node, cst.BaseExpression):
             code = self.module.code_for_node(node)
-            if _ast_key(code, expression=True) == self.key:
-                self.matches.append(((node,), ()))
-            elif len(self.candidates) < 200:
-                self.candidates.append(_one_line(code, expression=True))
+            self.matches.setdefault(_ast_key(code, expression=True), []).append(((node,), ()))
+            if len(self.candidates) < 200:
+                self.candidates.append(code)
         if not self.expression and isinstance(node, cst.IndentedBlock | cst.Module):
             self._scan_block(node.body)
         return True
 
     def _scan_block(self, body: Sequence[cst.BaseStatement]) -> None:
         count = self.statement_count
+        codes = [self.module.code_for_node(statement) for statement in body]
         for start in range(len(body) - count + 1):
-            run = tuple(body[start : start + count])
-            code = "".join(self.module.code_for_node(statement) for statement in run)
-            if _ast_key(code, expression=False) == self.key:
-                self.matches.append((run, body))
-        self.candidates.extend(_one_line(self.module.code_for_node(statement), expression=False) for statement in body)
+            key = _ast_key("".join(codes[start : start + count]), expression=False)
+            self.matches.setdefault(key, []).append((tuple(body[start : start + count]), body))
+        self.candidates.extend(codes)
 
 
 @dataclass(frozen=True)
@@ -219,9 +218,19 @@ class _ParsedFile:
     positions: dict[cst.CSTNode, CodeRange]
     line_offsets: tuple[int, ...]
     code: CodeType | None
+    indexes: dict[tuple[str, bool, int], _MatchIndex] = field(default_factory=dict, compare=False)
 
     def offset(self, line: int, column: int) -> int:
         return self.line_offsets[line - 1] + column
+
+    def index(self, scope: str, expression: bool, statement_count: int) -> _MatchIndex:
+        """The scope's match index for this kind of edit, built on first use."""
+        key = (scope, expression, statement_count)
+        if key not in self.indexes:
+            index = _MatchIndex(self.module, expression, statement_count, scope == MODULE_SCOPE)
+            self.finder.scopes[scope].visit(index)
+            self.indexes[key] = index
+        return self.indexes[key]
 
 
 def line_offsets(text: str) -> tuple[int, ...]:
@@ -356,14 +365,17 @@ def apply_mutant(mutant: Mutant, root: Path) -> AppliedMutant:
     if key is None:
         raise _fail(mutant, "match", "does not parse as " + ("an expression" if expression else "statements"))
     statement_count = 0 if expression else len(_parse_block(mutant.match)[1].body)
-    collector = _MatchCollector(parsed.module, key, expression, statement_count, mutant.scope == MODULE_SCOPE)
-    scope.visit(collector)
-    if len(collector.matches) != 1:
-        found = "not found" if not collector.matches else f"found {len(collector.matches)} times"
-        candidates = sorted({c for c in collector.candidates if c}, key=lambda c: (len(c), c))[:8]
+    index = parsed.index(mutant.scope, expression, statement_count)
+    matches = index.matches.get(key, [])
+    if len(matches) != 1:
+        if matches:
+            lines = ", ".join(str(parsed.positions[nodes[0]].start.line) for nodes, _ in matches)
+            raise _fail(mutant, "match", f"found {len(matches)} times in {mutant.scope} (lines {lines})")
+        one_line = {_one_line(code, expression) for code in index.candidates}
+        candidates = sorted(filter(None, one_line), key=lambda c: (len(c), c))[:8]
         preview = "; ".join(repr(candidate) for candidate in candidates)
-        raise _fail(mutant, "match", f"{found} in {mutant.scope}; candidates: {preview}")
-    targets, block = collector.matches[0]
+        raise _fail(mutant, "match", f"not found in {mutant.scope}; candidates: {preview}")
+    targets, block = matches[0]
 
     mutated = _splice(parsed, mutant, targets, block)
     try:
