@@ -11,8 +11,9 @@ import time
 from dataclasses import dataclass
 
 import pytest
-from _pytest.reports import TestReport
-from _pytest.runner import CallInfo, get_reraise_exceptions
+from pytest import CallInfo, TestReport
+
+from mutcheck.pytest_compat import release_request, renew_request, reraised_exceptions
 
 PASSED = "passed"
 FAILED = "failed"
@@ -46,7 +47,7 @@ def _witness(call: CallInfo) -> str:
 def _phase(item: pytest.Item, when: str, **kwargs: object) -> tuple[CallInfo, TestReport | None]:
     """The phase's call and its report; no report for a plain failing call (see the module doc)."""
     hook = getattr(item.ihook, f"pytest_runtest_{when}")
-    call = CallInfo.from_call(lambda: hook(item=item, **kwargs), when=when, reraise=get_reraise_exceptions(item.config))
+    call = CallInfo.from_call(lambda: hook(item=item, **kwargs), when=when, reraise=reraised_exceptions(item.config))
     cheap_failure = (
         when == "call"
         and call.excinfo is not None
@@ -58,8 +59,7 @@ def _phase(item: pytest.Item, when: str, **kwargs: object) -> tuple[CallInfo, Te
 
 def run_item(item: pytest.Item, nextitem: pytest.Item | None, want_witness: bool = True) -> TestResult:
     """Setup, call and teardown `item`; `want_witness=False` skips even the failure line."""
-    if hasattr(item, "_request") and not item._request:
-        item._initrequest()  # a re-run item: fixtures need a fresh request
+    renew_request(item)
     start = time.perf_counter()
     phases = []
     try:
@@ -68,9 +68,7 @@ def run_item(item: pytest.Item, nextitem: pytest.Item | None, want_witness: bool
             phases.append(_phase(item, "call"))
         phases.append(_phase(item, "teardown", nextitem=nextitem))
     finally:
-        if hasattr(item, "_request"):
-            item._request = False
-            item.funcargs = None
+        release_request(item)
     duration = time.perf_counter() - start
     failed = next((call for call, report in phases if report is None or report.failed), None)
     if failed is not None:
