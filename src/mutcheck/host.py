@@ -26,6 +26,7 @@ import pytest
 
 from mutcheck.plan import test_limit, time_limit
 from mutcheck.protocol import NOT_RUN, PASSED, TIMEOUT, TestResult, TestTimeout, run_item
+from mutcheck.reach import Reach
 from mutcheck.swap import find_code, live_function
 
 WITNESSES_PER_MUTANT = 2
@@ -124,32 +125,17 @@ def _read_ready(fd: int) -> bytes:
     return os.read(fd, 65536) if ready else b""
 
 
-class _CoverageRecorder:
-    """Which target functions each test executes: a global trace function that only sees Python
-    calls and asks for no line events, so the cost is one set lookup per call."""
-
-    def __init__(self, target_files: set[str]) -> None:
-        self.target_files = target_files
-        self.current: set[str] = set()
-
-    def __call__(self, frame: Any, _event: str, _arg: Any) -> None:
-        if frame.f_code.co_filename in self.target_files:
-            self.current.add(frame.f_code.co_qualname)
-
-
 def _baseline_chunk(items: list[pytest.Item], chunk: list[int], target_files: set[str] | None) -> list[dict[str, Any]]:
-    recorder = _CoverageRecorder(target_files) if target_files is not None else None
+    reach = Reach(target_files) if target_files is not None else None
     results = []
     for position, index in enumerate(chunk):
         nextitem = items[chunk[position + 1]] if position + 1 < len(chunk) else None
-        if recorder:
-            recorder.current = set()
-            sys.settrace(recorder)
+        if reach:
+            reach.start_test()
         result = run_item(items[index], nextitem)
-        sys.settrace(None)
         event = {"test": index, "outcome": result.outcome, "duration": result.duration, "witness": result.witness}
-        if recorder:
-            event["covered"] = sorted(recorder.current)
+        if reach:
+            event["covered"] = reach.stop_test()
         results.append(event)
     return results
 
