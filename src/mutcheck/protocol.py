@@ -5,6 +5,10 @@ report per phase so that plugins such as tmp_path see what they expect) but logs
 failing call is the one exception: building its report (traceback, assertion introspection)
 costs far more than most tests, so unless the item is marked xfail (whose outcome pytest's
 report decides) it is recorded from the exception alone; the witness is its first line.
+
+Reports that plugins log while the test runs are watched instead: subtests (pytest 9's built-in
+`subtests` fixture, the pytest-subtests plugin before it) report their failures only that way,
+and a test with a failed subtest has failed, as in a plain pytest run.
 """
 
 import time
@@ -23,6 +27,7 @@ TIMEOUT = "timeout"
 NOT_RUN = "not-run"
 
 _WITNESS_LIMIT = 300
+_LISTENER = "mutcheck-logged-failures"
 
 
 class TestTimeout(BaseException):
@@ -37,11 +42,38 @@ class TestResult:
     witness: str | None
 
 
+class _LoggedFailures:
+    """The failed reports logged (by plugins: this protocol logs none) since the test started."""
+
+    def __init__(self) -> None:
+        self.reports: list[TestReport] = []
+
+    def pytest_runtest_logreport(self, report: TestReport) -> None:
+        if report.failed:
+            self.reports.append(report)
+
+
+def _logged_failures(config: pytest.Config) -> _LoggedFailures:
+    listener = config.pluginmanager.get_plugin(_LISTENER)
+    if listener is None:
+        listener = _LoggedFailures()
+        config.pluginmanager.register(listener, _LISTENER)
+    return listener
+
+
+def _first_line(text: str) -> str:
+    first = text.strip().splitlines()[0] if text.strip() else "failed"
+    return first if len(first) <= _WITNESS_LIMIT else first[: _WITNESS_LIMIT - 1] + "…"
+
+
 def _witness(call: CallInfo) -> str:
     """The exception's first line, as pytest prints it (`AssertionError: assert 1 == 2`)."""
-    text = call.excinfo.exconly().strip() if call.excinfo else ""
-    first = text.splitlines()[0] if text else "failed"
-    return first if len(first) <= _WITNESS_LIMIT else first[: _WITNESS_LIMIT - 1] + "…"
+    return _first_line(call.excinfo.exconly() if call.excinfo else "")
+
+
+def _report_witness(report: TestReport) -> str:
+    crash = getattr(report.longrepr, "reprcrash", None)
+    return _first_line(crash.message if crash is not None else str(report.longrepr))
 
 
 def _phase(item: pytest.Item, when: str, **kwargs: object) -> tuple[CallInfo, TestReport | None]:
@@ -60,6 +92,8 @@ def _phase(item: pytest.Item, when: str, **kwargs: object) -> tuple[CallInfo, Te
 def run_item(item: pytest.Item, nextitem: pytest.Item | None, want_witness: bool = True) -> TestResult:
     """Setup, call and teardown `item`; `want_witness=False` skips even the failure line."""
     renew_request(item)
+    logged = _logged_failures(item.config)
+    logged.reports.clear()
     start = time.perf_counter()
     phases = []
     try:
@@ -76,6 +110,8 @@ def run_item(item: pytest.Item, nextitem: pytest.Item | None, want_witness: bool
             return TestResult(TIMEOUT, duration, None)
         outcome = FAILED if failed.when == "call" else ERROR
         return TestResult(outcome, duration, _witness(failed) if want_witness else None)
+    if logged.reports:
+        return TestResult(FAILED, duration, _report_witness(logged.reports[0]) if want_witness else None)
     if any(report.skipped for _, report in phases):
         return TestResult(SKIPPED, duration, None)
     return TestResult(PASSED, duration, None)
