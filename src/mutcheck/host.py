@@ -29,6 +29,8 @@ from mutcheck.imports import Relocation, redirect_imports
 from mutcheck.outcome import DETECTING, NOT_RUN, ORDER_DEPENDENT, PASSED, SKIPPED, TIMEOUT
 from mutcheck.plan import test_limit, time_limit
 from mutcheck.protocol import TestResult, TestTimeout, run_item
+from mutcheck.pytest_compat import rewrite_only_the_suite
+from mutcheck.reach import Reach
 from mutcheck.swap import find_code, live_function
 
 WITNESSES_PER_MUTANT = 2
@@ -145,32 +147,17 @@ def _read_ready(fd: int) -> bytes:
     return os.read(fd, 65536) if ready else b""
 
 
-class _CoverageRecorder:
-    """Which target functions each test executes: a global trace function that only sees Python
-    calls and asks for no line events, so the cost is one set lookup per call."""
-
-    def __init__(self, target_files: set[str]) -> None:
-        self.target_files = target_files
-        self.current: set[str] = set()
-
-    def __call__(self, frame: Any, _event: str, _arg: Any) -> None:
-        if frame.f_code.co_filename in self.target_files:
-            self.current.add(frame.f_code.co_qualname)
-
-
 def _baseline_chunk(items: list[pytest.Item], chunk: list[int], target_files: set[str] | None) -> list[dict[str, Any]]:
-    recorder = _CoverageRecorder(target_files) if target_files is not None else None
+    reach = Reach(target_files) if target_files is not None else None
     results = []
     for position, index in enumerate(chunk):
         nextitem = items[chunk[position + 1]] if position + 1 < len(chunk) else None
-        if recorder:
-            recorder.current = set()
-            sys.settrace(recorder)
+        if reach:
+            reach.start_test()
         result = run_item(items[index], nextitem)
-        sys.settrace(None)
         event = {"test": index, "outcome": result.outcome, "duration": result.duration, "witness": result.witness}
-        if recorder:
-            event["covered"] = sorted(recorder.current)
+        if reach:
+            event["covered"] = reach.stop_test()
         results.append(event)
     return results
 
@@ -576,24 +563,10 @@ class HostPlugin:
         return True
 
 
-def _rewrite_only_the_suite() -> None:
-    """pytest rewrites the asserts of every module of every plugin's distribution as it is
-    imported (all of hypothesis, anyio, …), and with no bytecode cache it does so in every host:
-    most of a host's start in a large environment. Witnesses come from the suite's own asserts
-    (test files and conftests, still rewritten), so plugin packages are not marked. Private
-    pytest API: `Config._mark_plugins_for_rewrite(hook, ...)`, the same in pytest 8.0 to 9.x."""
-    from _pytest.config import Config
-
-    def mark_none(config: Config, hook: Any, *_args: Any, **_kwargs: Any) -> None:
-        config.pluginmanager.rewrite_hook = hook
-
-    Config._mark_plugins_for_rewrite = mark_none
-
-
 def main() -> None:
     spec = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
     sys.dont_write_bytecode = True
-    _rewrite_only_the_suite()
+    rewrite_only_the_suite()
     redirect_imports([Path(root) for root in spec["project_roots"]], Path.cwd())
     args = [*spec.get("tests", spec.get("test_paths", [])), *spec["pytest_args"]]
     # No terminal reporter: nothing reads it, and plugins skip their summary work without it.

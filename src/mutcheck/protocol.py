@@ -5,19 +5,24 @@ report per phase so that plugins such as tmp_path see what they expect) but logs
 failing call is the one exception: building its report (traceback, assertion introspection)
 costs far more than most tests, so unless the item is marked xfail (whose outcome pytest's
 report decides) it is recorded from the exception alone; the witness is its first line.
+
+Reports that plugins log while the test runs are watched instead: subtests (pytest 9's built-in
+`subtests` fixture, the pytest-subtests plugin before it) report their failures only that way,
+and a test with a failed subtest has failed, as in a plain pytest run.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
-from _pytest.reports import TestReport
-from _pytest.runner import CallInfo, get_reraise_exceptions
+from pytest import CallInfo, TestReport
 
 from mutcheck.clock import Stopwatch
 from mutcheck.outcome import ERROR, FAILED, PASSED, SKIPPED, TIMEOUT
+from mutcheck.pytest_compat import release_request, renew_request, reraised_exceptions
 
 _WITNESS_LIMIT = 300
+_LISTENER = "mutcheck-logged-failures"
 
 
 class TestTimeout(BaseException):
@@ -32,17 +37,44 @@ class TestResult:
     witness: str | None
 
 
+class _LoggedFailures:
+    """The failed reports logged (by plugins: this protocol logs none) since the test started."""
+
+    def __init__(self) -> None:
+        self.reports: list[TestReport] = []
+
+    def pytest_runtest_logreport(self, report: TestReport) -> None:
+        if report.failed:
+            self.reports.append(report)
+
+
+def _logged_failures(config: pytest.Config) -> _LoggedFailures:
+    listener = config.pluginmanager.get_plugin(_LISTENER)
+    if listener is None:
+        listener = _LoggedFailures()
+        config.pluginmanager.register(listener, _LISTENER)
+    return listener
+
+
+def _first_line(text: str) -> str:
+    first = text.strip().splitlines()[0] if text.strip() else "failed"
+    return first if len(first) <= _WITNESS_LIMIT else first[: _WITNESS_LIMIT - 1] + "…"
+
+
 def _witness(call: CallInfo) -> str:
     """The exception's first line, as pytest prints it (`AssertionError: assert 1 == 2`)."""
-    text = call.excinfo.exconly().strip() if call.excinfo else ""
-    first = text.splitlines()[0] if text else "failed"
-    return first if len(first) <= _WITNESS_LIMIT else first[: _WITNESS_LIMIT - 1] + "…"
+    return _first_line(call.excinfo.exconly() if call.excinfo else "")
+
+
+def _report_witness(report: TestReport) -> str:
+    crash = getattr(report.longrepr, "reprcrash", None)
+    return _first_line(crash.message if crash is not None else str(report.longrepr))
 
 
 def _phase(item: pytest.Item, when: str, **kwargs: object) -> tuple[CallInfo, TestReport | None]:
     """The phase's call and its report; no report for a plain failing call (see the module doc)."""
     hook = getattr(item.ihook, f"pytest_runtest_{when}")
-    call = CallInfo.from_call(lambda: hook(item=item, **kwargs), when=when, reraise=get_reraise_exceptions(item.config))
+    call = CallInfo.from_call(lambda: hook(item=item, **kwargs), when=when, reraise=reraised_exceptions(item.config))
     cheap_failure = (
         when == "call"
         and call.excinfo is not None
@@ -63,8 +95,9 @@ def run_item(
     The duration is the charged time of the three phases (see `clock`); `phases_done` is called
     right after them, so that the caller's time limit does not cover the witness's formatting.
     """
-    if hasattr(item, "_request") and not item._request:
-        item._initrequest()  # a re-run item: fixtures need a fresh request
+    renew_request(item)
+    logged = _logged_failures(item.config)
+    logged.reports.clear()
     stopwatch = Stopwatch()
     phases = []
     try:
@@ -75,15 +108,15 @@ def run_item(
     finally:
         duration = stopwatch.elapsed()
         phases_done()
-        if hasattr(item, "_request"):
-            item._request = False
-            item.funcargs = None
+        release_request(item)
     failed = next((call for call, report in phases if report is None or report.failed), None)
     if failed is not None:
         if failed.excinfo is not None and failed.excinfo.errisinstance(TestTimeout):
             return TestResult(TIMEOUT, duration, None)
         outcome = FAILED if failed.when == "call" else ERROR
         return TestResult(outcome, duration, _witness(failed) if want_witness else None)
+    if logged.reports:
+        return TestResult(FAILED, duration, _report_witness(logged.reports[0]) if want_witness else None)
     if any(report.skipped for _, report in phases):
         return TestResult(SKIPPED, duration, None)
     return TestResult(PASSED, duration, None)

@@ -1,0 +1,75 @@
+"""Reach, in this process: calls from any thread are recorded, test by test, with sys.monitoring
+and with the trace-function fallback (taken when another tool holds our monitoring id)."""
+
+import importlib.util
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from mutcheck.reach import TOOL_ID, Reach
+
+TARGET = """\
+def reached():
+    return 1
+
+
+def generator():
+    yield 1
+    yield 2
+"""
+
+
+@pytest.fixture
+def target(tmp_path):
+    path = tmp_path / "reach_target.py"
+    path.write_text(TARGET, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("reach_target", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module, {str(path)}
+
+
+@pytest.fixture(params=["monitoring", "tool id taken"] if hasattr(sys, "monitoring") else ["trace functions"])
+def reach(request, target):
+    if request.param == "tool id taken":
+        sys.monitoring.use_tool_id(TOOL_ID, "another tool")
+        request.addfinalizer(lambda: sys.monitoring.free_tool_id(TOOL_ID))
+    recorder = Reach(target[1])
+    yield recorder
+    assert recorder.monitoring is (request.param == "monitoring")
+
+
+def _in_a_thread(function):
+    thread = threading.Thread(target=function)
+    thread.start()
+    thread.join()
+
+
+def test_each_test_records_what_it_reached_in_any_thread(reach, target):
+    module = target[0]
+    reach.start_test()
+    _in_a_thread(module.reached)
+    assert reach.stop_test() == ["reached"]
+    reach.start_test()
+    assert reach.stop_test() == []
+    reach.start_test()
+    module.reached()  # reported again after the previous tests disabled its event
+    assert reach.stop_test() == ["reached"]
+
+
+def test_a_generator_resumed_in_a_later_test_counts_for_that_test(reach, target):
+    reach.start_test()
+    numbers = target[0].generator()
+    next(numbers)
+    assert reach.stop_test() == ["generator"]
+    reach.start_test()
+    next(numbers)
+    assert reach.stop_test() == ["generator"]
+
+
+def test_nothing_outside_the_target_files_is_recorded(reach):
+    reach.start_test()
+    _in_a_thread(lambda: Path(".").resolve())
+    assert reach.stop_test() == []
