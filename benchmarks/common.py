@@ -22,7 +22,9 @@ ENVIRONMENT = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "MUTCHECK_RUNNING":
 
 
 def scratch_repository() -> Path:
-    return copy_project(REPOSITORY, Path(tempfile.mkdtemp(prefix="mutcheck-bench-")) / "project")
+    project = Path(tempfile.mkdtemp(prefix="mutcheck-bench-")) / "project"
+    copy_project(REPOSITORY, project)
+    return project
 
 
 def run_mutcheck(project: Path, *args: str) -> tuple[float, dict]:

@@ -32,6 +32,7 @@ from mutcheck.protocol import TestResult, TestTimeout, run_item
 from mutcheck.pytest_compat import rewrite_only_the_suite
 from mutcheck.reach import Reach
 from mutcheck.swap import find_code, live_function
+from mutcheck.warm import warm_caches
 
 WITNESSES_PER_MUTANT = 2
 RESUMES_PER_MUTANT = 2  # new children after time-outs, so a mutant that hangs every test stays bounded
@@ -546,6 +547,7 @@ class HostPlugin:
         moments = {"collection_started": self.collection_started, "collected": time.monotonic()}
         events.write({"event": "collected", "tests": [item.nodeid for item in session.items], **moments})
         host = Host(self.spec, session)
+        warm_caches(getattr(item, "obj", None) for item in session.items)  # the baseline's children too
         host.baseline()
         ready = json.loads(self.answers.readline())  # the engine answers with the plan
         host.spec["mutants"] = ready["mutants"]
