@@ -4,20 +4,29 @@ from mutcheck.exit_code import ExitCode
 from tests.mutcheck.engine_project import make_engine_project
 from tests.mutcheck.test_engine import mutant, outcome, run
 
-# Passes only where the host built Hypothesis's caches before forking: the test checks them
-# before its own first draw would build them.
+# Passes only where the host built Hypothesis's caches before forking: the fixture looks at
+# them at setup, before the test's first draw would build them.
 WARM_TEST = """
 
-from hypothesis import given, strategies
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies
 from hypothesis.internal.conjecture import providers
 
 _TEXT = strategies.text(max_size=3)
+_AT_SETUP = {}
 
 
-@given(_TEXT)
-def test_clamp_of_text_length_with_warm_caches(text):
-    assert providers._sys_modules_len is not None
-    assert _TEXT.validate_called
+@pytest.fixture
+def caches_at_setup():
+    _AT_SETUP.setdefault("constants", providers._sys_modules_len is not None)
+    _AT_SETUP.setdefault("validated", bool(_TEXT.validate_called))
+    return _AT_SETUP
+
+
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=_TEXT)
+def test_clamp_of_text_length_with_warm_caches(caches_at_setup, text):
+    assert caches_at_setup == {"constants": True, "validated": True}
     assert clamp(len(text), 0, 10) == len(text)
 """
 
