@@ -126,18 +126,37 @@ def _one_line(code: str, expression: bool) -> str:
     return ast.unparse(tree).splitlines()[0]
 
 
-class _ScopeFinder(cst.CSTVisitor):
-    """Every function and class by catalog name (`f`, `Class.method`, `outer.inner`), with the
-    name Python gives its code (`outer.<locals>.inner`) and its outermost enclosing function."""
+_BLOCK_FIELDS = ("body", "handlers", "orelse", "finalbody", "cases")  # statement blocks, in source order
 
-    def __init__(self) -> None:
+
+class _ScopeFinder:
+    """Every function and class by catalog name (`f`, `Class.method`, `outer.inner`), with the
+    name Python gives its code (`outer.<locals>.inner`) and its outermost enclosing function.
+
+    Definitions are statements, so only statement blocks are walked (a generic visit of every
+    expression costs more than the rest of applying a file's mutants)."""
+
+    def __init__(self, module: cst.Module) -> None:
         self.stack: list[cst.FunctionDef | cst.ClassDef] = []
-        self.scopes: dict[str, cst.CSTNode] = {}
-        self.qualnames: dict[str, str] = {}
-        self.outermost_functions: dict[str, str | None] = {}
+        self.scopes: dict[str, cst.CSTNode] = {MODULE_SCOPE: module}
+        self.qualnames: dict[str, str] = {MODULE_SCOPE: MODULE_SCOPE}
+        self.outermost_functions: dict[str, str | None] = {MODULE_SCOPE: None}
+        self._walk(module)
+
+    def _walk(self, node: cst.CSTNode) -> None:
+        for field_name in _BLOCK_FIELDS:
+            child = getattr(node, field_name, None)
+            children = child if isinstance(child, Sequence) else (child,) if child is not None else ()
+            for statement in children:
+                if isinstance(statement, cst.FunctionDef | cst.ClassDef):
+                    self.stack.append(statement)
+                    self._enter(statement)
+                    self._walk(statement)
+                    self.stack.pop()
+                elif isinstance(statement, cst.CSTNode):
+                    self._walk(statement)
 
     def _enter(self, node: cst.FunctionDef | cst.ClassDef) -> None:
-        self.stack.append(node)
         name = ".".join(scope.name.value for scope in self.stack)
         if name in self.scopes:
             return
@@ -152,23 +171,6 @@ class _ScopeFinder(cst.CSTVisitor):
                     python_parts.append("<locals>")
         self.qualnames[name] = ".".join(python_parts)
         self.outermost_functions[name] = outermost
-
-    def visit_Module(self, node: cst.Module) -> None:
-        self.scopes[MODULE_SCOPE] = node
-        self.qualnames[MODULE_SCOPE] = MODULE_SCOPE
-        self.outermost_functions[MODULE_SCOPE] = None
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._enter(node)
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self.stack.pop()
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
-        self._enter(node)
-
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self.stack.pop()
 
 
 Match = tuple[tuple[cst.CSTNode, ...], Sequence[cst.CSTNode]]  # the nodes, and their block for statements
@@ -257,9 +259,8 @@ def file_diff(path: str, original: str, mutated: str) -> str:
 def _parse_file(text: str, filename: str) -> _ParsedFile:
     """Parsing, scopes and positions once per file content, shared by all its mutants."""
     module = cst.parse_module(text)
-    finder = _ScopeFinder()
+    finder = _ScopeFinder(module)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    wrapper.visit(finder)
     try:
         code = compile(text, filename, "exec")
     except SyntaxError:
