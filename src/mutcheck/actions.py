@@ -4,7 +4,6 @@ import os
 from pathlib import Path
 from typing import Any, TextIO
 
-from mutcheck.report.markdown import render_markdown
 from mutcheck.report.texts import run_languages
 
 SUMMARY_LIMIT = 1024 * 1024  # GitHub's cap on one step's summary
@@ -42,5 +41,7 @@ def publish_in_actions(results: dict[str, Any], stdout: TextIO) -> None:
         print(line, file=stdout)
     summary = os.environ.get("GITHUB_STEP_SUMMARY")
     if summary:
+        from mutcheck.report.markdown import render_markdown  # Jinja2 loads only inside Actions
+
         with Path(summary).open("a", encoding="utf-8") as file:
             file.write(render_markdown(results, limit=SUMMARY_LIMIT) + "\n")

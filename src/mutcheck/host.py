@@ -19,7 +19,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
+from types import CodeType, ModuleType
 from typing import Any, TextIO
 
 import pytest
@@ -73,13 +73,17 @@ def modules_by_file(files: list[str]) -> dict[str, ModuleType]:
     return found
 
 
-def _swap_in(mutant: dict[str, Any], modules: dict[str, ModuleType]) -> None:
+def _mutated_function_code(mutant: dict[str, Any]) -> CodeType | None:
+    """The swap target's code in the mutated file, compiled by the host before it forks: in a
+    child the compile costs twice as much (its allocations fault in copy-on-write pages)."""
+    code = compile(mutant["mutated"], str(Path(mutant["file"]).resolve()), "exec")
+    return find_code(code, mutant["swap_target"])
+
+
+def _swap_in(mutant: dict[str, Any], mutated_code: CodeType | None, modules: dict[str, ModuleType]) -> None:
     """Replace the live function's code with the mutated one; every reference sees the change."""
-    path = str(Path(mutant["file"]).resolve())
-    code = compile(mutant["mutated"], path, "exec")
-    module = modules.get(path)
+    module = modules.get(str(Path(mutant["file"]).resolve()))
     function = live_function(module, mutant["swap_target"]) if module else None
-    mutated_code = find_code(code, mutant["swap_target"])
     if function is None or mutated_code is None:
         raise RuntimeError(f"{mutant['swap_target']} is not loaded from {mutant['file']}")
     function.__code__ = mutated_code
@@ -287,9 +291,10 @@ class Host:
         now = time.monotonic()
         budget = time_limit(selected, self.durations, self.timeout_factor, self.timeout_constant)
         if mutant["swap_target"] is not None:
+            mutated_code = _mutated_function_code(mutant)
 
             def body(events: EventWriter) -> None:
-                _swap_in(mutant, self.modules)
+                _swap_in(mutant, mutated_code, self.modules)
                 run_tests(self.items, selected, events, self.spec["bail"], self._limits(selected))
 
             pid, read_fd = self._fork(body)

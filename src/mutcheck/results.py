@@ -8,8 +8,6 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from mutcheck import __version__
 from mutcheck.catalog import Catalog
 from mutcheck.engine import EngineRun, baseline_passed
@@ -174,6 +172,8 @@ def load_results(path: Path) -> dict[str, Any]:
         raise InputError([Problem(str(path), "", "", f"cannot read results: {error}")]) from error
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
         raise InputError([Problem(str(path), "", "format", f"not a {FORMAT} version {VERSION} file")])
+    import jsonschema  # only reading a results file needs it, not writing one
+
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema()).iter_errors(data))
     if error is not None:
         where = "/".join(str(part) for part in error.absolute_path) or "(top)"
