@@ -57,6 +57,15 @@ class Relocation:
                     return moved
         return path
 
+    def originals(self, folder: str) -> list[str]:
+        """The folders of the roots that `folder` (inside the copy) was copied from."""
+        real = self._real(os.path.abspath(folder))
+        if not self._inside(real, self.scratch):
+            return []
+        relative = real[len(self.scratch) :]
+        found = [root + relative for root in self.roots if os.path.isdir(root + relative)]
+        return list(dict.fromkeys(os.path.realpath(folder) for folder in found))
+
     def environment(self, environment: Mapping[str, str]) -> dict[str, str]:
         """A copy of `environment` whose PYTHONPATH entries point into the copy."""
         moved = dict(environment)
@@ -87,10 +96,17 @@ class ScratchFinder:
         if not (spec.has_location and spec.origin):
             return spec
         origin = self.relocation.path(spec.origin)
+        package = None
+        if spec.submodule_search_locations is not None:
+            # A package's submodules are found beside its `__init__` in the copy, through its
+            # `__path__`; what the copy leaves out (a git-ignored `_version.py`, an extension
+            # built in place) still loads from the checkout, after it.
+            folder = os.path.dirname(origin)
+            package = list(dict.fromkeys([folder, *self.relocation.originals(folder)]))
         if origin == spec.origin:
+            if package is not None:
+                spec.submodule_search_locations[:] = list(dict.fromkeys([*package, *spec.submodule_search_locations]))
             return spec
-        # A package's submodules are then found beside its moved `__init__`, through its `__path__`.
-        package = [os.path.dirname(origin)] if spec.submodule_search_locations is not None else None
         return importlib.util.spec_from_file_location(spec.name, origin, submodule_search_locations=package) or spec
 
 

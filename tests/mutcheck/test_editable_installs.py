@@ -199,3 +199,23 @@ def test_a_pythonpath_into_the_checkout_imports_the_scratch_copy_on_both_paths(t
         ("FALLBACK", "fallback", "killed"),
     }
     assert code == 0
+
+
+def test_a_module_the_copy_leaves_out_still_imports_from_the_checkout(tmp_path):
+    """A git-ignored `_version.py` (setuptools-scm, hatch-vcs) is not in the scratch copy; the
+    package must still import it, while the mutated modules come from the copy."""
+    project = make_package(tmp_path / "project", "with_version", SETUPTOOLS, "src/with_version")
+    package = project / "src/with_version"
+    (package / "_version.py").write_text('VERSION = "1.0"\n', encoding="utf-8")
+    (project / ".gitignore").write_text((project / ".gitignore").read_text() + "_version.py\n", encoding="utf-8")
+    init = package / "__init__.py"
+    init.write_text("from ._version import VERSION  # noqa: F401\n" + init.read_text(), encoding="utf-8")
+    _git(project, "add", "-A")
+    _git(project, "commit", "-qm", "version file")
+    environment = {**_without_pythonpath(), "PYTHONPATH": str(project / "src")}
+    code, mutants = run_mutcheck(Path(sys.executable), project, environment)
+    assert {(mutant_id, m["path"], m["verdict"]) for mutant_id, m in mutants.items()} == {
+        ("SWAP", "swap", "killed"),
+        ("FALLBACK", "fallback", "killed"),
+    }
+    assert code == 0
