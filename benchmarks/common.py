@@ -17,8 +17,11 @@ sys.path.insert(0, str(REPOSITORY / "src"))
 
 from mutcheck.scratch import copy_project  # noqa: E402
 
-# Both sides get the same hypothesis settings (see tests/conftest.py).
-ENVIRONMENT = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "MUTCHECK_RUNNING": "1"}
+
+def naive_environment() -> dict[str, str]:
+    """The environment as it is now, with the hypothesis settings mutcheck's runs get (see
+    tests/conftest.py)."""
+    return {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "MUTCHECK_RUNNING": "1"}
 
 
 def scratch_repository() -> Path:
@@ -52,7 +55,7 @@ def _naive_one(project: Path, applied, tests: list[str], work: Path) -> int:
         cwd=copy,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        env=ENVIRONMENT,
+        env=naive_environment(),
         check=False,
     )
     failures = sum(

@@ -56,6 +56,7 @@ class EngineRun:
     seconds: float = 0.0
     mutant_phase_seconds: float = 0.0  # from the plan to the last mutant
     timings: dict[str, float] = field(default_factory=dict)  # seconds per phase, see `run_engine`
+    order_dependent: set[int] = field(default_factory=set)  # failed in the baseline only as the workers split it
     copy: ScratchCopy = field(default_factory=lambda: ScratchCopy(0, 0, 0.0))  # the project's scratch copy
     log: str = ""
 
@@ -215,6 +216,7 @@ def _converse(
                         [result.get("witness") for result in results],
                     )
                 )
+                run.order_dependent.update(event["order_dependent"])
                 if event["round"] == 1:
                     run.coverage = [set(result.get("covered", ())) for result in results]
                 on_progress("baseline", event["round"])

@@ -191,6 +191,7 @@ class _Child:
     timed_out: bool = False
     resumes: int = 0
     sequences: list[list[int]] = field(default_factory=list)  # what each of its processes ran, in order
+    seconds: float = 0.0  # from its start to its last process's end
 
     def overdue(self) -> float:
         """Charged seconds past its budget (negative while within it)."""
@@ -258,9 +259,20 @@ class Host:
         for round_number in range(1, self.spec["baseline_rounds"] + 1):
             coverage = target_files if round_number == 1 else None
             results = self._baseline_round(chunks, coverage)
-            if len(chunks) > 1 and any(result["outcome"] not in (PASSED, SKIPPED) for result in results):
+            split_failures = [result["test"] for result in results if result["outcome"] not in (PASSED, SKIPPED)]
+            if len(chunks) > 1 and split_failures:
                 results = self._baseline_round([list(range(len(self.items)))], coverage)
-            self.events.write({"event": "baseline", "round": round_number, "results": results, "at": time.monotonic()})
+            # Failed only as the workers split the suite: they depend on the tests before them.
+            order_dependent = [index for index in split_failures if results[index]["outcome"] in (PASSED, SKIPPED)]
+            self.events.write(
+                {
+                    "event": "baseline",
+                    "round": round_number,
+                    "results": results,
+                    "order_dependent": order_dependent,
+                    "at": time.monotonic(),
+                }
+            )
 
     def _baseline_round(self, chunks: list[list[int]], coverage: set[str] | None) -> list[dict[str, Any]]:
         children = []
@@ -385,8 +397,12 @@ class Host:
             else:
                 os.kill(child.pid, signal.SIGKILL)
             child.timed_out = True
-            if child.running is not None:
-                child.outcomes[child.running] = TIMEOUT
+            # Hung in a test, or between two (then the one it was about to run is blamed): either
+            # way a test's outcome says so, and the matrix never has a time-out without a test.
+            pending = [index for index in child.selected if index not in child.outcomes]
+            blamed = child.running if child.running is not None else next(iter(pending), None)
+            if blamed is not None:
+                child.outcomes[blamed] = TIMEOUT
         os.close(child.read_fd)
         if child.process is not None:
             status = child.process.wait()
@@ -410,25 +426,28 @@ class Host:
             return None
         remaining = [index for index in child.selected if index not in child.outcomes]
         stop = self.spec["bail"] or child.broken or child.resumes >= RESUMES_PER_MUTANT or os.getppid() != self.parent
+        child.sequences[-1] = [index for index in child.selected if index in child.outcomes]  # what it ran
         if timed_out and remaining and not stop:
             return self._start(child.mutant, remaining, carried=child)
+        child.seconds = time.monotonic() - child.started  # its controls may keep it waiting
         self.waiting.append(child)
         return None
 
     # -- controls: a failure is a kill only if the same tests, in the same order, pass unmutated --
     @staticmethod
     def _control_needs(child: _Child) -> list[tuple[int, ...]]:
-        """Per process of the mutant, the tests it ran up to its last failing one."""
+        """Per process of the mutant, the tests it ran up to its last failing one and the test
+        after that (which decides what the failing one's teardown finalizes)."""
         needs = []
         for sequence in child.sequences:
             failing = [position for position, index in enumerate(sequence) if child.outcomes.get(index) in DETECTING]
             if failing:
-                needs.append(tuple(sequence[: failing[-1] + 1]))
+                needs.append(tuple(sequence[: failing[-1] + 2]))
         return needs
 
     def _control_for(self, sequence: tuple[int, ...]) -> dict[int, str] | None:
-        """The outcomes of a control run that began with `sequence` (tests later in it cannot
-        change how earlier ones ran), if one has finished."""
+        """The outcomes of a control run that began with `sequence` (tests after it cannot change
+        how the ones before its last ran), if one has finished."""
         return next((outcomes for key, outcomes in self.controls.items() if key[: len(sequence)] == sequence), None)
 
     def _release(self, running: dict[int, _Child]) -> None:
@@ -465,7 +484,7 @@ class Host:
                 "outcomes": outcomes,
                 "durations": {str(index): duration for index, duration in child.durations.items()},
                 "witnesses": {str(index): witness for index, witness in child.witnesses.items()},
-                "seconds": time.monotonic() - child.started,
+                "seconds": child.seconds,
             }
         )
 

@@ -72,8 +72,9 @@ def _mutant_entry(result: MutantResult, order: int) -> dict[str, Any]:
 
 
 def _baseline(run: EngineRun) -> dict[str, Any]:
-    """The unmutated suite; `order_dependent` names the tests that also failed unmutated when run
-    in some mutant's selection and order (never counted as killers)."""
+    """The unmutated suite; `order_dependent` names the tests that failed unmutated when run in
+    some mutant's selection and order (never counted as killers), or in the baseline only as
+    the workers split the suite."""
     tests = run.tests
     first = run.baseline[0] if run.baseline else None
     failures = [
@@ -91,7 +92,8 @@ def _baseline(run: EngineRun) -> dict[str, Any]:
         "failures": failures,
         "flaky": flaky,
         "order_dependent": sorted(
-            {
+            {tests[index] for index in run.order_dependent}
+            | {
                 tests[index]
                 for mutant in run.mutants.values()
                 for index, outcome in mutant.outcomes.items()

@@ -24,7 +24,8 @@ _SKIPPED_NAMES = {
     ".nox",
     "node_modules",
 }
-VENV_MARKER = "pyvenv.cfg"  # every virtual environment has one at its top, whatever its name
+# Every virtual environment has one at its top, whatever its name; a conda environment, the other.
+ENVIRONMENT_MARKERS = ("pyvenv.cfg", "conda-meta")
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,9 @@ def _skipping(root: Path) -> Callable[[PurePath], bool]:
         if directory == PurePath("."):
             return False
         return (
-            directory.name in _SKIPPED_NAMES or (root / directory / VENV_MARKER).is_file() or skipped(directory.parent)
+            directory.name in _SKIPPED_NAMES
+            or any((root / directory / marker).exists() for marker in ENVIRONMENT_MARKERS)
+            or skipped(directory.parent)
         )
 
     return skipped

@@ -48,6 +48,7 @@ def test_the_baseline_passes_as_pytest_runs_the_suite_even_when_the_split_breaks
     code, output, data = run(_project(tmp_path), "--only", "EQUAL", "--jobs", "2")
     assert data["baseline"]["ok"], output
     assert data["baseline"]["failures"] == []
+    assert "tests/test_tiny.py::test_b_needs_the_state" in data["baseline"]["order_dependent"]
     assert code == ExitCode.OK, output
 
 

@@ -15,6 +15,8 @@ from tests.mutcheck.engine_project import entry, make_project
 JUNK = {
     "venv-x/pyvenv.cfg": "home = /usr/bin\n",
     "venv-x/lib/site-packages/big.py": "# padding\n" * 200_000,
+    "conda-env/conda-meta/history": "==> 2026-01-01 <==\n",
+    "conda-env/lib/python3.11/site-packages/big.py": "# padding\n",
     ".hypothesis/examples/abc": "x",
     "node_modules/left-pad/index.js": "module.exports = 1;\n",
     "src/.mypy_cache/tiny.json": "{}",
