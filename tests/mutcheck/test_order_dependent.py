@@ -1,6 +1,7 @@
 """A failure is a kill only if the same tests, in the same order, pass unmutated."""
 
 from mutcheck.exit_code import ExitCode
+from mutcheck.report.markdown import render_markdown
 from tests.mutcheck.engine_project import make_engine_project
 from tests.mutcheck.test_engine import mutant, outcome, run
 
@@ -41,6 +42,9 @@ def test_a_test_that_fails_only_without_its_predecessor_is_order_dependent_not_a
     assert "order-dependent (fails unmutated in a mutant's selection" in output
     assert "test_b_needs_the_state" in output
     assert code == ExitCode.OK, output
+    comment = render_markdown(data)
+    assert "Order-dependent tests (" in comment and "依赖顺序的测试" in comment
+    assert comment.count("test\\_b\\_needs\\_the\\_state") + comment.count("test_b_needs_the_state") >= 2
 
 
 def test_the_baseline_passes_as_pytest_runs_the_suite_even_when_the_split_breaks_an_order(tmp_path):

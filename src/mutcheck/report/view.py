@@ -20,6 +20,7 @@ SYMBOLS = {
 }
 GRID_MAX_TESTS = 12
 KILLERS_LISTED = 4
+ORDER_DEPENDENT_LISTED = 10
 BASELINE_PROBLEMS_LISTED = 20
 # Survivors first: they are the reviewer's most urgent finding.
 FINDING_ORDER = {"survived": 0, "killed": 1, "timeout": 2, "equivalent": 3, "no-coverage": 4, "broken": 5}
@@ -165,7 +166,18 @@ def _facts(results: dict[str, Any], lang: str) -> list[str]:
         ),
         say(lang, "text", "version_line", version=run["mutcheck_version"], python=run["python"]),
         say(lang, "text", "head_line", sha=sha) if sha else say(lang, "text", "no_head"),
+        *_order_dependent(baseline.get("order_dependent", []), lang),
     ]
+
+
+def _order_dependent(tests: list[str], lang: str) -> list[str]:
+    """The run names the tests it did not count as killers because they fail unmutated in that order."""
+    if not tests:
+        return []
+    listed = ", ".join(tests[:ORDER_DEPENDENT_LISTED])
+    if len(tests) > ORDER_DEPENDENT_LISTED:
+        listed += " " + say(lang, "text", "and_more", count=len(tests) - ORDER_DEPENDENT_LISTED)
+    return [say(lang, "text", "order_dependent_line", tests=listed)]
 
 
 def _generic(results: dict[str, Any], lang: str) -> GenericView | None:
