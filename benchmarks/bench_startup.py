@@ -14,23 +14,21 @@ from pathlib import Path
 
 from common import agreement, cleanup, print_ratios, run_mutcheck, run_naive
 
-MODULES = 400  # of the heavy dependency
-FUNCTIONS = 40  # per module
+MODULES = 200  # of the heavy dependency
+CLASSES = 10  # dataclasses per module
+FIELDS = 8  # per dataclass
 ROUNDS = 3
 
 
 def _heavy_module(number: int) -> str:
-    functions = "".join(
-        f"\n\ndef f{number}_{index}(value, scale={index}):\n"
-        f"    if value > {index}:\n        return [value * scale + item for item in range({index % 7})]\n"
-        f"    return {{'value': value, 'index': {index}}}\n"
-        for index in range(FUNCTIONS)
+    """A module whose import does work, as typed models do: dataclasses built at import."""
+    classes = "".join(
+        f"\n\n@dataclass\nclass Model{number}_{index}:\n"
+        + "".join(f"    field{field}: int = {field}\n" for field in range(FIELDS))
+        + f"\n    def total(self):\n        return sum(vars(self).values()) + {index}\n"
+        for index in range(CLASSES)
     )
-    classes = (
-        f"\n\nclass Model{number}:\n    fields = {tuple(range(20))!r}\n\n"
-        "    def total(self):\n        return sum(self.fields)\n"
-    )
-    return f'"""Generated module {number}."""\n' + functions + classes
+    return f'"""Generated module {number}."""\n\nfrom dataclasses import dataclass\n' + classes
 
 
 TARGET = '''\
@@ -116,7 +114,7 @@ MUTANTS = [
         "drop_trailing_thought",
         'parts[-1][0] == "thought"',
         "True",
-        "tests/test_app.py::test_drop_empty_trailing_thought",
+        "tests/test_app.py::test_keep_empty_trailing_text",
     ),
     ("drop_trailing_thought", "parts[:-1]", "parts", "tests/test_app.py::test_drop_empty_trailing_thought"),
 ]
