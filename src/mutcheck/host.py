@@ -31,6 +31,7 @@ from mutcheck.plan import test_limit, time_limit
 from mutcheck.protocol import TestResult, TestTimeout, run_item
 from mutcheck.pytest_compat import rewrite_only_the_suite
 from mutcheck.reach import Reach
+from mutcheck.scratch import remove_bytecode
 from mutcheck.swap import find_code, live_function
 from mutcheck.warm import warm_caches
 
@@ -338,6 +339,7 @@ class Host:
         project = Path(scratch) / "project"
         shutil.copytree(Path.cwd(), project, symlinks=True)
         (project / mutant["file"]).write_text(mutant["mutated"], encoding="utf-8")
+        remove_bytecode(project / mutant["file"])
         roots = [*map(Path, self.spec["project_roots"]), Path.cwd()]  # its imports move on to its own copy
         read_fd, write_fd = os.pipe()
         spec = {

@@ -4,6 +4,7 @@ import functools
 import os
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -72,6 +73,30 @@ def project_files(root: Path) -> list[Path]:
     return files
 
 
+def _bytecode(root: Path, files: list[Path]) -> list[Path]:
+    """The checkout's compiled files for the sources being copied: this interpreter's, validated
+    against their source's time and size (which the copy keeps), so Python and pytest's
+    assertion rewriter reuse them instead of compiling the project in every run. A pyc that
+    is not checked against its source (hash-based) is never copied: a mutated file could load it."""
+    tag = sys.implementation.cache_tag
+    found = []
+    for relative in files:
+        if relative.suffix != ".py" or not (folder := root / relative.parent / "__pycache__").is_dir():
+            continue
+        for compiled in folder.glob(f"{relative.stem}.{tag}*.pyc"):
+            with compiled.open("rb") as file:
+                header = file.read(8)
+            if len(header) == 8 and int.from_bytes(header[4:8], "little") == 0:  # flags 0: checked by time
+                found.append(compiled.relative_to(root))
+    return found
+
+
+def remove_bytecode(source: Path) -> None:
+    """Drop a source file's compiled files, once the file is rewritten (a mutant written in a copy)."""
+    for compiled in (source.parent / "__pycache__").glob(f"{source.stem}.*.pyc"):
+        compiled.unlink()
+
+
 def _linked_project_file(path: Path, real_root: Path) -> Path | None:
     """The project file (relative to the root) that a symlink leads to, if it leads into the project."""
     if not path.is_symlink():
@@ -81,11 +106,13 @@ def _linked_project_file(path: Path, real_root: Path) -> Path | None:
 
 
 def copy_project(root: Path, destination: Path) -> ScratchCopy:
-    """Copy the project's files; a symlink to another of them (such as an editable install's link
-    tree) becomes a link to that file in the copy, so the copy imports what the copy holds."""
+    """Copy the project's files and their compiled files; a symlink to another of them (such as
+    an editable install's link tree) becomes a link to that file in the copy, so the copy
+    imports what the copy holds."""
     started = time.monotonic()
     size = 0
     files = project_files(root)
+    files += _bytecode(root, files)
     copied = set(files)
     real_root = root.resolve()
     for relative in files:

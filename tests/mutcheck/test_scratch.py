@@ -79,3 +79,42 @@ def test_a_link_to_a_project_file_links_to_the_copy_of_it(tmp_path, git):
     assert (copy / "build/__editable__.tiny-0/tiny.py").resolve() == (copy / "src/tiny.py").resolve()
     assert not (copy / "src/linked_outside.py").is_symlink()
     assert (copy / "src/linked_outside.py").read_text() == "x = 1\n"
+
+
+def test_the_copy_takes_the_sources_compiled_files_checked_by_time_and_never_hash_based_ones(tmp_path):
+    import py_compile
+    import sys
+
+    project, _ = _project(tmp_path / "project", git=True)
+    source = project / "src/tiny.py"
+    by_time = py_compile.compile(str(source), invalidation_mode=py_compile.PycInvalidationMode.TIMESTAMP)
+    tests = project / "tests/test_tiny.py"
+    by_hash = py_compile.compile(str(tests), invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
+    copied = copy_project(project, tmp_path / "copy")
+    tag = sys.implementation.cache_tag
+    assert (tmp_path / "copy/src/__pycache__" / f"tiny.{tag}.pyc").read_bytes() == Path(by_time).read_bytes()
+    assert not (tmp_path / "copy/tests/__pycache__" / Path(by_hash).name).exists()
+    assert copied.files == len(_project_listing(tmp_path / "copy"))
+    # The copy keeps the source's time, which is what makes the compiled file valid there.
+    assert (tmp_path / "copy/src/tiny.py").stat().st_mtime_ns == source.stat().st_mtime_ns
+
+
+def _project_listing(root: Path) -> set[str]:
+    return {str(path.relative_to(root)) for path in root.rglob("*") if path.is_file()}
+
+
+def test_a_rewritten_source_loses_its_compiled_files(tmp_path):
+    """A mutant written into a copy within the second its source was saved, at the same size,
+    would otherwise match the old compiled file's time and size check and run unmutated."""
+    import py_compile
+
+    from mutcheck.scratch import remove_bytecode
+
+    source = tmp_path / "tiny.py"
+    source.write_text("VALUE = 1\n")
+    compiled = Path(py_compile.compile(str(source)))
+    (tmp_path / "other.py").write_text("VALUE = 2\n")
+    other = Path(py_compile.compile(str(tmp_path / "other.py")))
+    remove_bytecode(source)
+    assert not compiled.exists()
+    assert other.exists()
