@@ -7,7 +7,6 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from mutcheck.config import Config
 from mutcheck.imports import Relocation
+from mutcheck.lab import remove_stale, scratch_folder
 from mutcheck.plan import select_tests, time_limit
 from mutcheck.scratch import ScratchCopy, copy_project
 
@@ -134,7 +134,8 @@ def run_engine(
     """
     started = time.monotonic()
     run = EngineRun()
-    with tempfile.TemporaryDirectory(prefix="mutcheck-") as directory:
+    remove_stale()  # what runs killed outright left behind
+    with scratch_folder() as directory:
         scratch = Path(directory) / "project"
         run.copy = copy_project(config.root, scratch)
         run.timings["copy"] = run.copy.seconds

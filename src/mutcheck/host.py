@@ -14,7 +14,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ import pytest
 
 from mutcheck.clock import Stopwatch
 from mutcheck.imports import Relocation, redirect_imports
+from mutcheck.lab import PREFIX, make_folder
 from mutcheck.outcome import DETECTING, NOT_RUN, ORDER_DEPENDENT, PASSED, SKIPPED, TIMEOUT
 from mutcheck.plan import test_limit, time_limit
 from mutcheck.protocol import TestResult, TestTimeout, run_item
@@ -335,7 +335,7 @@ class Host:
 
     def _start_fallback(self, mutant: dict[str, Any], selected: list[int], budget: float, now: float) -> _Child:
         """A scratch copy of the scratch copy with the mutated file written, run by a fresh host."""
-        scratch = tempfile.mkdtemp(prefix=f"mutcheck-{mutant['id']}-")
+        scratch = str(make_folder(f"{PREFIX}{mutant['id']}-"))
         project = Path(scratch) / "project"
         shutil.copytree(Path.cwd(), project, symlinks=True)
         (project / mutant["file"]).write_text(mutant["mutated"], encoding="utf-8")
