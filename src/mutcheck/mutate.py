@@ -2,7 +2,9 @@
 
 import ast
 import difflib
+import io
 import textwrap
+import tokenize
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -62,13 +64,34 @@ class MutationError(Exception):
 
 
 def _parse_expression(code: str) -> ast.expr | None:
-    """`code` as one expression, even with the line breaks it has inside its brackets in a file."""
+    """`code` as one expression, even with the line breaks it has inside its brackets in a file
+    (parsed inside brackets then, which must not close before the end: `a) or (b` is not one)."""
     if not code.strip():
         return None
     try:
-        return ast.parse(f"(\n{code}\n)", mode="eval").body
+        return ast.parse(code.strip(), mode="eval").body
+    except SyntaxError:
+        pass
+    wrapped = f"(\n{code}\n)"
+    try:
+        expression = ast.parse(wrapped, mode="eval").body
     except SyntaxError:
         return None
+    return expression if _closes_only_at_the_end(wrapped) else None
+
+
+def _closes_only_at_the_end(wrapped: str) -> bool:
+    depth = 0
+    brackets = [
+        token.string
+        for token in tokenize.generate_tokens(io.StringIO(wrapped).readline)
+        if token.type == tokenize.OP and token.string in "()[]{}"
+    ]
+    for position, bracket in enumerate(brackets):
+        depth += 1 if bracket in "([{" else -1
+        if depth == 0 and position < len(brackets) - 1:
+            return False
+    return True
 
 
 def _parse_or_none(code: str) -> ast.Module | None:

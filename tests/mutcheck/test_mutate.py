@@ -301,3 +301,12 @@ def test_the_module_scope_leaves_out_function_definitions(black_project):
     with pytest.raises(MutationError) as raised:
         apply_mutant(mutant(scope="<module>", match="first_operand_is_long", replace="True"), black_project)
     assert "not found in <module>; candidates:" in str(raised.value)
+
+
+@pytest.mark.parametrize(("field", "text"), [("match", "value) < (low"), ("replace", "value) <= (low")])
+def test_text_whose_brackets_close_early_is_no_expression(project, field, text):
+    """Parsed inside brackets (for black's line breaks), `a) or (b` would read as `a or b`."""
+    with pytest.raises(MutationError) as raised:
+        apply_mutant(mutant(**{field: text}), project)
+    assert raised.value.problem.field == field, raised.value.problem
+    assert "does not parse" in raised.value.problem.message
