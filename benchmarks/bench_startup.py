@@ -12,7 +12,7 @@ import tempfile
 import textwrap
 from pathlib import Path
 
-from common import agreement, cleanup, print_ratios, run_mutcheck, run_naive
+from common import cleanup, compare_with_naive
 
 MODULES = 200  # of the heavy dependency
 CLASSES = 10  # dataclasses per module
@@ -171,29 +171,13 @@ def generate(root: Path) -> Path:
 
 
 def main() -> None:
-    from mutcheck.catalog import load_catalog
-    from mutcheck.config import load_config
-    from mutcheck.mutate import apply_mutant
-
     root = Path(tempfile.mkdtemp(prefix="mutcheck-bench-"))
     project = generate(root)
     os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root / "deps"), os.environ.get("PYTHONPATH")]))
-    jobs = os.cpu_count() or 1
-    applied = [
-        apply_mutant(mutant, project)
-        for mutant in load_catalog(project / "mutants", project, load_config(project).languages).mutants
-    ]
-    pairs = []
-    for _ in range(ROUNDS):
-        mutcheck_seconds, results = run_mutcheck(project, "--jobs", str(jobs))
-        naive_seconds, failures = run_naive(project, applied, ["tests"], jobs)
-        pairs.append((mutcheck_seconds, naive_seconds))
-    cleanup(project)
-    print(f"mutants: {len(applied)}, tests: {len(results['tests'])}, heavy modules: {MODULES}, workers: {jobs}")
+    print(f"heavy modules: {MODULES}")
+    results, _, _ = compare_with_naive(project, ["tests"], ROUNDS)
     print(f"mutcheck exit status: {results['summary']['exit_code']}")
-    print_ratios(pairs)
-    print("mutcheck phases (last round, s):", results["run"]["timings"])
-    print(f"killed/not-killed agreement: {agreement(failures, results)}/{len(applied)}")
+    cleanup(project)
 
 
 if __name__ == "__main__":

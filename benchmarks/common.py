@@ -93,5 +93,27 @@ def print_ratios(pairs: list[tuple[float, float]]) -> None:
     print(f"speed-up, median of {len(pairs)} rounds: {statistics.median(ratios):.1f}x")
 
 
+def compare_with_naive(project: Path, tests: list[str], rounds: int) -> tuple[dict, list[int], int]:
+    """`rounds` alternating mutcheck and naive runs of the project's catalog, each round's ratio
+    and the median printed; the last results, the last naive failure counts and the mutant count."""
+    from mutcheck.catalog import load_catalog
+    from mutcheck.config import load_config
+    from mutcheck.mutate import apply_mutant
+
+    jobs = os.cpu_count() or 1
+    catalog = load_catalog(project / "mutants", project, load_config(project).languages)
+    applied = [apply_mutant(mutant, project) for mutant in catalog.mutants]
+    pairs = []
+    for _ in range(rounds):
+        mutcheck_seconds, results = run_mutcheck(project, "--jobs", str(jobs))
+        naive_seconds, failures = run_naive(project, applied, tests, jobs)
+        pairs.append((mutcheck_seconds, naive_seconds))
+    print(f"mutants: {len(applied)}, tests: {len(results['tests'])}, workers: {jobs}")
+    print_ratios(pairs)
+    print("mutcheck phases (last round, s):", results["run"]["timings"])
+    print(f"killed/not-killed agreement: {agreement(failures, results)}/{len(applied)}")
+    return results, failures, len(applied)
+
+
 def cleanup(project: Path) -> None:
     shutil.rmtree(project.parent, ignore_errors=True)

@@ -212,10 +212,15 @@ def make_engine_project(root: Path, git: bool = False, catalog: str = CATALOG, f
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text), encoding="utf-8")
     if git:
-        for command in (
-            ["git", "init", "-q", "-b", "main"],
-            ["git", "add", "-A"],
-            ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture"],
-        ):
-            subprocess.run(command, cwd=root, check=True)
+        commit_all(root)
     return root
+
+
+def commit_all(root: Path) -> None:
+    """A git repository at `root` with everything in it committed."""
+    for command in (
+        ["git", "init", "-q", "-b", "main"],
+        ["git", "add", "-A"],
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture"],
+    ):
+        subprocess.run(command, cwd=root, check=True)

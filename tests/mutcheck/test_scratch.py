@@ -1,6 +1,5 @@
 """The scratch copy: what git would commit, never virtual environments, VCS folders or caches."""
 
-import subprocess
 import time
 from pathlib import Path
 
@@ -10,7 +9,7 @@ from click.testing import CliRunner
 from mutcheck.cli import main
 from mutcheck.results import load_results
 from mutcheck.scratch import copy_project
-from tests.mutcheck.engine_project import entry, make_project
+from tests.mutcheck.engine_project import commit_all, entry, make_project
 
 JUNK = {
     "venv-x/pyvenv.cfg": "home = /usr/bin\n",
@@ -29,12 +28,7 @@ def _project(root: Path, git: bool) -> tuple[Path, set[str]]:
     project = make_project(root, entry(replace='"value > low"'))
     (project / ".gitignore").unlink()
     if git:
-        for command in (
-            ["git", "init", "-q", "-b", "main"],
-            ["git", "add", "-A"],
-            ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "fixture"],
-        ):
-            subprocess.run(command, cwd=project, check=True)
+        commit_all(project)
     wanted = {
         str(path.relative_to(project)) for path in project.rglob("*") if path.is_file() and ".git" not in path.parts
     }
