@@ -58,6 +58,7 @@ class EngineRun:
     timings: dict[str, float] = field(default_factory=dict)  # seconds per phase, see `run_engine`
     order_dependent: set[int] = field(default_factory=set)  # failed in the baseline only as the workers split it
     copy: ScratchCopy = field(default_factory=lambda: ScratchCopy(0, 0, 0.0))  # the project's scratch copy
+    controls: dict[str, int] = field(default_factory=lambda: {"runs": 0, "tests": 0})  # unmutated runs, tests in them
     log: str = ""
 
 
@@ -237,6 +238,7 @@ def _converse(
             elif kind == "mutant":
                 on_progress("mutant", _record_mutant(run, event))
             elif kind == "done":
+                run.controls = event["controls"]
                 run.mutant_phase_seconds = run.timings["mutants"] = time.monotonic() - planned_at
                 return
     # The stream ended without "done": the host died (its log says why).

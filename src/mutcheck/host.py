@@ -28,7 +28,7 @@ from mutcheck.imports import Relocation, redirect_imports
 from mutcheck.lab import PREFIX, make_folder
 from mutcheck.outcome import DETECTING, NOT_RUN, ORDER_DEPENDENT, PASSED, SKIPPED, TIMEOUT
 from mutcheck.plan import test_limit, time_limit
-from mutcheck.protocol import TestResult, TestTimeout, run_item
+from mutcheck.protocol import TestResult, TestTimeout, logged_failures, run_item
 from mutcheck.pytest_compat import rewrite_only_the_suite
 from mutcheck.reach import Reach
 from mutcheck.scratch import remove_bytecode
@@ -195,8 +195,10 @@ class _Child:
     seconds: float = 0.0  # from its start to its last process's end
 
     def overdue(self) -> float:
-        """Charged seconds past its budget (negative while within it)."""
-        return self.stopwatch.elapsed() - self.budget
+        """Charged seconds past its budget (negative while within it). Until the wall clock
+        passes the budget the charged time cannot have, and the cheap wall figure is enough."""
+        wall = self.stopwatch.wall_elapsed() - self.budget
+        return wall if wall < 0 else self.stopwatch.elapsed() - self.budget
 
 
 class Host:
@@ -213,6 +215,8 @@ class Host:
         self.controls: dict[tuple[int, ...], dict[int, str]] = {}  # unmutated runs, by their order
         self.control_queue: list[tuple[int, ...]] = []
         self.waiting: list[_Child] = []  # finished mutants whose controls are not all in
+        self.pending: list[dict[str, Any]] = []  # mutants not started yet
+        self.control_runs = self.control_tests = 0
 
     # -- forking -----------------------------------------------------------------------------
     def _fork(self, body: Any) -> tuple[int, int]:
@@ -330,6 +334,7 @@ class Host:
             run_tests(self.items, tests, events, False, self._limits(tests))
 
         pid, read_fd = self._fork(body)
+        self.control_runs, self.control_tests = self.control_runs + 1, self.control_tests + len(tests)
         budget = time_limit(tests, self.durations, self.timeout_factor, self.timeout_constant)
         return _Child(None, tests, pid, read_fd, budget, Stopwatch(pid), time.monotonic())
 
@@ -453,16 +458,23 @@ class Host:
         return next((outcomes for key, outcomes in self.controls.items() if key[: len(sequence)] == sequence), None)
 
     def _release(self, running: dict[int, _Child]) -> None:
-        """Report every waiting mutant whose controls are all in; queue the controls still missing."""
-        covered = [tuple(child.selected) for child in running.values() if child.mutant is None]
-        covered += self.control_queue
+        """Report every waiting mutant whose controls are all in; queue the controls still missing.
+
+        A missing control waits while a mutant yet to run, or running, could need a longer one
+        that starts the same way (mutants of one function share their selection): one run then
+        answers them all. Once every mutant has finished, nothing waits."""
+        needs = {need for child in self.waiting for need in self._control_needs(child)}
+        missing = {need for need in needs if self._control_for(need) is None}
+        covered = [tuple(child.selected) for child in running.values() if child.mutant is None] + self.control_queue
+        unfinished = [mutant["selected"] for mutant in self.pending]
+        unfinished += [child.mutant["selected"] for child in running.values() if child.mutant is not None]
+        for need in sorted(missing, key=len, reverse=True):  # the longest first: they cover the rest
+            if any(tuple(sequence[: len(need)]) == need for sequence in [*covered, *unfinished]):
+                continue
+            self.control_queue.append(need)
+            covered.append(need)
         for child in list(self.waiting):
-            missing = [need for need in self._control_needs(child) if self._control_for(need) is None]
-            for need in missing:
-                if not any(key[: len(need)] == need for key in covered):
-                    self.control_queue.append(need)
-                    covered.append(need)
-            if missing:
+            if any(self._control_for(need) is None for need in self._control_needs(child)):
                 continue
             self.waiting.remove(child)
             for need in self._control_needs(child):
@@ -491,7 +503,7 @@ class Host:
         )
 
     def mutants(self) -> None:
-        pending = list(self.spec["mutants"])
+        self.pending = pending = list(self.spec["mutants"])
         running: dict[int, _Child] = {}
         selector = selectors.DefaultSelector()
 
@@ -574,6 +586,7 @@ class HostPlugin:
         events.write({"event": "collected", "tests": [item.nodeid for item in session.items], **moments})
         host = Host(self.spec, session)
         warm_caches(getattr(item, "obj", None) for item in session.items)  # the baseline's children too
+        logged_failures(session.config)
         host.baseline()
         ready = json.loads(self.answers.readline())  # the engine answers with the plan
         host.spec["mutants"] = ready["mutants"]
@@ -587,7 +600,7 @@ class HostPlugin:
             if str(Path(mutant["file"]).resolve()) not in host.modules:
                 mutant["swap_target"] = None  # imported only inside tests: a scratch copy runs it
         host.mutants()
-        events.write({"event": "done"})
+        events.write({"event": "done", "controls": {"runs": host.control_runs, "tests": host.control_tests}})
         return True
 
 

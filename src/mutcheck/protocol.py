@@ -48,7 +48,9 @@ class _LoggedFailures:
             self.reports.append(report)
 
 
-def _logged_failures(config: pytest.Config) -> _LoggedFailures:
+def logged_failures(config: pytest.Config) -> _LoggedFailures:
+    """The listener, registered at its first use: a host registers it before it forks, because
+    registering makes pytest parse the listener for fixtures, a cost every child would repeat."""
     listener = config.pluginmanager.get_plugin(_LISTENER)
     if listener is None:
         listener = _LoggedFailures()
@@ -96,7 +98,7 @@ def run_item(
     right after them, so that the caller's time limit does not cover the witness's formatting.
     """
     renew_request(item)
-    logged = _logged_failures(item.config)
+    logged = logged_failures(item.config)
     logged.reports.clear()
     stopwatch = Stopwatch()
     phases = []

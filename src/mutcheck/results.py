@@ -150,6 +150,7 @@ def build_results(
             "mutant_phase_seconds": round(run.mutant_phase_seconds, 3),
             "timings": {phase: round(seconds, 3) for phase, seconds in run.timings.items()},
             "copy": {"files": run.copy.files, "bytes": run.copy.bytes, "seconds": round(run.copy.seconds, 3)},
+            "controls": dict(run.controls),
             **facts,
         },
         "tests": list(run.tests),
@@ -226,5 +227,7 @@ def merge_results(shards: list[tuple[Path, dict[str, Any]]]) -> dict[str, Any]:
         "collection_error": next((b["collection_error"] for b in baselines if b["collection_error"]), None),
     }
     run = {**first["run"], "seconds": max(shard["run"]["seconds"] for _, shard in shards), "shard": None}
+    if all("controls" in shard["run"] for _, shard in shards):  # files written before the field lack it
+        run["controls"] = {key: sum(shard["run"]["controls"][key] for _, shard in shards) for key in ("runs", "tests")}
     summary = summarize(mutants, baseline["ok"])
     return {**first, "run": run, "baseline": baseline, "sources": sources, "mutants": mutants, "summary": summary}

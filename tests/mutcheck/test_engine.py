@@ -200,6 +200,9 @@ def test_shards_merge_into_the_unsharded_result(tmp_path):
     assert comparable(merged) == comparable(whole)
     assert merged["summary"] == whole["summary"]
     assert sum(len(load_results(Path(p))["mutants"]) for p in paths) == 4
+    shard_controls = [load_results(Path(p))["run"]["controls"] for p in paths]
+    assert merged["run"]["controls"] == {key: sum(c[key] for c in shard_controls) for key in ("runs", "tests")}
+    assert merged["run"]["controls"]["runs"] >= 1  # SWAP's failures were checked unmutated
 
 
 def test_merge_refuses_shards_of_different_catalogs(tmp_path):

@@ -2,7 +2,7 @@
 
 from mutcheck.exit_code import ExitCode
 from mutcheck.report.markdown import render_markdown
-from tests.mutcheck.engine_project import make_engine_project
+from tests.mutcheck.engine_project import entry, make_engine_project, make_project
 from tests.mutcheck.test_engine import mutant, outcome, run
 
 # test_b passes only after test_a has run in the same process (shared module state). The
@@ -71,3 +71,21 @@ def test_an_expected_killer_that_is_order_dependent_is_reported_as_not_failing(t
         {"kind": "killer-passed", "test": "tests/test_tiny.py::test_b_needs_the_state", "detail": "order-dependent"}
     ]
     assert code == ExitCode.EXPECTATION_FAILED, output
+
+
+def test_mutants_of_one_function_share_one_control_run(tmp_path):
+    """LOW fails the first clamp test, INSIDE the third: INSIDE's control (the three tests) also
+    answers LOW's (the first two), so LOW's waits for INSIDE rather than running on its own."""
+    catalog = entry(id='"LOW"', match='"value < low"', replace='"value < low - 100"')
+    catalog += entry(
+        id='"INSIDE"',
+        match='"return value"',
+        replace='"return value + 1"',
+        killed_by='["tests/test_tiny.py::test_clamp_inside"]',
+    )
+    project = make_project(tmp_path / "project", catalog)
+    code, output, data = run(project, "--jobs", "1")
+    assert code == ExitCode.OK, output
+    assert mutant(data, "LOW")["killers"] == ["tests/test_tiny.py::test_clamp_low"]
+    assert mutant(data, "INSIDE")["killers"] == ["tests/test_tiny.py::test_clamp_inside"]
+    assert data["run"]["controls"] == {"runs": 1, "tests": 3}
