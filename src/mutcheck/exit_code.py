@@ -6,6 +6,9 @@ from enum import IntEnum
 class ExitCode(IntEnum):
     OK = 0
     EXPECTATION_FAILED = 1  # an unexpected survivor, a missing expected killer, a killed "equivalent"
-    USAGE = 2  # bad flags, configuration or catalog
+    USAGE = 2  # bad flags, configuration, catalog or input file
     BASELINE_FAILED = 3  # the unmutated suite fails or is flaky
     PUBLISH_FAILED = 4  # a report could not be published (e.g. no permission to comment)
+    INTERNAL_ERROR = 5  # a defect of mutcheck itself: one line, the details in a file
+    INTERRUPTED = 130  # SIGINT (Ctrl-C), as shells report it: 128 + 2
+    TERMINATED = 143  # SIGTERM: 128 + 15
