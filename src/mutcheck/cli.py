@@ -3,30 +3,23 @@
 import os
 import re
 import sys
-import time
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 from rich.console import Console
 from rich.markup import escape
 
-from mutcheck import STARTED, __version__
-from mutcheck.catalog import Catalog, Mutant, load_catalog, unknown_killers
+from mutcheck import __version__
+from mutcheck.catalog import Mutant, unknown_killers
 from mutcheck.collect import collect_test_ids
 from mutcheck.config import Config, find_project_root, load_config
-from mutcheck.engine import EngineOptions, run_engine
 from mutcheck.exit_code import ExitCode
-from mutcheck.plan import Shard, changed_entries, changed_lines, in_diff
+from mutcheck.internal_error import report_internal_error
 from mutcheck.problems import InputError, Problem
-
-if TYPE_CHECKING:
-    from rich.progress import Progress
-
-    from mutcheck.mutate import AppliedMutant
+from mutcheck.runner import RunRequest, catalog_of, run_catalog, write_text
 
 # LibCST, jsonschema, Jinja2 and the reports load inside the commands that use them: `run`
 # starts the pytest host first, and they load while it starts.
@@ -65,11 +58,20 @@ def _console() -> Console:
     return console if console.is_terminal else Console(highlight=False, width=160)
 
 
-def _catalog(config: Config) -> Catalog:
-    return load_catalog(config.catalog_dir, config.root, config.languages)
+class _Commands(click.Group):
+    """The commands; an exception none of them expects ends in one line and its own exit status."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as error:
+            click.echo(report_internal_error(error), err=True)
+            sys.exit(ExitCode.INTERNAL_ERROR)
 
 
-@click.group()
+@click.group(cls=_Commands)
 @click.version_option(__version__, prog_name="mutcheck")
 def main() -> None:
     """Guard-mutation testing: which tests kill which catalogued mutant."""
@@ -89,7 +91,7 @@ def list_command(families: tuple[str, ...], project: Path | None) -> None:
     """List the catalog: id, family, location and expectation."""
     from rich.table import Table
 
-    catalog = _catalog(_config(project))
+    catalog = catalog_of(_config(project))
     table = Table("id", "family", "location", "expectation", box=None, pad_edge=False)
     for mutant in catalog.mutants:
         if families and mutant.family not in families:
@@ -114,7 +116,7 @@ def show(mutant_id: str, lang: str | None, project: Path | None) -> None:
         message = f"not in tool.mutcheck.languages ({', '.join(config.languages)})"
         raise InputError([Problem("--lang", lang, "", message)])
     lang = lang or config.languages[0]
-    catalog = _catalog(config)
+    catalog = catalog_of(config)
     mutant = catalog.find(mutant_id)
     if mutant is None:
         raise InputError([Problem(str(config.catalog), mutant_id, "id", "no mutant with this id or alias")])
@@ -152,7 +154,7 @@ def check(project: Path | None) -> None:
     from mutcheck.mutate import MutationError, apply_mutant
 
     config = _config(project)
-    catalog = _catalog(config)
+    catalog = catalog_of(config)
     problems = unknown_killers(catalog, collect_test_ids(config))
     for mutant in catalog.mutants:
         try:
@@ -166,74 +168,6 @@ def check(project: Path | None) -> None:
     if problems:
         raise InputError(problems)
     click.echo(f"{len(catalog.mutants)} mutants in {len(catalog.families)} families: every entry applies")
-
-
-def _tally(outcomes: Iterable[str], selected: int) -> str:
-    """`3 of 9 tests failed, 1 timed out`: every outcome that detected the mutant, and the order-dependent."""
-    counts = Counter(outcome if outcome != "error" else "failed" for outcome in outcomes)
-    text = f"{counts['failed']} of {selected} tests failed"
-    for outcome, words in (("timeout", "timed out"), ("order-dependent", "order-dependent")):
-        if counts[outcome]:
-            text += f", {counts[outcome]} {words}"
-    return text
-
-
-class _Progress:
-    """A progress bar on a terminal; plain lines otherwise (CI logs)."""
-
-    def __init__(self, console: Console, rounds: int) -> None:
-        self.console = console
-        self.rounds = rounds
-        self.total = 0
-        self.done = 0
-        self.bar: Progress | None = None
-        self.task: Any = None
-
-    def __call__(self, kind: str, data: Any) -> None:
-        if kind == "collected":
-            self._say(f"collected {data} tests")
-        elif kind == "baseline":
-            self._say(f"baseline round {data}/{self.rounds} done")
-        elif kind == "planned":
-            self.total = data
-            self._say(f"running {data} mutants")
-            if self.console.is_terminal and data:
-                from rich.progress import MofNCompleteColumn, Progress
-
-                self.bar = Progress(*Progress.get_default_columns(), MofNCompleteColumn(), console=self.console)
-                self.bar.start()
-                self.task = self.bar.add_task("mutants", total=data)
-        elif kind == "mutant":
-            self.done += 1
-            if self.bar is not None:
-                self.bar.update(self.task, advance=1, description=data.id)
-                if self.done == self.total:
-                    self.bar.stop()
-            else:
-                self._say(f"[{self.done}/{self.total}] {data.id}: {_tally(data.outcomes.values(), len(data.selected))}")
-
-    def _say(self, text: str) -> None:
-        if self.bar is None:
-            self.console.print(text, markup=False, highlight=False)
-
-
-def _applied_mutants(config: Config, catalog: Catalog, only: tuple[str, ...]) -> list["AppliedMutant"]:
-    from mutcheck.mutate import MutationError, apply_mutant
-
-    known = {name for m in catalog.mutants for name in (m.id, m.family, *m.aliases)}
-    if config.generic:
-        known.add("generic")  # `--only generic`: the generic operator mutants alone
-    problems = [Problem("--only", name, "", "no mutant id, alias or family of that name") for name in only]
-    problems = [problem for problem in problems if problem.entry not in known]
-    applied = []
-    for mutant in catalog.select(list(only)):
-        try:
-            applied.append(apply_mutant(mutant, config.root))
-        except MutationError as error:
-            problems.append(error.problem)
-    if problems:
-        raise InputError(problems)
-    return applied
 
 
 @main.command()
@@ -271,87 +205,24 @@ def run(
     project: Path | None,
 ) -> None:
     """Run every catalogued mutant against the tests that reach it and check the expectations."""
-    root = find_project_root((project or Path.cwd()).resolve())
-    overrides = {
-        "jobs": jobs,
-        "timeout_factor": timeout_factor,
-        "timeout_constant": timeout_constant,
-        "baseline_rounds": baseline_rounds,
-        "generic": generic,
-        "strict_generic": strict_generic,
-    }
-    config = load_config(root, overrides)
-    catalog = _catalog(config)
-
-    def prepare() -> list["AppliedMutant"]:
-        applied = _applied_mutants(config, catalog, only)
-        if config.generic and (not only or "generic" in only):
-            applied += generic.generate(config.root, generic_files)
-        if diff_base:
-            changed = changed_lines(config.root, diff_base)
-            entries = changed_entries(config.root, changed, {mutant.source for mutant in catalog.mutants})
-            applied = [mutant for mutant in applied if in_diff(mutant, changed, entries)]
-        if shard:
-            part = Shard.parse(shard)
-            applied = [mutant for mutant in applied if part.keeps(mutant.mutant.id)]
-        return applied
-
-    options = EngineOptions(
-        jobs=config.jobs or os.cpu_count() or 1,
+    request = RunRequest(
+        root=find_project_root((project or Path.cwd()).resolve()),
+        only=only,
+        diff_base=diff_base,
+        shard=shard,
         bail=bail,
-        timeout_factor=config.timeout_factor,
-        timeout_constant=config.timeout_constant,
-        baseline_rounds=config.baseline_rounds,
+        generic=generic,
+        strict_generic=strict_generic,
+        jobs=jobs,
+        timeout_factor=timeout_factor,
+        timeout_constant=timeout_constant,
+        baseline_rounds=baseline_rounds,
+        json_path=json_path,
+        markdown_path=markdown_path,
+        html_path=html_path,
+        stryker_path=stryker_path,
     )
-    console = _console()
-    if config.generic:
-        from mutcheck import generic  # mutmut and its parser load only when asked for
-
-    generic_files = generic.target_files(config.root, config.target) if config.generic else []
-    files = [mutant.file for mutant in catalog.select(list(only))] + generic_files
-    engine_started = time.monotonic()
-    engine_run, applied = run_engine(config, files, prepare, options, _Progress(console, options.baseline_rounds))
-    engine_run.timings["startup"] = engine_started - STARTED
-    if engine_run.collection_error:
-        console.print(engine_run.log[-3000:], markup=False)
-    unknown = unknown_killers(catalog, set(engine_run.tests)) if engine_run.tests else []
-    if unknown:
-        raise InputError(unknown)
-    from mutcheck.actions import publish_in_actions
-    from mutcheck.matrix import build_matrix
-    from mutcheck.report import terminal
-    from mutcheck.report.render import render
-    from mutcheck.report.texts import run_languages
-    from mutcheck.results import build_results, write_results
-
-    matrix = build_matrix(engine_run, applied, bail, config.strict_generic)
-    facts = {
-        "jobs": options.jobs,
-        "bail": bail,
-        "baseline_rounds": options.baseline_rounds,
-        "shard": shard,
-        "only": list(only),
-        "diff_base": diff_base,
-        "generic": config.generic,
-        "strict_generic": config.strict_generic,
-        "languages": list(config.languages),
-    }
-    engine_run.timings["total"] = time.monotonic() - STARTED
-    results = build_results(matrix, engine_run, catalog, config.root, facts)
-    if json_path:
-        write_results(json_path, results)
-    for fmt, path in (("markdown", markdown_path), ("html", html_path), ("stryker", stryker_path)):
-        if path:
-            _write(path, render(results, fmt, run_languages(results)))
-    terminal.render(results, console)
-    if results["mutants"] and all(m["verdict"] == "no-coverage" for m in results["mutants"]):
-        console.print(
-            "warning: no test executed any mutated function. If the tests import the target from an installed "
-            "copy (not an editable install), set pytest's pythonpath so they import the project's files.",
-            markup=False,
-        )
-    publish_in_actions(results, sys.stdout)
-    sys.exit(matrix.exit_code)
+    sys.exit(run_catalog(request, _console()))
 
 
 @main.command()
@@ -385,14 +256,9 @@ def report(results_path: Path, fmt: str, lang: str | None, output: Path | None) 
     results = load_results(results_path)
     text = render(results, fmt, choose_languages(results, lang))
     if output:
-        _write(output, text)
+        write_text(output, text)
     else:
         click.echo(text, nl=False)
-
-
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
 
 
 @main.command()

@@ -1,0 +1,66 @@
+"""The run's progress on the terminal: a bar on a terminal, one plain line per step in logs."""
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console
+
+if TYPE_CHECKING:
+    from rich.progress import Progress as RichProgress
+
+
+def tally(outcomes: Iterable[str], selected: int) -> str:
+    """`3 of 9 tests failed, 1 timed out`: every outcome that detected the mutant, and the order-dependent."""
+    counts = Counter(outcome if outcome != "error" else "failed" for outcome in outcomes)
+    text = f"{counts['failed']} of {selected} tests failed"
+    for outcome, words in (("timeout", "timed out"), ("order-dependent", "order-dependent")):
+        if counts[outcome]:
+            text += f", {counts[outcome]} {words}"
+    return text
+
+
+class Progress:
+    """Called by the engine with each step (`collected`, `baseline`, `planned`, `mutant`)."""
+
+    def __init__(self, console: Console, rounds: int) -> None:
+        self.console = console
+        self.rounds = rounds
+        self.total = 0
+        self.done = 0
+        self.bar: RichProgress | None = None
+        self.task: Any = None
+
+    def __call__(self, kind: str, data: Any) -> None:
+        if kind == "collected":
+            self._say(f"collected {data} tests")
+        elif kind == "baseline":
+            self._say(f"baseline round {data}/{self.rounds} done")
+        elif kind == "planned":
+            self.total = data
+            self._say(f"running {data} mutants")
+            if self.console.is_terminal and data:
+                from rich.progress import MofNCompleteColumn
+                from rich.progress import Progress as RichProgress
+
+                self.bar = RichProgress(*RichProgress.get_default_columns(), MofNCompleteColumn(), console=self.console)
+                self.bar.start()
+                self.task = self.bar.add_task("mutants", total=data)
+        elif kind == "mutant":
+            self.done += 1
+            if self.bar is not None:
+                self.bar.update(self.task, advance=1, description=data.id)
+                if self.done == self.total:
+                    self.stop()
+            else:
+                self._say(f"[{self.done}/{self.total}] {data.id}: {tally(data.outcomes.values(), len(data.selected))}")
+
+    def stop(self) -> None:
+        """End the bar (also when the run ends early), so later output is not drawn under it."""
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None
+
+    def _say(self, text: str) -> None:
+        if self.bar is None:
+            self.console.print(text, markup=False, highlight=False)

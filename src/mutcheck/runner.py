@@ -1,0 +1,165 @@
+"""One `mutcheck run`: the catalog applied and selected, the engine, the matrix, the reports written."""
+
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+
+from mutcheck import STARTED
+from mutcheck.catalog import Catalog, load_catalog, unknown_killers
+from mutcheck.config import Config, load_config
+from mutcheck.engine import EngineOptions, run_engine
+from mutcheck.exit_code import ExitCode
+from mutcheck.plan import Shard, changed_entries, changed_lines, in_diff
+from mutcheck.problems import InputError, Problem
+from mutcheck.report.progress import Progress
+
+if TYPE_CHECKING:
+    from mutcheck.mutate import AppliedMutant
+
+NO_COVERAGE_WARNING = (
+    "warning: no test executed any mutated function. If the tests import the target from an installed "
+    "copy (not an editable install), set pytest's pythonpath so they import the project's files."
+)
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """What the command line asked for; None leaves a setting to the configuration."""
+
+    root: Path
+    only: tuple[str, ...] = ()
+    diff_base: str | None = None
+    shard: str | None = None
+    bail: bool = False
+    generic: bool | None = None
+    strict_generic: bool | None = None
+    jobs: int | None = None
+    timeout_factor: float | None = None
+    timeout_constant: float | None = None
+    baseline_rounds: int | None = None
+    json_path: Path | None = None
+    markdown_path: Path | None = None
+    html_path: Path | None = None
+    stryker_path: Path | None = None
+
+
+def catalog_of(config: Config) -> Catalog:
+    return load_catalog(config.catalog_dir, config.root, config.languages)
+
+
+def applied_mutants(config: Config, catalog: Catalog, only: tuple[str, ...]) -> list["AppliedMutant"]:
+    """The selected catalog entries, applied; every unknown `--only` name and failed application at once."""
+    from mutcheck.mutate import MutationError, apply_mutant
+
+    known = {name for m in catalog.mutants for name in (m.id, m.family, *m.aliases)}
+    if config.generic:
+        known.add("generic")  # `--only generic`: the generic operator mutants alone
+    problems = [Problem("--only", name, "", "no mutant id, alias or family of that name") for name in only]
+    problems = [problem for problem in problems if problem.entry not in known]
+    applied = []
+    for mutant in catalog.select(list(only)):
+        try:
+            applied.append(apply_mutant(mutant, config.root))
+        except MutationError as error:
+            problems.append(error.problem)
+    if problems:
+        raise InputError(problems)
+    return applied
+
+
+def write_text(path: Path, text: str) -> None:
+    """A requested output file (its folder made if missing)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def run_catalog(request: RunRequest, console: Console) -> ExitCode:
+    """Run every selected mutant against the tests that reach it; report; the run's exit status."""
+    overrides = {
+        "jobs": request.jobs,
+        "timeout_factor": request.timeout_factor,
+        "timeout_constant": request.timeout_constant,
+        "baseline_rounds": request.baseline_rounds,
+        "generic": request.generic,
+        "strict_generic": request.strict_generic,
+    }
+    config = load_config(request.root, overrides)
+    catalog = catalog_of(config)
+    shard = Shard.parse(request.shard) if request.shard else None
+    if config.generic:
+        from mutcheck import generic  # mutmut and its parser load only when asked for
+
+        generic_files = generic.target_files(config.root, config.target)
+    else:
+        generic_files = []
+
+    def prepare() -> list["AppliedMutant"]:
+        """Runs while the host starts: LibCST and the catalog's application overlap its start-up."""
+        applied = applied_mutants(config, catalog, request.only)
+        if config.generic and (not request.only or "generic" in request.only):
+            applied += generic.generate(config.root, generic_files)
+        if request.diff_base:
+            changed = changed_lines(config.root, request.diff_base)
+            entries = changed_entries(config.root, changed, {mutant.source for mutant in catalog.mutants})
+            applied = [mutant for mutant in applied if in_diff(mutant, changed, entries)]
+        if shard:
+            applied = [mutant for mutant in applied if shard.keeps(mutant.mutant.id)]
+        return applied
+
+    options = EngineOptions(
+        jobs=config.jobs or os.cpu_count() or 1,
+        bail=request.bail,
+        timeout_factor=config.timeout_factor,
+        timeout_constant=config.timeout_constant,
+        baseline_rounds=config.baseline_rounds,
+    )
+    files = [mutant.file for mutant in catalog.select(list(request.only))] + generic_files
+    engine_started = time.monotonic()
+    progress = Progress(console, options.baseline_rounds)
+    try:
+        engine_run, applied = run_engine(config, files, prepare, options, progress)
+    finally:
+        progress.stop()
+    engine_run.timings["startup"] = engine_started - STARTED
+    if engine_run.collection_error:
+        console.print(engine_run.log[-3000:], markup=False)
+    unknown = unknown_killers(catalog, set(engine_run.tests)) if engine_run.tests else []
+    if unknown:
+        raise InputError(unknown)
+    from mutcheck.actions import publish_in_actions
+    from mutcheck.matrix import build_matrix
+    from mutcheck.report import terminal
+    from mutcheck.report.render import render
+    from mutcheck.report.texts import run_languages
+    from mutcheck.results import build_results, write_results
+
+    matrix = build_matrix(engine_run, applied, request.bail, config.strict_generic)
+    facts = {
+        "jobs": options.jobs,
+        "bail": request.bail,
+        "baseline_rounds": options.baseline_rounds,
+        "shard": request.shard,
+        "only": list(request.only),
+        "diff_base": request.diff_base,
+        "generic": config.generic,
+        "strict_generic": config.strict_generic,
+        "languages": list(config.languages),
+    }
+    engine_run.timings["total"] = time.monotonic() - STARTED
+    results = build_results(matrix, engine_run, catalog, config.root, facts)
+    if request.json_path:
+        write_results(request.json_path, results)
+    outputs = (("markdown", request.markdown_path), ("html", request.html_path), ("stryker", request.stryker_path))
+    for fmt, path in outputs:
+        if path:
+            write_text(path, render(results, fmt, run_languages(results)))
+    terminal.render(results, console)
+    if results["mutants"] and all(m["verdict"] == "no-coverage" for m in results["mutants"]):
+        console.print(NO_COVERAGE_WARNING, markup=False)
+    publish_in_actions(results, sys.stdout)
+    return matrix.exit_code
