@@ -14,6 +14,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 from dataclasses import dataclass, field
@@ -24,10 +25,11 @@ from typing import Any, TextIO
 import pytest
 
 from mutcheck.clock import Stopwatch
+from mutcheck.exit_code import ExitCode
 from mutcheck.imports import Relocation, redirect_imports
-from mutcheck.lab import PREFIX, make_folder
 from mutcheck.outcome import DETECTING, NOT_RUN, ORDER_DEPENDENT, PASSED, SKIPPED, TIMEOUT
 from mutcheck.plan import test_limit, time_limit
+from mutcheck.process import die_with_parent, end_group, kill_group, kill_session, lead_own_group, place_in_own_group
 from mutcheck.protocol import TestResult, TestTimeout, logged_failures, run_item
 from mutcheck.pytest_compat import rewrite_only_the_suite
 from mutcheck.reach import Reach
@@ -221,17 +223,21 @@ class Host:
     # -- forking -----------------------------------------------------------------------------
     def _fork(self, body: Any) -> tuple[int, int]:
         read_fd, write_fd = os.pipe()
+        host = os.getpid()
         pid = os.fork()
         if pid == 0:  # child
             os.close(read_fd)
             code = 0
             try:
+                signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the host's handler would kill the whole run
+                lead_own_group(host)
                 body(EventWriter(write_fd))
             except BaseException:  # report anything, then leave without running parent cleanup
                 EventWriter(write_fd).write({"broken": traceback.format_exc().strip().splitlines()[-1]})
                 code = 1
             finally:
                 os._exit(code)
+        place_in_own_group(pid)
         os.close(write_fd)
         return pid, read_fd
 
@@ -249,6 +255,7 @@ class Host:
                         selector.unregister(key.fd)
                         os.close(key.fd)
         for pid, _ in children:
+            end_group(pid)
             os.waitpid(pid, 0)
         data = b"".join(b"".join(parts) + b"\n" for parts in chunks.values())
         return [json.loads(line) for line in data.splitlines() if line.strip()]
@@ -340,7 +347,7 @@ class Host:
 
     def _start_fallback(self, mutant: dict[str, Any], selected: list[int], budget: float, now: float) -> _Child:
         """A scratch copy of the scratch copy with the mutated file written, run by a fresh host."""
-        scratch = str(make_folder(f"{PREFIX}{mutant['id']}-"))
+        scratch = tempfile.mkdtemp(prefix="fallback-", dir=self.spec["scratch"])  # removed with the run's folder
         project = Path(scratch) / "project"
         shutil.copytree(Path.cwd(), project, symlinks=True)
         (project / mutant["file"]).write_text(mutant["mutated"], encoding="utf-8")
@@ -355,6 +362,7 @@ class Host:
             "limits": self._limits(selected),
             "pytest_args": self.spec["pytest_args"],
             "project_roots": [str(root) for root in roots],
+            "parent": os.getpid(),
         }
         spec_path = Path(scratch) / "spec.json"
         spec_path.write_text(json.dumps(spec), encoding="utf-8")
@@ -365,7 +373,7 @@ class Host:
                 pass_fds=[write_fd],
                 stdout=log,
                 stderr=subprocess.STDOUT,
-                start_new_session=True,
+                process_group=0,
                 env={**Relocation(roots, project).environment(os.environ), "PYTHONDONTWRITEBYTECODE": "1"},
             )
         os.close(write_fd)
@@ -399,10 +407,7 @@ class Host:
     def _reap(self, child: _Child, timed_out: bool) -> None:
         """Stop (if it timed out) and wait for a child; note how it ended."""
         if timed_out:
-            if child.process is not None:
-                os.killpg(child.pid, signal.SIGKILL)
-            else:
-                os.kill(child.pid, signal.SIGKILL)
+            kill_group(child.pid)
             child.timed_out = True
             # Hung in a test, or between two (then the one it was about to run is blamed): either
             # way a test's outcome says so, and the matrix never has a time-out without a test.
@@ -411,6 +416,7 @@ class Host:
             if blamed is not None:
                 child.outcomes[blamed] = TIMEOUT
         os.close(child.read_fd)
+        end_group(child.pid)
         if child.process is not None:
             status = child.process.wait()
             if not (timed_out or child.finished or child.broken):
@@ -604,8 +610,19 @@ class HostPlugin:
         return True
 
 
+def _stop_the_run(_signal: int, _frame: object) -> None:
+    """SIGTERM to the host, e.g. from the kernel once the engine has died: nothing of the run may go on."""
+    kill_session(os.getsid(0))
+    os._exit(ExitCode.TERMINATED)
+
+
 def main() -> None:
     spec = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+    if spec["mode"] == "full":  # the run's host, leading its session
+        signal.signal(signal.SIGTERM, _stop_the_run)
+        die_with_parent(signal.SIGTERM, spec["parent"])
+    else:  # a fallback host, in the run's host's session: that host stops what it leaves
+        die_with_parent(signal.SIGKILL, spec["parent"])
     sys.dont_write_bytecode = True
     rewrite_only_the_suite()
     redirect_imports([Path(root) for root in spec["project_roots"]], Path.cwd())

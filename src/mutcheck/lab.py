@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from mutcheck.interrupt import deferred
+
 PREFIX = "mutcheck-"
 _OWNER = ".mutcheck-owner"
 
@@ -44,11 +46,15 @@ def make_folder(prefix: str = PREFIX) -> Path:
 @contextmanager
 def scratch_folder(prefix: str = PREFIX) -> Iterator[Path]:
     """A marked scratch folder for the duration of the block, removed after it."""
-    folder = make_folder(prefix)
+    folder: Path | None = None
     try:
+        with deferred():  # not made without being named here, so that it is removed below
+            folder = make_folder(prefix)
         yield folder
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        with deferred():
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 def remove_stale() -> list[Path]:
