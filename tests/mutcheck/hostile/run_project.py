@@ -203,7 +203,11 @@ class Run:
 
     def catches(self, signum: int) -> bool:
         """Whether mutcheck's process has a handler for `signum` (from its /proc status)."""
-        for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
+        try:
+            status = Path(f"/proc/{self.process.pid}/status").read_text()
+        except OSError:  # it has ended
+            return False
+        for line in status.splitlines():
             if line.startswith("SigCgt:"):
                 return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
         return False
