@@ -36,20 +36,20 @@ def _start_time(pid: int) -> str | None:
     return stat.rsplit(")", 1)[1].split()[19]  # field 22, counted after the command name
 
 
-def make_folder(prefix: str = PREFIX) -> Path:
+def make_folder() -> Path:
     """A new scratch folder in the temporary directory, marked as this process's."""
-    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    folder = Path(tempfile.mkdtemp(prefix=PREFIX))
     (folder / _OWNER).write_text(f"{os.getpid()} {_start_time(os.getpid())}\n", encoding="utf-8")
     return folder
 
 
 @contextmanager
-def scratch_folder(prefix: str = PREFIX) -> Iterator[Path]:
+def scratch_folder() -> Iterator[Path]:
     """A marked scratch folder for the duration of the block, removed after it."""
     folder: Path | None = None
     try:
         with deferred():  # not made without being named here, so that it is removed below
-            folder = make_folder(prefix)
+            folder = make_folder()
         yield folder
     finally:
         with deferred():
