@@ -15,8 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from mutcheck.config import Config
 from mutcheck.imports import Relocation
+from mutcheck.interrupt import deferred
 from mutcheck.lab import remove_stale, scratch_folder
 from mutcheck.plan import select_tests, time_limit
+from mutcheck.process import stop_session_leader
 from mutcheck.scratch import ScratchCopy, copy_project
 
 if TYPE_CHECKING:  # LibCST loads while the host starts, not before
@@ -151,36 +153,43 @@ def run_engine(
             "jobs": options.jobs,
             "bail": options.bail,
             "project_roots": [str(config.root)],  # where editable installs and PYTHONPATH point
+            "scratch": str(directory),  # where fallback mutants get their copies
+            "parent": os.getpid(),
         }
         spec_path = Path(directory) / "spec.json"
         spec_path.write_text(json.dumps(spec), encoding="utf-8")
         log_path = Path(directory) / "host.log"
-        with log_path.open("w", encoding="utf-8") as log:
-            host = subprocess.Popen(
-                [sys.executable, "-m", "mutcheck.host", str(spec_path)],
-                cwd=scratch,
-                pass_fds=[write_fd],
-                stdin=subprocess.PIPE,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                text=True,
-                env={
-                    **Relocation([config.root], scratch).environment(os.environ),
-                    "PYTHONDONTWRITEBYTECODE": "1",
-                    "MUTCHECK_RUNNING": "1",
-                },
-            )
-            os.close(write_fd)
+        host = None
+        try:
+            # Not started without being named here, so that it is stopped below.
+            with deferred(), log_path.open("w", encoding="utf-8") as log:
+                host = subprocess.Popen(
+                    [sys.executable, "-m", "mutcheck.host", str(spec_path)],
+                    cwd=scratch,
+                    pass_fds=[write_fd],
+                    stdin=subprocess.PIPE,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    text=True,
+                    start_new_session=True,  # its processes are found by its session; Ctrl-C reaches only us
+                    env={
+                        **Relocation([config.root], scratch).environment(os.environ),
+                        "PYTHONDONTWRITEBYTECODE": "1",
+                        "MUTCHECK_RUNNING": "1",
+                    },
+                )
+                os.close(write_fd)
             host_started = time.monotonic()
-            try:
-                applied = prepare()
-                run.timings["apply"] = time.monotonic() - host_started
-                _converse(host, read_fd, run, applied, options, on_progress, host_started)
-            finally:
+            applied = prepare()
+            run.timings["apply"] = time.monotonic() - host_started
+            _converse(host, read_fd, run, applied, options, on_progress, host_started)
+        finally:
+            with deferred():
                 os.close(read_fd)
-                if host.poll() is None:
-                    host.kill()
-                host.wait()
+                if host is None:
+                    os.close(write_fd)
+                else:
+                    stop_session_leader(host)
         run.log = log_path.read_text(encoding="utf-8", errors="replace")
     run.seconds = time.monotonic() - started
     return run, applied

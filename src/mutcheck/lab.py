@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from mutcheck.interrupt import deferred
+
 PREFIX = "mutcheck-"
 _OWNER = ".mutcheck-owner"
 
@@ -34,21 +36,25 @@ def _start_time(pid: int) -> str | None:
     return stat.rsplit(")", 1)[1].split()[19]  # field 22, counted after the command name
 
 
-def make_folder(prefix: str = PREFIX) -> Path:
+def make_folder() -> Path:
     """A new scratch folder in the temporary directory, marked as this process's."""
-    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    folder = Path(tempfile.mkdtemp(prefix=PREFIX))
     (folder / _OWNER).write_text(f"{os.getpid()} {_start_time(os.getpid())}\n", encoding="utf-8")
     return folder
 
 
 @contextmanager
-def scratch_folder(prefix: str = PREFIX) -> Iterator[Path]:
+def scratch_folder() -> Iterator[Path]:
     """A marked scratch folder for the duration of the block, removed after it."""
-    folder = make_folder(prefix)
+    folder: Path | None = None
     try:
+        with deferred():  # not made without being named here, so that it is removed below
+            folder = make_folder()
         yield folder
     finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        with deferred():
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 def remove_stale() -> list[Path]:

@@ -11,6 +11,7 @@ Reports that plugins log while the test runs are watched instead: subtests (pyte
 and a test with a failed subtest has failed, as in a plain pytest run.
 """
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -23,6 +24,7 @@ from mutcheck.pytest_compat import release_request, renew_request, reraised_exce
 
 _WITNESS_LIMIT = 300
 _LISTENER = "mutcheck-logged-failures"
+_ERROR_LINE = re.compile(r"^(?:E\s+)?(\w*(?:Error|Exception)\b.*)$")
 
 
 class TestTimeout(BaseException):
@@ -56,6 +58,12 @@ def logged_failures(config: pytest.Config) -> _LoggedFailures:
         listener = _LoggedFailures()
         config.pluginmanager.register(listener, _LISTENER)
     return listener
+
+
+def last_error(lines: list[str]) -> str | None:
+    """The last line that names an error (e.g. `E   NameError: ...` in a pytest report)."""
+    errors = [match.group(1) for line in lines if (match := _ERROR_LINE.match(line))]
+    return errors[-1] if errors else None
 
 
 def _first_line(text: str) -> str:

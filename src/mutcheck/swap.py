@@ -1,7 +1,11 @@
 """Code swapping: whether a mutant fits in one function's code object, and swapping it in place."""
 
+import os
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from types import CodeType, FunctionType, ModuleType
+from typing import Any
 
 
 def iter_code(code: CodeType) -> Iterator[CodeType]:
@@ -52,3 +56,30 @@ def live_function(module: ModuleType, qualname: str) -> FunctionType | None:
     if isinstance(owner, FunctionType) and owner.__code__.co_qualname == qualname:
         return owner
     return None
+
+
+def modules_by_file(files: list[str]) -> dict[str, ModuleType]:
+    """The imported modules loaded from `files` (resolved paths), found once before forking."""
+    wanted = {str(Path(name).resolve()) for name in files}
+    found = {}
+    for module in list(sys.modules.values()):
+        filename = getattr(module, "__file__", None)
+        if filename and (resolved := os.path.realpath(filename)) in wanted:
+            found[resolved] = module
+    return found
+
+
+def mutated_function_code(mutant: dict[str, Any]) -> CodeType | None:
+    """The swap target's code in the mutated file, compiled by the host before it forks: in a
+    child the compile costs twice as much (its allocations fault in copy-on-write pages)."""
+    code = compile(mutant["mutated"], str(Path(mutant["file"]).resolve()), "exec")
+    return find_code(code, mutant["swap_target"])
+
+
+def swap_in(mutant: dict[str, Any], mutated_code: CodeType | None, modules: dict[str, ModuleType]) -> None:
+    """Replace the live function's code with the mutated one; every reference sees the change."""
+    module = modules.get(str(Path(mutant["file"]).resolve()))
+    function = live_function(module, mutant["swap_target"]) if module else None
+    if function is None or mutated_code is None:
+        raise RuntimeError(f"{mutant['swap_target']} is not loaded from {mutant['file']}")
+    function.__code__ = mutated_code

@@ -1,0 +1,204 @@
+"""The host's test processes: a forked child per mutant, baseline chunk or control run, or a fresh
+host in a copy of its own for a fallback mutant; what each says over its pipe; how each ends.
+
+Each leads a process group of its own, killed once it ends (see `process`).
+"""
+
+import json
+import os
+import select
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mutcheck.clock import Stopwatch
+from mutcheck.events import EventWriter
+from mutcheck.imports import Relocation
+from mutcheck.outcome import TIMEOUT
+from mutcheck.process import end_group, kill_group, lead_own_group, place_in_own_group
+from mutcheck.protocol import last_error
+from mutcheck.scratch import remove_bytecode
+
+
+@dataclass
+class Child:
+    """One running mutant (a forked child or a fallback subprocess) or control run, and what it
+    has said so far."""
+
+    mutant: dict[str, Any] | None  # None: a control run, the same tests unmutated
+    selected: list[int]  # the tests this process runs, in order (a continuation runs fewer)
+    pid: int
+    read_fd: int
+    budget: float  # charged seconds it may take (see `clock`) before it is stopped
+    stopwatch: Stopwatch
+    started: float
+    process: subprocess.Popen | None = None
+    scratch: str | None = None
+    buffer: bytes = b""
+    outcomes: dict[int, str] = field(default_factory=dict)
+    durations: dict[int, float] = field(default_factory=dict)
+    witnesses: dict[int, str] = field(default_factory=dict)
+    running: int | None = None
+    broken: str | None = None
+    finished: bool = False
+    timed_out: bool = False
+    resumes: int = 0
+    sequences: list[list[int]] = field(default_factory=list)  # what each of its processes ran, in order
+    seconds: float = 0.0  # from its start to its last process's end
+
+    def overdue(self) -> float:
+        """Charged seconds past its budget (negative while within it). Until the wall clock
+        passes the budget the charged time cannot have, and the cheap wall figure is enough."""
+        wall = self.stopwatch.wall_elapsed() - self.budget
+        return wall if wall < 0 else self.stopwatch.elapsed() - self.budget
+
+
+def fork(body: Callable[[EventWriter], None]) -> tuple[int, int]:
+    """A forked child running `body` with a writer to its pipe; its pid and the pipe's read end."""
+    read_fd, write_fd = os.pipe()
+    host = os.getpid()
+    pid = os.fork()
+    if pid == 0:  # child
+        os.close(read_fd)
+        code = 0
+        try:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the host's handler would kill the whole run
+            lead_own_group(host)
+            body(EventWriter(write_fd))
+        except BaseException:  # report anything, then leave without running parent cleanup
+            EventWriter(write_fd).write({"broken": traceback.format_exc().strip().splitlines()[-1]})
+            code = 1
+        finally:
+            os._exit(code)
+    place_in_own_group(pid)
+    os.close(write_fd)
+    return pid, read_fd
+
+
+def read_all(children: list[tuple[int, int]]) -> list[dict[str, Any]]:
+    """Every event of the given children, read as they arrive so no child blocks on a full pipe."""
+    chunks: dict[int, list[bytes]] = {read_fd: [] for _, read_fd in children}
+    with selectors.DefaultSelector() as selector:
+        for _, read_fd in children:
+            selector.register(read_fd, selectors.EVENT_READ)
+        while selector.get_map():
+            for key, _mask in selector.select():
+                if chunk := os.read(key.fd, 65536):
+                    chunks[key.fd].append(chunk)
+                else:
+                    selector.unregister(key.fd)
+                    os.close(key.fd)
+    for pid, _ in children:
+        end_group(pid)
+        os.waitpid(pid, 0)
+    data = b"".join(b"".join(parts) + b"\n" for parts in chunks.values())
+    return [json.loads(line) for line in data.splitlines() if line.strip()]
+
+
+def read_ready(fd: int) -> bytes:
+    """Whatever is already waiting in a pipe, without blocking."""
+    ready, _, _ = select.select([fd], [], [], 0)
+    return os.read(fd, 65536) if ready else b""
+
+
+def start_fallback(
+    spec: dict[str, Any], mutant: dict[str, Any], tests: list[str], limits: list[float]
+) -> tuple[subprocess.Popen, int, str]:
+    """A scratch copy of the scratch copy with the mutated file written, where a fresh host runs
+    `tests` (node ids) under their `limits`: the process, its pipe's read end and the copy's folder.
+    The copy lives in the run's folder, under a name that says nothing of the mutant."""
+    scratch = tempfile.mkdtemp(prefix="fallback-", dir=spec["scratch"])  # removed with the run's folder
+    project = Path(scratch) / "project"
+    shutil.copytree(Path.cwd(), project, symlinks=True)
+    (project / mutant["file"]).write_text(mutant["mutated"], encoding="utf-8")
+    remove_bytecode(project / mutant["file"])
+    roots = [*map(Path, spec["project_roots"]), Path.cwd()]  # its imports move on to its own copy
+    read_fd, write_fd = os.pipe()
+    fallback_spec = {
+        "mode": "tests",
+        "events_fd": write_fd,
+        "bail": spec["bail"],
+        "tests": tests,
+        "limits": limits,
+        "pytest_args": spec["pytest_args"],
+        "project_roots": [str(root) for root in roots],
+        "parent": os.getpid(),
+    }
+    spec_path = Path(scratch) / "spec.json"
+    spec_path.write_text(json.dumps(fallback_spec), encoding="utf-8")
+    with (Path(scratch) / "host.log").open("w", encoding="utf-8") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "mutcheck.host", str(spec_path)],
+            cwd=project,
+            pass_fds=[write_fd],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            process_group=0,
+            env={**Relocation(roots, project).environment(os.environ), "PYTHONDONTWRITEBYTECODE": "1"},
+        )
+    os.close(write_fd)
+    return process, read_fd, scratch
+
+
+def absorb(child: Child, data: bytes) -> None:
+    """Take in what a child said: whole lines are read, the rest waits for the next chunk."""
+    child.buffer += data
+    *lines, child.buffer = child.buffer.split(b"\n")
+    for line in lines:
+        if not line.strip():
+            continue
+        event = json.loads(line)
+        if "broken" in event:
+            child.broken = event["broken"]
+        elif event.get("done"):
+            child.finished = True
+        elif event.get("running"):
+            index = event["test"]
+            child.running = child.selected[index] if child.process is not None else index
+        elif "outcome" in event:
+            index = event.get("test")
+            if child.process is not None:  # a fallback host numbers its own tests
+                index = child.selected[index]
+            child.outcomes[index] = event["outcome"]
+            child.durations[index] = event["duration"]
+            if event.get("witness"):
+                child.witnesses[index] = event["witness"]
+            child.running = None
+
+
+def _log_lines(log: Path) -> list[str]:
+    return log.read_text(encoding="utf-8", errors="replace").splitlines() if log.exists() else []
+
+
+def reap(child: Child, timed_out: bool) -> None:
+    """Stop (if it timed out) and wait for a child, and kill what is left of its group; note how it ended."""
+    if timed_out:
+        kill_group(child.pid)
+        child.timed_out = True
+        # Hung in a test, or between two (then the one it was about to run is blamed): either
+        # way a test's outcome says so, and the matrix never has a time-out without a test.
+        pending = [index for index in child.selected if index not in child.outcomes]
+        blamed = child.running if child.running is not None else next(iter(pending), None)
+        if blamed is not None:
+            child.outcomes[blamed] = TIMEOUT
+    os.close(child.read_fd)
+    end_group(child.pid)
+    if child.process is not None:
+        status = child.process.wait()
+        if not (timed_out or child.finished or child.broken):
+            child.broken = (
+                last_error(_log_lines(Path(child.scratch) / "host.log")) or f"test process exited with {status}"
+            )
+        shutil.rmtree(child.scratch, ignore_errors=True)
+    else:
+        _, status = os.waitpid(child.pid, 0)
+        if not (timed_out or child.finished or child.broken):
+            child.broken = f"test process ended early (wait status {status})"

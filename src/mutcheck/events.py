@@ -1,0 +1,17 @@
+"""The host's events: JSON lines, each written whole to one file descriptor (a pipe to its reader)."""
+
+import json
+import os
+from typing import Any
+
+
+class EventWriter:
+    """JSON lines to one file descriptor, each written whole."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def write(self, event: dict[str, Any]) -> None:
+        data = (json.dumps(event) + "\n").encode()
+        while data:
+            data = data[os.write(self.fd, data) :]

@@ -1,0 +1,84 @@
+"""Whole `mutcheck run`s interrupted with SIGINT, SIGTERM and SIGKILL at several moments: the
+working tree stays byte-identical, no process of the run is left, and no scratch folder (after a
+SIGKILL: once the next run has started). SIGINT and SIGTERM end the run with one line and exit
+130 or 143, cleanup done, from the first moment mutcheck can catch them.
+
+Each moment is reached through a marker file written by the fixture's misbehaving test, never a
+fixed sleep. SIGINT and SIGTERM are checked the moment mutcheck has exited (it waits for its
+cleanup); after SIGKILL, which mutcheck cannot see, its host notices and stops the rest.
+"""
+
+import signal
+import time
+
+import pytest
+
+from mutcheck.exit_code import ExitCode
+from tests.mutcheck.hostile.run_project import Run, make_hostile_project, tree_digest
+
+# moment: (arguments, HOSTILE_MOMENT, the marker of the misbehaving test that shows it has come)
+MOMENTS = {
+    "collection": (["--only", "SPAWN_SWAP"], "collection", "block"),
+    "baseline": (["--only", "SPAWN_SWAP"], "baseline", "block"),
+    "swap mutant": (["--only", "BLOCK"], None, "block"),
+    "fallback mutant ignoring SIGALRM": (["--only", "FB_SPIN"], None, "spin"),
+    "test that spawned a subprocess": (["--only", "SPAWN"], None, "spawn"),
+}
+EXIT_CODES = {signal.SIGINT: ExitCode.INTERRUPTED, signal.SIGTERM: ExitCode.TERMINATED, signal.SIGKILL: -signal.SIGKILL}
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory):
+    return make_hostile_project(tmp_path_factory.mktemp("interrupted") / "project")
+
+
+def _interrupted_line(signum: int) -> str:
+    return f"interrupted ({signal.Signals(signum).name}): scratch folders removed"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL], ids=lambda s: s.name)
+@pytest.mark.parametrize("moment", list(MOMENTS))
+def test_an_interrupted_run_leaves_nothing(project, tmp_path, moment, signum):
+    arguments, hostile_moment, marker = MOMENTS[moment]
+    before = tree_digest(project)
+    run = Run(project, tmp_path, *arguments, moment=hostile_moment).start()
+    try:
+        run.wait_for_marker(marker)
+        run.send(signum)
+        code, stdout, stderr = run.finish()
+        left = run.processes() if signum != signal.SIGKILL else run.processes_after(10)
+    finally:
+        run.kill_leftovers()
+    assert code == EXIT_CODES[signum], stdout + stderr
+    if signum != signal.SIGKILL:
+        assert stderr.splitlines() == [_interrupted_line(signum)], stderr
+        assert "Traceback" not in stdout
+        assert run.scratch_folders() == []
+    assert left == []
+    assert tree_digest(project) == before
+    if signum == signal.SIGKILL:
+        assert run.scratch_folders(), "the killed run could not remove its scratch folder"
+        next_run = Run(project, tmp_path, "--only", "SPAWN_SWAP").start()
+        next_code, _, _ = next_run.finish()
+        next_run.kill_leftovers()
+        assert next_code == ExitCode.EXPECTATION_FAILED
+        assert run.scratch_folders() == []
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=lambda s: s.name)
+def test_an_interruption_while_mutcheck_starts_is_one_line(project, tmp_path, signum):
+    """Sent as soon as mutcheck catches the signals, while it is still loading its modules."""
+    run = Run(project, tmp_path).start()
+    try:
+        deadline = time.monotonic() + 30
+        while not run.catches(signal.SIGTERM) and run.process.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.001)
+        assert run.process.poll() is None and run.catches(signal.SIGTERM), "mutcheck never caught SIGTERM"
+        run.send(signum)
+        code, stdout, stderr = run.finish()
+    finally:
+        run.kill_leftovers()
+    assert code == EXIT_CODES[signum], stdout + stderr
+    assert stderr.splitlines() == [_interrupted_line(signum)], stderr
+    assert run.processes() == []
+    assert run.scratch_folders() == []

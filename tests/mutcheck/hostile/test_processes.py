@@ -1,0 +1,42 @@
+"""Nothing of a run outlives it: what a test starts is killed with the test's process, and a fallback
+mutant's scratch folder is named without the mutant's id."""
+
+import pytest
+
+from mutcheck.exit_code import ExitCode
+from tests.mutcheck.hostile.run_project import Run, make_hostile_project
+
+
+@pytest.fixture(scope="module")
+def spawning_run(tmp_path_factory):
+    """A whole run in which a test starts `sleep 300` and passes: in the baseline, under a swap
+    mutant (in a forked child) and under a fallback mutant (in a fresh host)."""
+    folder = tmp_path_factory.mktemp("spawning")
+    project = make_hostile_project(folder / "project")
+    run = Run(project, folder, "--only", "SPAWN_SWAP", "--only", "FB_SPAWN").start()
+    code, stdout, stderr = run.finish()
+    left = run.processes_after(10)
+    run.kill_leftovers()
+    yield run, code, stdout + stderr, left
+
+
+def test_a_finished_run_leaves_no_process(spawning_run):
+    run, code, output, left = spawning_run
+    assert code == ExitCode.EXPECTATION_FAILED, output  # both mutants survive: the tests pass under them
+    # One marker per process that ran the spawning tests: the baseline's children, the swap
+    # child and the fallback host (at least), so every kind of process did start a `sleep`.
+    assert len(list(run.markers.glob("spawn-and-pass-*"))) >= 3
+    assert left == []
+
+
+def test_a_fallback_folder_is_not_named_after_the_mutant(spawning_run):
+    run, _, _, _ = spawning_run
+    # Where each spawning test ran: the run's scratch copy, and the fallback mutant's copy of it.
+    folders = {marker.read_text(encoding="utf-8") for marker in run.markers.glob("spawn-and-pass-*")}
+    assert len(folders) == 2, folders
+    assert not any("FB_SPAWN" in folder for folder in folders), folders
+
+
+def test_a_finished_run_leaves_no_scratch_folder(spawning_run):
+    run, _, _, _ = spawning_run
+    assert run.scratch_folders() == []
