@@ -1,21 +1,40 @@
-"""The suite's test ids, as pytest collects them in a separate process."""
+"""The suite's test ids, as pytest collects them in a separate process, and whose fault a failed collection is."""
 
 import os
 import subprocess
 import sys
+from collections.abc import Mapping
+from pathlib import Path
 
 from mutcheck.config import Config
 from mutcheck.problems import InputError, Problem
 
 
-def collect_test_ids(config: Config) -> set[str]:
-    command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *config.tests]
-    environment = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    completed = subprocess.run(command, cwd=config.root, capture_output=True, text=True, check=False, env=environment)
+def _collect(cwd: Path, arguments: list[str], environment: Mapping[str, str]) -> tuple[set[str], str | None]:
+    """The collected ids, and the end of pytest's output when collection failed (None when it did not)."""
+    command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *arguments]
+    completed = subprocess.run(
+        command, cwd=cwd, capture_output=True, text=True, errors="replace", check=False, env=dict(environment)
+    )
     ids = {line.strip() for line in completed.stdout.splitlines() if "::" in line and not line.startswith(" ")}
     if completed.returncode != 0 or not ids:
-        tail = (completed.stdout + completed.stderr).strip().splitlines()[-5:]
-        raise InputError(
-            [Problem("pyproject.toml", "", "tool.mutcheck.tests", "collection failed: " + " | ".join(tail))]
-        )
-    return ids
+        return ids, " | ".join((completed.stdout + completed.stderr).strip().splitlines()[-5:])
+    return ids, None
+
+
+def pytest_args_problem(config: Config, cwd: Path, environment: Mapping[str, str], failure: str) -> Problem | None:
+    """After pytest failed (`failure`: what it said) with the configured arguments: a problem naming
+    `pytest_args` when the suite collects without them, else None (the suite itself is at fault)."""
+    if not config.pytest_args or _collect(cwd, list(config.tests), environment)[1] is not None:
+        return None
+    return Problem("pyproject.toml", "", "tool.mutcheck.pytest_args", f"pytest refuses them: {failure}")
+
+
+def collect_test_ids(config: Config) -> set[str]:
+    """The ids pytest collects with the configured test paths and arguments, or InputError naming the key at fault."""
+    environment = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    ids, failure = _collect(config.root, [*config.tests, *config.pytest_args], environment)
+    if failure is None:
+        return ids
+    problem = pytest_args_problem(config, config.root, environment, failure)
+    raise InputError([problem or Problem("pyproject.toml", "", "tool.mutcheck.tests", f"collection failed: {failure}")])

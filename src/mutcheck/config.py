@@ -1,11 +1,14 @@
 """`[tool.mutcheck]` in the project's pyproject.toml, with defaults, validated."""
 
-import tomllib
-from dataclasses import dataclass
+import math
+import os
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from mutcheck.problems import InputError, Problem
+from mutcheck.project_paths import outside_project
 from mutcheck.report.texts import known_languages
+from mutcheck.toml_file import read_toml
 
 
 @dataclass(frozen=True)
@@ -28,7 +31,8 @@ class Config:
         return self.root / self.catalog
 
 
-_LIST_KEYS = {"target", "tests", "pytest_args"}
+_PATH_KEYS = ("target", "tests")
+_LIST_KEYS = {*_PATH_KEYS, "pytest_args"}
 _NUMBER_KEYS = {"jobs": int, "timeout_factor": float, "timeout_constant": float, "baseline_rounds": int}
 
 
@@ -54,22 +58,69 @@ def find_project_root(start: Path) -> Path:
     raise InputError([Problem(str(start), "", "", "no pyproject.toml here or in any parent directory")])
 
 
-def load_config(root: Path, overrides: dict[str, object] | None = None) -> Config:
-    """Read `[tool.mutcheck]` from `root/pyproject.toml`, then apply non-None `overrides`."""
-    source = "pyproject.toml"
-    try:
-        document = tomllib.loads((root / source).read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as error:
-        raise InputError([Problem(source, "", "", f"not valid TOML: {error}")]) from error
-    table = dict(document.get("tool", {}).get("mutcheck", {}))
-    table.update({key: value for key, value in (overrides or {}).items() if value is not None})
+def _number_problem(key: str, value: object) -> str | None:
+    """What is wrong with a number setting, or None."""
+    kind = _NUMBER_KEYS[key]
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return f"must be a{'n integer' if kind is int else ' number'}"
+    if not math.isfinite(value):
+        return "must be a finite number"
+    if kind is int and value != int(value):
+        return "must be an integer"
+    if kind is int and value < 1:
+        return "must be positive"
+    if value < 0:
+        return "must not be negative"
+    return None
+
+
+def _path_problems(root: Path, key: str, paths: tuple[str, ...], source: str) -> list[Problem]:
+    """Each path inside the project and existing (a test path may name a test after `::`)."""
     problems = []
+    for path in paths:
+        file = path.split("::", 1)[0] if key == "tests" else path
+        reason = outside_project(root, file)
+        if reason is None and not (root / file).exists():
+            reason = f"no such file or directory: {file!r}"
+        if reason is not None:
+            problems.append(Problem(source, "", f"tool.mutcheck.{key}", reason))
+    return problems
+
+
+def _mutcheck_table(document: dict[str, object], source: str) -> dict[str, object]:
+    tool = document.get("tool", {})
+    if not isinstance(tool, dict):
+        raise InputError([Problem(source, "", "tool", "must be a table")])
+    table = tool.get("mutcheck", {})
+    if not isinstance(table, dict):
+        raise InputError([Problem(source, "", "tool.mutcheck", "must be a table ([tool.mutcheck])")])
+    return table
+
+
+def load_config(root: Path, overrides: dict[str, object] | None = None) -> Config:
+    """Read `[tool.mutcheck]` from `root/pyproject.toml`, then apply non-None `overrides` (command-line
+    options, named as such in problems). A `jobs` from the file is capped at the CPU count."""
+    source = "pyproject.toml"
+    document, problems = read_toml(root / source, source)
+    if problems:
+        raise InputError(problems)
+    table = _mutcheck_table(document, source)
+    given = {key: value for key, value in (overrides or {}).items() if value is not None}
+
+    def at(key: str, message: str) -> Problem:
+        """A problem with a setting, named by its command-line option when it was given there."""
+        if key in given:
+            return Problem("--" + key.replace("_", "-"), "", "", message)
+        return Problem(source, "", f"tool.mutcheck.{key}", message)
+
     values: dict[str, object] = {}
-    for key, value in table.items():
+    for key, value in {**table, **given}.items():
         where = f"tool.mutcheck.{key}"
         if key == "catalog":
-            if not isinstance(value, str):
-                problems.append(Problem(source, "", where, "must be a string"))
+            reason = "must be a string" if not isinstance(value, str) else outside_project(root, value)
+            if reason is not None:
+                problems.append(Problem(source, "", where, reason))
+                continue
             values[key] = value
         elif key in _LIST_KEYS:
             items = [value] if isinstance(value, str) else value
@@ -88,16 +139,23 @@ def load_config(root: Path, overrides: dict[str, object] | None = None) -> Confi
                 continue
             values[key] = value
         elif key in _NUMBER_KEYS:
-            kind = _NUMBER_KEYS[key]
-            if isinstance(value, bool) or not isinstance(value, int | float) or (kind is int and value != int(value)):
-                problems.append(Problem(source, "", where, f"must be a{'n integer' if kind is int else ' number'}"))
+            reason = _number_problem(key, value)
+            if reason is not None:
+                problems.append(at(key, reason))
                 continue
-            if value < 0 or (key == "baseline_rounds" and value < 1):
-                problems.append(Problem(source, "", where, "must be positive"))
-                continue
-            values[key] = kind(value)
+            values[key] = _NUMBER_KEYS[key](value)
         else:
             problems.append(Problem(source, "", where, "unknown key"))
+    config = Config(root=root, **values)
+    for key in _PATH_KEYS:
+        if key in values:
+            problems += _path_problems(root, key, values[key], source)
+    if config.timeout_factor == 0 and config.timeout_constant == 0:
+        problems.append(
+            at("timeout_constant", "timeout_factor and timeout_constant are both 0: every test would time out")
+        )
     if problems:
         raise InputError(problems)
-    return Config(root=root, **values)
+    if "jobs" in table and "jobs" not in given:
+        return replace(config, jobs=min(config.jobs, os.cpu_count() or 1))
+    return config

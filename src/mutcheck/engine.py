@@ -13,10 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mutcheck.collect import pytest_args_problem
 from mutcheck.config import Config
 from mutcheck.imports import Relocation
 from mutcheck.lab import remove_stale, scratch_folder
 from mutcheck.plan import select_tests, time_limit
+from mutcheck.problems import InputError
 from mutcheck.scratch import ScratchCopy, copy_project
 
 if TYPE_CHECKING:  # LibCST loads while the host starts, not before
@@ -101,6 +103,7 @@ def _plan_mutants(run: EngineRun, applied: list["AppliedMutant"], options: Engin
                     "file": mutant.mutant.file,
                     "swap_target": mutant.swap_target,
                     "mutated": mutant.mutated,
+                    "encoding": mutant.encoding,  # the fallback path writes the file in its own encoding
                     "selected": selected,
                 }
             )
@@ -155,6 +158,11 @@ def run_engine(
         spec_path = Path(directory) / "spec.json"
         spec_path.write_text(json.dumps(spec), encoding="utf-8")
         log_path = Path(directory) / "host.log"
+        environment = {
+            **Relocation([config.root], scratch).environment(os.environ),
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "MUTCHECK_RUNNING": "1",
+        }
         with log_path.open("w", encoding="utf-8") as log:
             host = subprocess.Popen(
                 [sys.executable, "-m", "mutcheck.host", str(spec_path)],
@@ -164,11 +172,7 @@ def run_engine(
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 text=True,
-                env={
-                    **Relocation([config.root], scratch).environment(os.environ),
-                    "PYTHONDONTWRITEBYTECODE": "1",
-                    "MUTCHECK_RUNNING": "1",
-                },
+                env=environment,
             )
             os.close(write_fd)
             host_started = time.monotonic()
@@ -182,6 +186,10 @@ def run_engine(
                     host.kill()
                 host.wait()
         run.log = log_path.read_text(encoding="utf-8", errors="replace")
+        if run.collection_error and not run.tests:
+            failure = " | ".join(run.log.strip().splitlines()[-5:])
+            if problem := pytest_args_problem(config, scratch, environment, failure):
+                raise InputError([problem])
     run.seconds = time.monotonic() - started
     return run, applied
 

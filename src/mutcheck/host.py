@@ -343,7 +343,7 @@ class Host:
         scratch = str(make_folder(f"{PREFIX}{mutant['id']}-"))
         project = Path(scratch) / "project"
         shutil.copytree(Path.cwd(), project, symlinks=True)
-        (project / mutant["file"]).write_text(mutant["mutated"], encoding="utf-8")
+        (project / mutant["file"]).write_text(mutant["mutated"], encoding=mutant.get("encoding", "utf-8"))
         remove_bytecode(project / mutant["file"])
         roots = [*map(Path, self.spec["project_roots"]), Path.cwd()]  # its imports move on to its own copy
         read_fd, write_fd = os.pipe()
