@@ -127,6 +127,9 @@ def load_config(root: Path, overrides: dict[str, object] | None = None) -> Confi
             if not isinstance(items, list | tuple) or not all(isinstance(item, str) for item in items):
                 problems.append(Problem(source, "", where, "must be a string or a list of strings"))
                 continue
+            if any("\x00" in item for item in items):  # no command line or path can hold one
+                problems.append(Problem(source, "", where, "must not contain a NUL character"))
+                continue
             values[key] = tuple(items)
         elif key == "languages":
             language_problems = _language_problems(value, source, where)

@@ -174,6 +174,13 @@ def test_pytest_arguments_pytest_refuses_are_named_as_such(tmp_path, command):
     assert "--no-such-option" in output
 
 
+def test_a_nul_character_in_pytest_arguments_is_named(tmp_path):
+    project = with_settings(make_project(tmp_path), '[tool.mutcheck]\npytest_args = ["-k", "a\\u0000b"]')
+    code, output = invoke(project, "check")
+    assert code == ExitCode.USAGE
+    assert "error: pyproject.toml: tool.mutcheck.pytest_args: must not contain a NUL character" in output
+
+
 def test_a_suite_that_does_not_collect_is_not_blamed_on_its_pytest_arguments(tmp_path):
     project = with_settings(make_project(tmp_path), '[tool.mutcheck]\ntests = ["tests"]\npytest_args = ["-x"]')
     (project / "tests/test_broken.py").write_text("import no_such_module\n", encoding="utf-8")
