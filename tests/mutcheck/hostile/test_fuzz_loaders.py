@@ -19,6 +19,7 @@ from tests.mutcheck.engine_project import FAMILIES, GOOD_ENTRY, PYPROJECT, make_
 CHECK_STATUSES = {ExitCode.OK, ExitCode.EXPECTATION_FAILED, ExitCode.USAGE}  # what `check` documents
 FILES = ("mutants/catalog.toml", "mutants/families.toml", "pyproject.toml")
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ_DEEP = settings(FUZZ, max_examples=30)  # a document that loads costs a pytest collection
 
 # Strings a careless or hostile user might give a path, an id or a piece of code.
 HOSTILE = st.sampled_from(
@@ -52,12 +53,15 @@ HOSTILE = st.sampled_from(
         "((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((",
     ]
 )
+# Numbers at the edges of what a setting accepts.
+EDGES = st.sampled_from([0, -1, 1, 2**63 - 1, 0.0, -0.5, 1.5, math.inf, -math.inf, math.nan])
 SCALARS = st.one_of(
     st.booleans(),
     st.integers(min_value=-(2**63), max_value=2**63 - 1),
     st.floats(),
     st.text(max_size=20),
     HOSTILE,
+    EDGES,
 )
 VALUES = st.recursive(
     SCALARS,
@@ -107,7 +111,7 @@ def edited(draw: st.DrawFn, table: dict[str, object], keys: list[str]) -> dict[s
     table = dict(table)
     for key in draw(st.lists(st.sampled_from(keys) | st.text(max_size=8), max_size=3)):
         if draw(st.booleans()):
-            table[key] = draw(VALUES | st.lists(HOSTILE | st.text(max_size=10), max_size=3))
+            table[key] = draw(EDGES | HOSTILE | st.lists(HOSTILE | st.text(max_size=10), max_size=3) | VALUES)
         else:
             table.pop(key, None)
     return table
@@ -176,7 +180,7 @@ def test_any_text(project, name, text):
 
 
 @pytest.mark.parametrize("name", FILES)
-@FUZZ
+@FUZZ_DEEP
 @given(data=st.data())
 def test_valid_toml_with_any_values(project, name, data):
     document = data.draw(DOCUMENTS[name])
