@@ -134,7 +134,8 @@ def run_engine(
     The host starts collecting and running the baseline first; `prepare` (applying the catalog)
     runs meanwhile in this process, so the two overlap. `run.timings` has each phase's seconds:
     `copy`, `host_start` (interpreter and pytest until collection begins), `collection`,
-    `baseline`, `apply` (`prepare`, overlapping the three before it), `mutants`.
+    `baseline`, `apply` (`prepare`, overlapping the three before it), `mutants`. Raises InputError
+    when pytest refuses the configured `pytest_args`.
     """
     started = time.monotonic()
     run = EngineRun()

@@ -420,6 +420,10 @@ def apply_mutant(mutant: Mutant, root: Path) -> AppliedMutant:
 
     mutated = _splice(parsed, mutant, targets, block)
     try:
+        mutated.encode(encoding)  # the fallback path writes it in the file's own encoding
+    except UnicodeEncodeError as error:
+        raise _fail(mutant, "replace", f"has {error.object[error.start]!r}, which {encoding} cannot encode") from error
+    try:
         mutated_code = compile(mutated, mutant.file, "exec", dont_inherit=True)
     except SyntaxError as error:
         raise _fail(

@@ -72,6 +72,17 @@ def test_a_run_writes_a_mutated_source_in_its_own_encoding(tmp_path):
     assert (project / "src/tiny.py").read_bytes() == LATIN_1_SOURCE.encode("latin-1")
 
 
+def test_a_replacement_the_source_encoding_cannot_hold_names_replace(tmp_path):
+    project = latin_1_project(tmp_path)
+    catalog = project / CATALOG_FILE
+    catalog.write_text(
+        catalog.read_text(encoding="utf-8").replace('"UNUSED = 2"', "\"UNUSED = '中'\""), encoding="utf-8"
+    )
+    code, output = invoke(project, "check")
+    assert code == ExitCode.USAGE
+    assert f"error: {CATALOG_FILE}: GAP: replace: has '中', which iso-8859-1 cannot encode" in output
+
+
 @pytest.mark.parametrize(
     ("head", "message"),
     [
