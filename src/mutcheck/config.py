@@ -36,18 +36,13 @@ _LIST_KEYS = {*_PATH_KEYS, "pytest_args"}
 _NUMBER_KEYS = {"jobs": int, "timeout_factor": float, "timeout_constant": float, "baseline_rounds": int}
 
 
-def _language_problems(value: object, source: str, where: str) -> list[Problem]:
+def _language_problems(value: object) -> list[str]:
     if not isinstance(value, list | tuple) or not value or not all(isinstance(item, str) for item in value):
-        return [Problem(source, "", where, "must be a non-empty list of language codes")]
+        return ["must be a non-empty list of language codes"]
     known = known_languages()
-    problems = [
-        Problem(source, "", where, f"unknown language {code!r} (known: {', '.join(known)})")
-        for code in value
-        if code not in known
-    ]
+    problems = [f"unknown language {code!r} (known: {', '.join(known)})" for code in value if code not in known]
     duplicates = sorted({code for code in value if value.count(code) > 1})
-    problems += [Problem(source, "", where, f"{code!r} is listed twice") for code in duplicates]
-    return problems
+    return problems + [f"{code!r} is listed twice" for code in duplicates]
 
 
 def find_project_root(start: Path) -> Path:
@@ -74,17 +69,36 @@ def _number_problem(key: str, value: object) -> str | None:
     return None
 
 
-def _path_problems(root: Path, key: str, paths: tuple[str, ...], source: str) -> list[Problem]:
-    """Each path inside the project and existing (a test path may name a test after `::`)."""
-    problems = []
-    for path in paths:
-        file = path.split("::", 1)[0] if key == "tests" else path
-        reason = outside_project(root, file)
-        if reason is None and not (root / file).exists():
-            reason = f"no such file or directory: {file!r}"
-        if reason is not None:
-            problems.append(Problem(source, "", f"tool.mutcheck.{key}", reason))
-    return problems
+def _setting(root: Path, key: str, value: object) -> tuple[object, list[str]]:
+    """A setting as Config holds it, and what is wrong with it (nothing when the list is empty)."""
+    if key == "catalog":
+        reason = "must be a string" if not isinstance(value, str) else outside_project(root, value)
+        return value, [reason] if reason else []
+    if key in _LIST_KEYS:
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list | tuple) or not all(isinstance(item, str) for item in items):
+            return value, ["must be a string or a list of strings"]
+        if any("\x00" in item for item in items):  # no command line or path can hold one
+            return value, ["must not contain a NUL character"]
+        paths = [item.split("::", 1)[0] for item in items] if key in _PATH_KEYS else []  # a test path may name a test
+        return tuple(items), [reason for path in paths if (reason := _path_problem(root, path))]
+    if key == "languages":
+        problems = _language_problems(value)
+        return (value if problems else tuple(value)), problems
+    if key in ("generic", "strict_generic"):
+        return value, [] if isinstance(value, bool) else ["must be true or false"]
+    if key in _NUMBER_KEYS:
+        reason = _number_problem(key, value)
+        return (value if reason else _NUMBER_KEYS[key](value)), [reason] if reason else []
+    return value, ["unknown key"]
+
+
+def _path_problem(root: Path, path: str) -> str | None:
+    """What is wrong with a configured path, or None: it must be inside the project and exist."""
+    reason = outside_project(root, path)
+    if reason is None and not (root / path).exists():
+        return f"no such file or directory: {path!r}"
+    return reason
 
 
 def _mutcheck_table(document: dict[str, object], source: str) -> dict[str, object]:
@@ -115,50 +129,14 @@ def load_config(root: Path, overrides: dict[str, object] | None = None) -> Confi
 
     values: dict[str, object] = {}
     for key, value in {**table, **given}.items():
-        where = f"tool.mutcheck.{key}"
-        if key == "catalog":
-            reason = "must be a string" if not isinstance(value, str) else outside_project(root, value)
-            if reason is not None:
-                problems.append(Problem(source, "", where, reason))
-                continue
-            values[key] = value
-        elif key in _LIST_KEYS:
-            items = [value] if isinstance(value, str) else value
-            if not isinstance(items, list | tuple) or not all(isinstance(item, str) for item in items):
-                problems.append(Problem(source, "", where, "must be a string or a list of strings"))
-                continue
-            if any("\x00" in item for item in items):  # no command line or path can hold one
-                problems.append(Problem(source, "", where, "must not contain a NUL character"))
-                continue
-            values[key] = tuple(items)
-        elif key == "languages":
-            language_problems = _language_problems(value, source, where)
-            problems += language_problems
-            if not language_problems:
-                values[key] = tuple(value)
-        elif key in ("generic", "strict_generic"):
-            if not isinstance(value, bool):
-                problems.append(Problem(source, "", where, "must be true or false"))
-                continue
-            values[key] = value
-        elif key in _NUMBER_KEYS:
-            reason = _number_problem(key, value)
-            if reason is not None:
-                problems.append(at(key, reason))
-                continue
-            values[key] = _NUMBER_KEYS[key](value)
-        else:
-            problems.append(Problem(source, "", where, "unknown key"))
-    config = Config(root=root, **values)
-    for key in _PATH_KEYS:
-        if key in values:
-            problems += _path_problems(root, key, values[key], source)
-    if config.timeout_factor == 0 and config.timeout_constant == 0:
-        problems.append(
-            at("timeout_constant", "timeout_factor and timeout_constant are both 0: every test would time out")
-        )
+        values[key], reasons = _setting(root, key, value)
+        problems += [at(key, reason) for reason in reasons]
     if problems:
         raise InputError(problems)
+    config = Config(root=root, **values)
+    if config.timeout_factor == 0 and config.timeout_constant == 0:
+        message = "timeout_factor and timeout_constant are both 0: every test would time out"
+        raise InputError([at("timeout_constant", message)])
     if "jobs" in table and "jobs" not in given:
         return replace(config, jobs=min(config.jobs, os.cpu_count() or 1))
     return config
