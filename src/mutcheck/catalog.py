@@ -1,11 +1,12 @@
 """The catalog: `mutants/*.toml` loaded into Mutant records and checked field by field."""
 
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from mutcheck.problems import InputError, Problem
+from mutcheck.project_paths import outside_project
+from mutcheck.toml_file import read_toml
 
 FAMILIES_FILE = "families.toml"
 MODULE_SCOPE = "<module>"  # the scope of module statements; also Python's name for their code
@@ -16,6 +17,8 @@ _TEXTS = ("title", "why", "hint", "equivalent", "survives")
 _STRINGS = ("id", "family", "file", "scope", "match", "replace", "origin")
 _EXPECTATIONS = ("killed_by", "equivalent", "survives")
 _TRACKED = re.compile(r"#[0-9]+|https?://[^\s/]+\S*")
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # every mutant id and alias
+NAME_RULE = "letters, digits, '.', '_' and '-', starting with a letter or digit"
 
 Text = dict[str, str]
 
@@ -95,7 +98,12 @@ def _expectation_problems(table: dict[str, object], source: str, entry: str) -> 
 
 
 def _entry_problems(
-    table: dict[str, object], source: str, entry: str, families: dict[str, Text] | None, languages: tuple[str, ...]
+    table: dict[str, object],
+    source: str,
+    entry: str,
+    families: dict[str, Text] | None,
+    languages: tuple[str, ...],
+    root: Path,
 ) -> list[Problem]:
     problems = [Problem(source, entry, key, "unknown key") for key in table if key not in _REQUIRED + _OPTIONAL]
     problems += [Problem(source, entry, key, "missing field") for key in _REQUIRED if key not in table]
@@ -118,6 +126,16 @@ def _entry_problems(
     aliases = table.get("aliases", [])
     if not isinstance(aliases, list) or not all(isinstance(alias, str) for alias in aliases):
         problems.append(Problem(source, entry, "aliases", "must be a list of strings"))
+    else:
+        problems += [
+            Problem(source, entry, "aliases", f"{alias!r}: a name is {NAME_RULE}")
+            for alias in aliases
+            if not NAME.fullmatch(alias)
+        ]
+    if isinstance(table.get("id"), str) and table["id"].strip() and not NAME.fullmatch(table["id"]):
+        problems.append(Problem(source, entry, "id", f"{table['id']!r}: a name is {NAME_RULE}"))
+    if isinstance(table.get("file"), str) and (reason := outside_project(root, table["file"])):
+        problems.append(Problem(source, entry, "file", reason))
     return problems
 
 
@@ -129,22 +147,22 @@ def _load_families(
     source = str(path.relative_to(root))
     if not path.is_file():
         return None, []
-    try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as error:
-        return {}, [Problem(source, "", "", f"not valid TOML: {error}")]
+    document, problems = read_toml(path, source)
+    if problems:
+        return {}, problems
     families = document.get("family", {})
     problems = [Problem(source, "", key, "unknown key") for key in document if key != "family"]
+    if not isinstance(families, dict):
+        return {}, [*problems, Problem(source, "", "family", "must be [family.NAME] tables")]
     for name, title in families.items():
         problems += _check_text(title, source, name, "title", languages)
     return families, problems
 
 
 def _read_tables(path: Path, source: str) -> tuple[list[dict[str, object]], list[Problem]]:
-    try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as error:
-        return [], [Problem(source, "", "", f"not valid TOML: {error}")]
+    document, problems = read_toml(path, source)
+    if problems:
+        return [], problems
     problems = [
         Problem(source, "", key, "unknown key (entries are [[mutant]] tables)") for key in document if key != "mutant"
     ]
@@ -190,9 +208,12 @@ def load_catalog(catalog_dir: Path, root: Path, languages: tuple[str, ...]) -> C
         tables, file_problems = _read_tables(path, source)
         problems += file_problems
         for position, table in enumerate(tables, start=1):
-            entry = table.get("id") if isinstance(table.get("id"), str) else f"entry #{position}"
-            entry_problems = _entry_problems(table, source, entry, families, languages)
-            names = [entry, *(a for a in table.get("aliases", []) if isinstance(a, str))]
+            named = isinstance(table.get("id"), str) and NAME.fullmatch(table["id"]) is not None
+            entry = table["id"] if named else f"entry #{position}"  # a bad id cannot break the problem's line
+            entry_problems = _entry_problems(table, source, entry, families, languages, root)
+            aliases = table.get("aliases", [])
+            names = [entry] if named else []
+            names += [alias for alias in aliases if isinstance(alias, str)] if isinstance(aliases, list) else []
             for name in names:
                 if name in seen:
                     entry_problems.append(Problem(source, entry, "id", f"duplicate id {name!r}, also in {seen[name]}"))

@@ -118,7 +118,7 @@ def start_fallback(
     scratch = tempfile.mkdtemp(prefix="fallback-", dir=spec["scratch"])  # removed with the run's folder
     project = Path(scratch) / "project"
     shutil.copytree(Path.cwd(), project, symlinks=True)
-    (project / mutant["file"]).write_text(mutant["mutated"], encoding="utf-8")
+    (project / mutant["file"]).write_text(mutant["mutated"], encoding=mutant["encoding"])
     remove_bytecode(project / mutant["file"])
     roots = [*map(Path, spec["project_roots"]), Path.cwd()]  # its imports move on to its own copy
     read_fd, write_fd = os.pipe()

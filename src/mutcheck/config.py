@@ -1,11 +1,14 @@
 """`[tool.mutcheck]` in the project's pyproject.toml, with defaults, validated."""
 
-import tomllib
-from dataclasses import dataclass
+import math
+import os
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from mutcheck.problems import InputError, Problem
+from mutcheck.project_paths import outside_project
 from mutcheck.report.texts import known_languages
+from mutcheck.toml_file import read_toml
 
 
 @dataclass(frozen=True)
@@ -28,22 +31,18 @@ class Config:
         return self.root / self.catalog
 
 
-_LIST_KEYS = {"target", "tests", "pytest_args"}
+_PATH_KEYS = ("target", "tests")
+_LIST_KEYS = {*_PATH_KEYS, "pytest_args"}
 _NUMBER_KEYS = {"jobs": int, "timeout_factor": float, "timeout_constant": float, "baseline_rounds": int}
 
 
-def _language_problems(value: object, source: str, where: str) -> list[Problem]:
+def _language_problems(value: object) -> list[str]:
     if not isinstance(value, list | tuple) or not value or not all(isinstance(item, str) for item in value):
-        return [Problem(source, "", where, "must be a non-empty list of language codes")]
+        return ["must be a non-empty list of language codes"]
     known = known_languages()
-    problems = [
-        Problem(source, "", where, f"unknown language {code!r} (known: {', '.join(known)})")
-        for code in value
-        if code not in known
-    ]
+    problems = [f"unknown language {code!r} (known: {', '.join(known)})" for code in value if code not in known]
     duplicates = sorted({code for code in value if value.count(code) > 1})
-    problems += [Problem(source, "", where, f"{code!r} is listed twice") for code in duplicates]
-    return problems
+    return problems + [f"{code!r} is listed twice" for code in duplicates]
 
 
 def find_project_root(start: Path) -> Path:
@@ -54,50 +53,90 @@ def find_project_root(start: Path) -> Path:
     raise InputError([Problem(str(start), "", "", "no pyproject.toml here or in any parent directory")])
 
 
+def _number_problem(key: str, value: object) -> str | None:
+    """What is wrong with a number setting, or None."""
+    kind = _NUMBER_KEYS[key]
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return f"must be a{'n integer' if kind is int else ' number'}"
+    if not math.isfinite(value):
+        return "must be a finite number"
+    if kind is int and value != int(value):
+        return "must be an integer"
+    if kind is int and value < 1:
+        return "must be positive"
+    if value < 0:
+        return "must not be negative"
+    return None
+
+
+def _setting(root: Path, key: str, value: object) -> tuple[object, list[str]]:
+    """A setting as Config holds it, and what is wrong with it (nothing when the list is empty)."""
+    if key == "catalog":
+        reason = "must be a string" if not isinstance(value, str) else outside_project(root, value)
+        return value, [reason] if reason else []
+    if key in _LIST_KEYS:
+        items = [value] if isinstance(value, str) else value
+        if not isinstance(items, list | tuple) or not all(isinstance(item, str) for item in items):
+            return value, ["must be a string or a list of strings"]
+        if any("\x00" in item for item in items):  # no command line or path can hold one
+            return value, ["must not contain a NUL character"]
+        paths = [item.split("::", 1)[0] for item in items] if key in _PATH_KEYS else []  # a test path may name a test
+        return tuple(items), [reason for path in paths if (reason := _path_problem(root, path))]
+    if key == "languages":
+        problems = _language_problems(value)
+        return (value if problems else tuple(value)), problems
+    if key in ("generic", "strict_generic"):
+        return value, [] if isinstance(value, bool) else ["must be true or false"]
+    if key in _NUMBER_KEYS:
+        reason = _number_problem(key, value)
+        return (value if reason else _NUMBER_KEYS[key](value)), [reason] if reason else []
+    return value, ["unknown key"]
+
+
+def _path_problem(root: Path, path: str) -> str | None:
+    """What is wrong with a configured path, or None: it must be inside the project and exist."""
+    reason = outside_project(root, path)
+    if reason is None and not (root / path).exists():
+        return f"no such file or directory: {path!r}"
+    return reason
+
+
+def _mutcheck_table(document: dict[str, object], source: str) -> dict[str, object]:
+    tool = document.get("tool", {})
+    if not isinstance(tool, dict):
+        raise InputError([Problem(source, "", "tool", "must be a table")])
+    table = tool.get("mutcheck", {})
+    if not isinstance(table, dict):
+        raise InputError([Problem(source, "", "tool.mutcheck", "must be a table ([tool.mutcheck])")])
+    return table
+
+
 def load_config(root: Path, overrides: dict[str, object] | None = None) -> Config:
-    """Read `[tool.mutcheck]` from `root/pyproject.toml`, then apply non-None `overrides`."""
+    """Read `[tool.mutcheck]` from `root/pyproject.toml`, then apply non-None `overrides` (command-line
+    options, named as such in problems). A `jobs` from the file is capped at the CPU count."""
     source = "pyproject.toml"
-    try:
-        document = tomllib.loads((root / source).read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as error:
-        raise InputError([Problem(source, "", "", f"not valid TOML: {error}")]) from error
-    table = dict(document.get("tool", {}).get("mutcheck", {}))
-    table.update({key: value for key, value in (overrides or {}).items() if value is not None})
-    problems = []
-    values: dict[str, object] = {}
-    for key, value in table.items():
-        where = f"tool.mutcheck.{key}"
-        if key == "catalog":
-            if not isinstance(value, str):
-                problems.append(Problem(source, "", where, "must be a string"))
-            values[key] = value
-        elif key in _LIST_KEYS:
-            items = [value] if isinstance(value, str) else value
-            if not isinstance(items, list | tuple) or not all(isinstance(item, str) for item in items):
-                problems.append(Problem(source, "", where, "must be a string or a list of strings"))
-                continue
-            values[key] = tuple(items)
-        elif key == "languages":
-            language_problems = _language_problems(value, source, where)
-            problems += language_problems
-            if not language_problems:
-                values[key] = tuple(value)
-        elif key in ("generic", "strict_generic"):
-            if not isinstance(value, bool):
-                problems.append(Problem(source, "", where, "must be true or false"))
-                continue
-            values[key] = value
-        elif key in _NUMBER_KEYS:
-            kind = _NUMBER_KEYS[key]
-            if isinstance(value, bool) or not isinstance(value, int | float) or (kind is int and value != int(value)):
-                problems.append(Problem(source, "", where, f"must be a{'n integer' if kind is int else ' number'}"))
-                continue
-            if value < 0 or (key == "baseline_rounds" and value < 1):
-                problems.append(Problem(source, "", where, "must be positive"))
-                continue
-            values[key] = kind(value)
-        else:
-            problems.append(Problem(source, "", where, "unknown key"))
+    document, problems = read_toml(root / source, source)
     if problems:
         raise InputError(problems)
-    return Config(root=root, **values)
+    table = _mutcheck_table(document, source)
+    given = {key: value for key, value in (overrides or {}).items() if value is not None}
+
+    def at(key: str, message: str) -> Problem:
+        """A problem with a setting, named by its command-line option when it was given there."""
+        if key in given:
+            return Problem("--" + key.replace("_", "-"), "", "", message)
+        return Problem(source, "", f"tool.mutcheck.{key}", message)
+
+    values: dict[str, object] = {}
+    for key, value in {**table, **given}.items():
+        values[key], reasons = _setting(root, key, value)
+        problems += [at(key, reason) for reason in reasons]
+    if problems:
+        raise InputError(problems)
+    config = Config(root=root, **values)
+    if config.timeout_factor == 0 and config.timeout_constant == 0:
+        message = "timeout_factor and timeout_constant are both 0: every test would time out"
+        raise InputError([at("timeout_constant", message)])
+    if "jobs" in table and "jobs" not in given:
+        return replace(config, jobs=min(config.jobs, os.cpu_count() or 1))
+    return config

@@ -13,11 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mutcheck.collect import pytest_args_problem
 from mutcheck.config import Config
 from mutcheck.imports import Relocation
 from mutcheck.interrupt import deferred
 from mutcheck.lab import remove_stale, scratch_folder
 from mutcheck.plan import select_tests, time_limit
+from mutcheck.problems import InputError
 from mutcheck.process import stop_session_leader
 from mutcheck.scratch import ScratchCopy, copy_project
 
@@ -103,6 +105,7 @@ def _plan_mutants(run: EngineRun, applied: list["AppliedMutant"], options: Engin
                     "file": mutant.mutant.file,
                     "swap_target": mutant.swap_target,
                     "mutated": mutant.mutated,
+                    "encoding": mutant.encoding,  # the fallback path writes the file in its own encoding
                     "selected": selected,
                 }
             )
@@ -133,7 +136,8 @@ def run_engine(
     The host starts collecting and running the baseline first; `prepare` (applying the catalog)
     runs meanwhile in this process, so the two overlap. `run.timings` has each phase's seconds:
     `copy`, `host_start` (interpreter and pytest until collection begins), `collection`,
-    `baseline`, `apply` (`prepare`, overlapping the three before it), `mutants`.
+    `baseline`, `apply` (`prepare`, overlapping the three before it), `mutants`. Raises InputError
+    when pytest refuses the configured `pytest_args`.
     """
     started = time.monotonic()
     run = EngineRun()
@@ -159,6 +163,11 @@ def run_engine(
         spec_path = Path(directory) / "spec.json"
         spec_path.write_text(json.dumps(spec), encoding="utf-8")
         log_path = Path(directory) / "host.log"
+        environment = {
+            **Relocation([config.root], scratch).environment(os.environ),
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "MUTCHECK_RUNNING": "1",
+        }
         host = None
         try:
             # Not started without being named here, so that it is stopped below.
@@ -172,11 +181,7 @@ def run_engine(
                     stderr=subprocess.STDOUT,
                     text=True,
                     start_new_session=True,  # its processes are found by its session; Ctrl-C reaches only us
-                    env={
-                        **Relocation([config.root], scratch).environment(os.environ),
-                        "PYTHONDONTWRITEBYTECODE": "1",
-                        "MUTCHECK_RUNNING": "1",
-                    },
+                    env=environment,
                 )
                 os.close(write_fd)
             host_started = time.monotonic()
@@ -191,6 +196,10 @@ def run_engine(
                 else:
                     stop_session_leader(host)
         run.log = log_path.read_text(encoding="utf-8", errors="replace")
+        if run.collection_error and not run.tests:
+            failure = " | ".join(run.log.strip().splitlines()[-5:])
+            if problem := pytest_args_problem(config, scratch, environment, failure):
+                raise InputError([problem])
     run.seconds = time.monotonic() - started
     return run, applied
 

@@ -21,8 +21,9 @@ from mutmut.mutation.trampoline_templates import mangle_function_name
 from mutmut.utils.format_utils import get_mutant_name
 
 from mutcheck.catalog import Mutant
-from mutcheck.mutate import AppliedMutant, Span, file_diff, line_offsets
+from mutcheck.mutate import AppliedMutant, Span, file_diff, line_offsets, read_source
 from mutcheck.problems import InputError, Problem
+from mutcheck.project_paths import outside_project
 from mutcheck.swap import code_fingerprint, swappable
 
 GENERIC_FAMILY = "generic"
@@ -138,7 +139,7 @@ def generate(root: Path, files: list[str]) -> list[AppliedMutant]:
 
 
 def _generate_file(root: Path, path: str) -> list[AppliedMutant]:
-    code = (root / path).read_text(encoding="utf-8")
+    code, encoding = read_source(root / path)
     module, mutations, ignored_classes, ignored_functions = create_mutations(path, code)
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(WhitespaceInclusivePositionProvider)
     offsets = line_offsets(code)
@@ -159,12 +160,12 @@ def _generate_file(root: Path, path: str) -> list[AppliedMutant]:
                 module.code_for_node(mutation.mutated_node).strip(),
                 operator_of(mutation.original_node),
             )
-            applied.append(_applied(mutant, code, mutated, original_code, position, site))
+            applied.append(_applied(mutant, code, mutated, original_code, position, site, encoding))
     return applied
 
 
 def _applied(
-    mutant: Mutant, code: str, mutated: str, original_code: CodeType, position: CodeRange, site: _Site
+    mutant: Mutant, code: str, mutated: str, original_code: CodeType, position: CodeRange, site: _Site, encoding: str
 ) -> AppliedMutant:
     mutated_code = compile(mutated, mutant.file, "exec")
     return AppliedMutant(
@@ -176,14 +177,15 @@ def _applied(
         equivalent_by_compilation=code_fingerprint(original_code) == code_fingerprint(mutated_code),
         scope_qualname=site.qualname,
         swap_target=site.qualname if swappable(original_code, mutated_code, site.qualname) else None,
+        encoding=encoding,
     )
 
 
 def target_files(root: Path, targets: tuple[str, ...]) -> list[str]:
-    """The Python files under the configured target paths, relative to `root`."""
+    """The Python files under the configured target paths, relative to `root` (symlinks out of it left out)."""
     files = set()
     for target in targets:
         path = root / target
         candidates = [path] if path.is_file() else sorted(path.rglob("*.py"))
         files.update(str(candidate.relative_to(root)) for candidate in candidates if candidate.suffix == ".py")
-    return sorted(files)
+    return sorted(file for file in files if outside_project(root, file) is None)

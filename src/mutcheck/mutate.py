@@ -55,6 +55,7 @@ class AppliedMutant:
     equivalent_by_compilation: bool
     scope_qualname: str  # the scope as Python names its code, e.g. "outer.<locals>.inner"
     swap_target: str | None  # the function whose __code__ can carry the mutant, or None: run a copy
+    encoding: str = "utf-8"  # the source file's, from its coding cookie (Python's default without one)
 
 
 class MutationError(Exception):
@@ -258,6 +259,15 @@ class _ParsedFile:
         return self.indexes[key]
 
 
+def read_source(path: Path) -> tuple[str, str]:
+    """A Python file's text and encoding, read as Python reads it (a coding cookie or BOM decides).
+
+    Raises SyntaxError for an unknown encoding and UnicodeDecodeError for bytes it cannot decode."""
+    data = path.read_bytes()
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return io.TextIOWrapper(io.BytesIO(data), encoding).read(), encoding  # line endings as open() reads them
+
+
 def line_offsets(text: str) -> tuple[int, ...]:
     """The character offset at which each line of `text` starts (plus one past the end)."""
     offsets = [0]
@@ -375,7 +385,11 @@ def apply_mutant(mutant: Mutant, root: Path) -> AppliedMutant:
     if not path.is_file():
         raise _fail(mutant, "file", f"no such file: {mutant.file}")
     try:
-        parsed = _parse_file(path.read_text(encoding="utf-8"), mutant.file)
+        text, encoding = read_source(path)
+    except (SyntaxError, UnicodeDecodeError) as error:
+        raise _fail(mutant, "file", f"cannot be read as Python source: {error}") from error
+    try:
+        parsed = _parse_file(text, mutant.file)
     except cst.ParserSyntaxError as error:
         raise _fail(mutant, "file", f"does not parse: {str(error).splitlines()[0]}") from error
     scope = parsed.finder.scopes.get(mutant.scope)
@@ -395,6 +409,9 @@ def apply_mutant(mutant: Mutant, root: Path) -> AppliedMutant:
         if matches:
             lines = ", ".join(str(parsed.positions[nodes[0]].start.line) for nodes, _ in matches)
             raise _fail(mutant, "match", f"found {len(matches)} times in {mutant.scope} (lines {lines})")
+        as_expression = None if expression else _ast_key(mutant.match, expression=True)
+        if as_expression is not None and parsed.index(mutant.scope, True, 0).matches.get(as_expression):
+            _check_replacement(mutant, expression=True)  # match is an expression there: the replace is at fault
         one_line = {_one_line(code, expression) for code in index.candidates}
         candidates = sorted(filter(None, one_line), key=lambda c: (len(c), c))[:8]
         preview = "; ".join(repr(candidate) for candidate in candidates)
@@ -402,6 +419,10 @@ def apply_mutant(mutant: Mutant, root: Path) -> AppliedMutant:
     targets, block = matches[0]
 
     mutated = _splice(parsed, mutant, targets, block)
+    try:
+        mutated.encode(encoding)  # the fallback path writes it in the file's own encoding
+    except UnicodeEncodeError as error:
+        raise _fail(mutant, "replace", f"has {error.object[error.start]!r}, which {encoding} cannot encode") from error
     try:
         mutated_code = compile(mutated, mutant.file, "exec", dont_inherit=True)
     except SyntaxError as error:
@@ -424,4 +445,5 @@ def apply_mutant(mutant: Mutant, root: Path) -> AppliedMutant:
         and code_fingerprint(parsed.code) == code_fingerprint(mutated_code),
         scope_qualname=parsed.finder.qualnames[mutant.scope],
         swap_target=target if parsed.code is not None and swappable(parsed.code, mutated_code, target) else None,
+        encoding=encoding,
     )

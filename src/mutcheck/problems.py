@@ -12,7 +12,12 @@ class Problem:
 
     def __str__(self) -> str:
         where = ": ".join(part for part in (self.source, self.entry, self.field) if part)
-        return f"{where}: {self.message}"
+        return _one_line(f"{where}: {self.message}")
+
+
+def _one_line(text: str) -> str:
+    """Control characters written as escapes, so that input text cannot break or fake a line."""
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
 
 
 class InputError(Exception):

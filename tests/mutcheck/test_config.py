@@ -12,6 +12,7 @@ def write(tmp_path, table: str):
 
 
 def test_defaults_and_overrides(tmp_path):
+    (tmp_path / "t").mkdir()
     config = load_config(write(tmp_path, 'tests = "t"\njobs = 3'), {"jobs": 1, "baseline_rounds": None})
     assert config.tests == ("t",)
     assert config.jobs == 1
