@@ -42,7 +42,7 @@ def publish(
 ) -> str:
     """Post (or update) the comment, and inline findings if asked; returns a one-line account."""
     body = render_markdown(results)  # rendered first: a defect of ours is not reported as GitHub's
-    findings = _findings(results)  # known gaps survive as catalogued: they are not findings
+    findings = _findings(results) if inline else []  # known gaps survive as catalogued: they are not findings
     languages = run_languages(results)
     client = client or github.connect(token, api_url)
     step = "reading the pull request"
