@@ -60,7 +60,7 @@ def test_comment_layout():
     assert "9 个守护变异体中有 3 个与目录不符" in chinese
     assert chinese.rstrip().endswith("run at 0123456789abcdef0123456789abcdef01234567</sub>")
     # the footer's SHA is the one commit reference we mean to link; everywhere else a SHA is broken
-    assert "Head commit: 0&#8203;123456789abcdef0123456789abcdef01234567" in english
+    assert "Head commit: 012345&#8203;6789ab&#8203;cdef01&#8203;234567&#8203;89abcd&#8203;ef0123&#8203;4567" in english
 
 
 def test_every_string_has_both_languages():
