@@ -10,7 +10,7 @@ from mutcheck.results import load_results
 RESULTS_FILE = "results.json"
 PR_NUMBER_FILE = "pr-number"
 RESULTS_LIMIT = 20 * 1024 * 1024
-_PR_NUMBER = re.compile(r"^[0-9]{1,9}$")
+_PR_NUMBER = re.compile(r"^[1-9][0-9]{0,8}$")  # no 0, no leading zeros
 
 
 def read_artifact(directory: Path) -> tuple[dict[str, Any], int]:

@@ -4,13 +4,15 @@ The only module that talks to the network. Every failure becomes a PublishError 
 says what permission or limit was hit.
 """
 
+import json
+import logging
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urlsplit
 
 import requests
-from github import Auth, Github, GithubException, GithubRetry, RateLimitExceededException
+from github import Auth, Github, GithubException, GithubRetry, RateLimitExceededException, set_log_level
 from github.PullRequest import PullRequest
 from unidiff import PatchSet
 
@@ -29,6 +31,18 @@ class PublishError(Exception):
     """A publish step failed; the message names the permission or limit that was hit."""
 
 
+# What GitHub (or a proxy in front of it) says is shown, but it is its text, not ours: one line, capped.
+SERVER_TEXT_LIMIT = 200
+
+
+def quoted(text: object, secret: str = "") -> str:
+    """A server's text as one printable line of at most SERVER_TEXT_LIMIT characters (no terminal escapes),
+    with `secret` (the token, should a server echo it) blotted out."""
+    line = " ".join("".join(c if c.isprintable() else " " for c in str(text)).split())
+    line = line.replace(secret, "<GITHUB_TOKEN>") if secret else line
+    return line if len(line) <= SERVER_TEXT_LIMIT else line[: SERVER_TEXT_LIMIT - 1] + "…"
+
+
 @dataclass(frozen=True)
 class InlineFinding:
     mutant_id: str
@@ -45,33 +59,73 @@ def inline_marker(mutant_id: str) -> str:
 def connect(token: str, api_url: str, retries: int = 4, backoff: float = 1.0, throttle: bool = True) -> Github:
     """A client that retries 5xx answers and rate limits `retries` times with exponential backoff."""
     retry = GithubRetry(total=retries, backoff_factor=backoff, max_rate_limit_wait=120)
+    set_log_level(logging.WARNING)  # PyGithub logs each refused request to stderr; our one line says what happened
     pacing = {} if throttle else {"seconds_between_requests": None, "seconds_between_writes": None}
     return Github(auth=Auth.Token(token), base_url=api_url, per_page=100, retry=retry, **pacing)
 
 
-def explain(error: Exception, what: str) -> PublishError:
-    """A PublishError that tells the user what to change."""
+def explain(error: Exception, what: str, secret: str) -> PublishError:
+    """A PublishError that tells the user what to change, on one line, without `secret` (the token)."""
+    return PublishError(f"{what}: {_reason(error, secret)}")
+
+
+def _reason(error: Exception, secret: str) -> str:
     if isinstance(error, RateLimitExceededException):
-        return PublishError(f"{what}: GitHub's API rate limit was hit and did not reset within the retries; try later")
+        return "GitHub's API rate limit was hit and did not reset within the retries; try later"
     if isinstance(error, requests.exceptions.RetryError):
-        return PublishError(f"{what}: GitHub kept failing (server errors or rate limits) after every retry: {error}")
+        return f"GitHub kept failing (server errors or rate limits) after every retry: {quoted(error, secret)}"
     if isinstance(error, requests.exceptions.ConnectionError):
-        return PublishError(f"{what}: cannot reach the GitHub API: {error}")
-    if not isinstance(error, GithubException):
-        return PublishError(f"{what}: {error}")
-    message = error.data.get("message", "") if isinstance(error.data, dict) else str(error.data)
-    if error.status == 401:
-        return PublishError(f"{what}: GitHub rejected the token (401 {message}); check GITHUB_TOKEN or --token")
-    if error.status == 403:
-        return PublishError(
-            f"{what}: GitHub refused (403 {message}): the token lacks the `pull-requests: write` permission. "
-            + TWO_WORKFLOWS
-        )
-    if error.status == 404:
-        return PublishError(f"{what}: not found (404): the repository or pull request, or the token cannot see it")
-    if error.status == 422:
-        return PublishError(f"{what}: GitHub rejected the request as invalid (422 {message})")
-    return PublishError(f"{what}: GitHub answered {error.status} {message}")
+        return f"cannot reach the GitHub API: {quoted(error, secret)}"
+    if isinstance(error, requests.exceptions.RequestException):
+        return f"the request to GitHub failed: {quoted(error, secret)}"
+    if isinstance(error, json.JSONDecodeError):
+        return f"GitHub's answer is not valid JSON (cut short?): {quoted(error, secret)}"
+    if isinstance(error, GithubException):
+        return _refusal(error.status, _server_message(error.data, secret))
+    # PyGithub checks an answer's shape and the hosts of the URLs in it with assertions, and meets
+    # an answer of the wrong shape with whatever error reading it raises.
+    unusable = "GitHub's answer cannot be used (a URL on another host, or not the expected data)"
+    return f"{unusable}: {_described(error, secret)}"
+
+
+def _described(error: Exception, secret: str) -> str:
+    detail = quoted(error, secret)
+    return f"{type(error).__name__}: {detail}" if detail else type(error).__name__
+
+
+def _server_message(data: object, secret: str) -> str:
+    """GitHub's own explanation in an error answer; PyGithub wraps a body that is not JSON as {"data": …}."""
+    if isinstance(data, dict) and "message" in data:
+        return quoted(data["message"], secret)
+    if isinstance(data, bytes | str) or (isinstance(data, dict) and "data" in data):
+        return "an answer that is not JSON"
+    return quoted(data, secret) if data else "no explanation"
+
+
+def _refusal(status: int, message: str) -> str:
+    if status == 401:
+        return f"GitHub rejected the token (401 {message}); check the token in the GITHUB_TOKEN environment variable"
+    if status == 403:
+        lacking = "the token lacks the `pull-requests: write` permission"
+        return f"GitHub refused (403 {message}): {lacking}. {TWO_WORKFLOWS}"
+    if status == 404:
+        return "not found (404): the repository or pull request, or the token cannot see it"
+    if status == 422:
+        return f"GitHub rejected the request as invalid (422 {message})"
+    return f"GitHub answered {status} ({message})"
+
+
+def check_host(pull: PullRequest, api_url: str) -> None:
+    """The pull request's URLs, which PyGithub follows with the token, must point at the API's own host."""
+    expected = urlsplit(api_url).netloc
+    base_repo = pull.base.repo if pull.base else None
+    for url in (pull.url, pull.issue_url, base_repo.url if base_repo else None):
+        if not isinstance(url, str):
+            raise PublishError("GitHub's answer is not a pull request (a URL is missing)")
+        if (host := urlsplit(url).netloc) != expected:
+            raise PublishError(
+                f"refusing to follow the pull request's URLs: they point at {quoted(host)}, not at {expected}"
+            )
 
 
 def upsert_comment(pull: PullRequest, body: str, author: str) -> str:

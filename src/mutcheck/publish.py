@@ -3,9 +3,6 @@
 import os
 from typing import Any
 
-import requests
-from github import GithubException
-
 from mutcheck import github
 from mutcheck.github import PublishError
 from mutcheck.report.markdown import render_inline_finding, render_markdown, render_sentence
@@ -44,22 +41,26 @@ def publish(
     client: Any = None,
 ) -> str:
     """Post (or update) the comment, and inline findings if asked; returns a one-line account."""
+    body = render_markdown(results)  # rendered first: a defect of ours is not reported as GitHub's
+    findings = _findings(results) if inline else []  # known gaps survive as catalogued: they are not findings
+    languages = run_languages(results)
     client = client or github.connect(token, api_url)
     step = "reading the pull request"
     try:
         pull = client.get_repo(repository).get_pull(pr_number)
+        github.check_host(pull, api_url)
         if expected_head is not None:
             _check_head(results, pull.head.sha, expected_head, pr_number)
         if author is None:
             step = "finding the token's login"
             author = github.ACTIONS_BOT if os.environ.get("GITHUB_ACTIONS") == "true" else client.get_user().login
+            if not isinstance(author, str) or not author:
+                raise PublishError("GitHub's answer names no login")
         step = "posting the comment"
-        outcome = f"comment {github.upsert_comment(pull, render_markdown(results), author)}"
+        outcome = f"comment {github.upsert_comment(pull, body, author)}"
         if inline:
             step = "posting inline findings"
             sha = results["run"]["head_sha"] or pull.head.sha
-            findings = _findings(results)  # known gaps survive as catalogued: they are not findings
-            languages = run_languages(results)
             counts = github.sync_inline_findings(
                 pull,
                 sha,
@@ -69,16 +70,18 @@ def publish(
                 resolved_body=render_sentence(languages, "inline_resolved", sha=sha),
             )
             outcome += "; inline: " + ", ".join(f"{count} {kind}" for kind, count in counts.items())
-    except (GithubException, requests.exceptions.RequestException) as error:
-        raise github.explain(error, step) from error
+    except PublishError as error:  # one of our refusals
+        raise PublishError(f"{step}: {error}") from error
+    except Exception as error:  # PyGithub meets a malformed answer with whatever error reading it raises
+        raise github.explain(error, step, token) from error
     return outcome
 
 
-def _check_head(results: dict[str, Any], actual: str, expected: str, number: int) -> None:
+def _check_head(results: dict[str, Any], actual: object, expected: str, number: int) -> None:
     """The artifact must describe the commit the event names, and the PR must still point at it."""
     if results["run"]["head_sha"] != expected:
         raise PublishError(
             f"refusing to post: the results were made at {results['run']['head_sha']}, not at {expected}"
         )
     if actual != expected:
-        raise PublishError(f"refusing to post: pull request #{number} is at {actual}, not at {expected}")
+        raise PublishError(f"refusing to post: pull request #{number} is at {github.quoted(actual)}, not at {expected}")

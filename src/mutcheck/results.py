@@ -14,6 +14,7 @@ from mutcheck.engine import EngineRun, baseline_passed
 from mutcheck.matrix import VERDICTS, Matrix, MutantResult
 from mutcheck.outcome import ORDER_DEPENDENT
 from mutcheck.problems import InputError, Problem
+from mutcheck.results_check import capped, first_broken_reference, shown
 
 FORMAT = "mutcheck-results"
 VERSION = 1
@@ -168,20 +169,37 @@ def write_results(path: Path, results: dict[str, Any]) -> None:
 
 
 def load_results(path: Path) -> dict[str, Any]:
-    """Read and validate a results file against the schema of its version."""
+    """Read a results file and check it against the schema of its version, then check what it
+    refers to: a file that fails either is refused with its first problem."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"), parse_constant=_no_constant)
     except (OSError, ValueError) as error:
-        raise InputError([Problem(str(path), "", "", f"cannot read results: {error}")]) from error
+        raise InputError([Problem(str(path), "", "", f"cannot read results: {capped(str(error), 300)}")]) from error
+    except RecursionError as error:
+        raise InputError([Problem(str(path), "", "", "cannot read results: nested too deeply")]) from error
     if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
         raise InputError([Problem(str(path), "", "format", f"not a {FORMAT} version {VERSION} file")])
     import jsonschema  # only reading a results file needs it, not writing one
 
     error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema()).iter_errors(data))
     if error is not None:
-        where = "/".join(str(part) for part in error.absolute_path) or "(top)"
-        raise InputError([Problem(str(path), "", where, f"does not match the results schema: {error.message}")])
-    return _with_later_fields(data)
+        where = "/".join(_part(part) for part in error.absolute_path)
+        message = f"does not match the results schema: {capped(error.message, 300)}"
+        raise InputError([Problem(str(path), "", where or "(top)", message)])
+    data = _with_later_fields(data)
+    problem = first_broken_reference(data, str(path))
+    if problem is not None:
+        raise InputError([problem])
+    return data
+
+
+def _part(part: str | int) -> str:
+    """A step of a JSON path; a key from the file is quoted unless it is a plain name."""
+    return str(part) if isinstance(part, int) or part.isidentifier() else shown(part)
+
+
+def _no_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _with_later_fields(data: dict[str, Any]) -> dict[str, Any]:

@@ -38,12 +38,14 @@ class Failure:
     times: int
     message: str = "failure"
     headers: dict[str, str] = field(default_factory=dict)
+    raw: bytes | None = None  # sent as is instead of {"message": …}: truncated JSON, an HTML page
 
 
 class FakeGitHub:
     def __init__(self) -> None:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.links = self.base  # where the URLs inside answers point (another host to test PyGithub's check)
         self.requests: list[tuple[str, str, Any]] = []
         self.comments: list[dict[str, Any]] = []
         self.review_comments: list[dict[str, Any]] = []
@@ -119,7 +121,7 @@ class FakeGitHub:
         }
 
     def pull_json(self) -> dict[str, Any]:
-        repo = self.repo_json()
+        repo = {**self.repo_json(), "url": f"{self.links}/repos/{OWNER}/{NAME}"}
         return {
             "id": 77,
             "number": NUMBER,
@@ -144,13 +146,16 @@ class FakeGitHub:
                 pass
 
             def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
-                data = b"" if payload is None else json.dumps(payload).encode()
+                if isinstance(payload, bytes):
+                    data = payload
+                else:
+                    data = b"" if payload is None else json.dumps(payload).encode()
+                headers = {"Content-Type": "application/json; charset=utf-8", **(headers or {})}
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json; charset=utf-8")
                 self.send_header("Content-Length", str(len(data)))
                 self.send_header("X-RateLimit-Limit", "5000")
                 self.send_header("X-RateLimit-Remaining", "4999")
-                for name, value in (headers or {}).items():
+                for name, value in headers.items():
                     self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(data)
@@ -163,7 +168,8 @@ class FakeGitHub:
                 for failure in fake.failures:
                     if failure.times and failure.method == method and re.fullmatch(failure.path, url.path):
                         failure.times -= 1
-                        self._send(failure.status, {"message": failure.message}, failure.headers)
+                        payload = {"message": failure.message} if failure.raw is None else failure.raw
+                        self._send(failure.status, payload, failure.headers)
                         return
                 status, payload, headers = fake.route(method, url.path, parse_qs(url.query), body)
                 self._send(status, payload, headers)

@@ -1,37 +1,85 @@
 """Making untrusted text (test ids, failure lines, mutant text) inert in Markdown.
 
 Every value from a run is treated as hostile: it may try to close our <details>, open an HTML
-comment, fake our marker, break out of a code span or table, or mention someone.
+comment, fake our marker, break out of a code span or table, mention someone, link a URL or
+cross-reference an issue or commit, hide text behind bidi or zero-width characters, or be so
+long that the comment no longer fits.
 """
 
 import html
 import re
+import unicodedata
 from urllib.parse import quote
 
 from markupsafe import Markup
 
 MARKER = "<!-- mutcheck -->"
+INLINE_LIMIT = 300  # characters of one untrusted value in a paragraph or table cell
 
-# Backslash-escaped so that GitHub renders them literally instead of as Markdown. Text is never
-# placed at the start of a line, and [ ] are escaped, so # + - ( ) ! cannot start a heading,
-# list, link or image.
-_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
-_ZERO_WIDTH_SPACE = "\u200b"
+# Backslash-escaped so that GitHub renders them literally instead of as Markdown ($ opens math).
+# Text is never placed at the start of a line, and [ ] are escaped, so # + - ( ) ! cannot start
+# a heading, list, link or image.
+_SPECIAL = re.compile(r"([\\`*_\[\]|~$])")
+# What GitHub turns into a link, a mention or a reference (GFM's extended autolinks, then
+# GitHub's own: @user, #N, owner/repo#N, GH-N, user@sha, bare 7-40-hex SHAs), matched in the
+# HTML-escaped text. A zero-width space, written as an entity so the Markdown shows it, is put
+# where it breaks the pattern: GitHub renders the literal text and links nothing. A SHA gets one
+# every 6 characters, so no piece of it is long enough to be a SHA again.
+_REFERENCE = r"@|#(?=[0-9])|gh-(?=[0-9])|(?<![0-9a-f])[0-9a-f]{7,40}\b"
+_LINKING = re.compile(rf"{_REFERENCE}|:(?=//)|www(?=\.)", re.IGNORECASE)
+_REFERENCING = re.compile(_REFERENCE, re.IGNORECASE)  # inside a link's text, where nothing autolinks
+_SHA_PIECE = 6
+_BREAK = "&#8203;"
+# Characters that change how text around them is shown without being seen: bidi controls,
+# zero-width characters, the byte-order mark, soft hyphens, terminal and other control codes.
+_INVISIBLE_CATEGORIES = ("Cf", "Cc")
+_KEPT_IN_CODE = "\n\t"
+
+
+def visible(text: str, kept: str = "") -> str:
+    """Every invisible formatting or control character (except those in `kept`) spelled <U+XXXX>."""
+    return "".join(
+        f"<U+{ord(c):04X}>" if c not in kept and unicodedata.category(c) in _INVISIBLE_CATEGORIES else c for c in text
+    )
+
+
+def _capped(text: str) -> str:
+    return text if len(text) <= INLINE_LIMIT else text[: INLINE_LIMIT - 1] + "…"
+
+
+def _literal(value: object) -> str:
+    """One line shown as written: invisible characters spelled out, capped, Markdown and HTML escaped."""
+    text = _capped(visible(" ".join(str(value).split())))
+    text = _SPECIAL.sub(r"\\\1", text)
+    return html.escape(text, quote=True)  # <!--, -->, </details>, <script> become entities
 
 
 def inline(value: object) -> Markup:
     """One line of literal text, safe inside a paragraph, a list item or a table cell."""
-    text = " ".join(str(value).split())
-    text = _SPECIAL.sub(r"\\\1", text)
-    text = html.escape(text, quote=True)  # <!--, -->, </details>, <script> become entities
-    text = text.replace("@", "@" + _ZERO_WIDTH_SPACE)  # no @mention, no notification
-    return Markup(text)
+    return Markup(_broken(_LINKING, _literal(value)))
+
+
+def _broken(pattern: re.Pattern[str], text: str) -> str:
+    return pattern.sub(_break, text)
+
+
+def _break(match: re.Match[str]) -> str:
+    found = match.group(0)
+    if len(found) < _SHA_PIECE:  # @, #, gh-, :, www
+        return found + _BREAK
+    return _BREAK.join(found[start : start + _SHA_PIECE] for start in range(0, len(found), _SHA_PIECE))
+
+
+def listing(values: list[str]) -> Markup:
+    """Values joined by commas, each escaped and capped on its own."""
+    return Markup(", ").join(inline(value) for value in values)
 
 
 def fence(value: object, language: str = "") -> Markup:
     """A fenced code block whose fence is longer than any backtick run inside, so nothing in the
-    content can close it early (CommonMark: a closing fence must be at least as long)."""
-    text = str(value).replace("\r", "").rstrip("\n")
+    content can close it early (CommonMark: a closing fence must be at least as long). Nothing
+    links inside code, but invisible characters would still hide what the code does."""
+    text = visible(str(value).replace("\r", "").rstrip("\n"), _KEPT_IN_CODE)
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     ticks = "`" * max(3, longest + 1)
     return Markup(f"{ticks}{language}\n{text}\n{ticks}")
@@ -39,10 +87,12 @@ def fence(value: object, language: str = "") -> Markup:
 
 def link(target: str) -> Markup:
     """A known gap's `tracked`: an http(s) URL as a link whose destination is percent-encoded (so
-    nothing in it can end the link or the line); anything else (#N, which GitHub links) as text."""
+    nothing in it can end the link or the line); #N stays the reference to the tracking issue it is."""
+    if re.fullmatch(r"#[0-9]+", target):
+        return Markup(target)
     if not target.startswith(("http://", "https://")):
         return inline(target)
-    return Markup(f"[{inline(target)}]({quote(target, safe='/:?#&=%~+,;-._')})")
+    return Markup(f"[{_broken(_REFERENCING, _literal(target))}]({quote(target, safe='/:?#&=%~+,;-._')})")
 
 
 def finalize(value: object) -> object:

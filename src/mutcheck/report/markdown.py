@@ -1,5 +1,6 @@
 """The review comment: the run's first language, then each other one collapsed, under our hidden
-marker, kept below GitHub's body limit by dropping table rows (never by cutting inside a block)."""
+marker, kept below GitHub's body limit by dropping table rows (never by cutting inside a block),
+or, when even that is not enough, by leaving only each language's verdict."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -10,7 +11,7 @@ import jinja2
 from markupsafe import Markup
 
 from mutcheck.report import texts
-from mutcheck.report.escape import MARKER, fence, finalize, link
+from mutcheck.report.escape import MARKER, fence, finalize, inline, link, listing
 from mutcheck.report.view import GRID_MAX_TESTS, SYMBOLS, MutantView, ReportView, build_view
 
 # GitHub rejects bodies over 65,536 characters; stay clear of it.
@@ -29,7 +30,7 @@ class Limits:
 @cache
 def _environment() -> jinja2.Environment:
     environment = texts.environment(autoescape=False).overlay(finalize=finalize)
-    environment.globals.update(fence=fence, link=link)
+    environment.globals.update(fence=fence, link=link, listing=listing)
     return environment
 
 
@@ -84,9 +85,29 @@ def _in_languages(bodies: dict[str, str]) -> str:
     return "\n".join(parts)
 
 
-def _assemble(views: list[ReportView], limits: Limits) -> str:
+def _assemble(views: list[ReportView], limits: Limits, footer: str) -> str:
     bodies = {view.lang: _language_body(view, limits) for view in views}
-    return "\n".join([MARKER, "", _in_languages(bodies), "", "---", f"<sub>{finalize(views[0].footer)}</sub>", ""])
+    return _framed(bodies, footer)
+
+
+def _framed(bodies: dict[str, str], footer: str) -> str:
+    return "\n".join([MARKER, "", _in_languages(bodies), "", "---", f"<sub>{footer}</sub>", ""])
+
+
+def _footer(results: dict[str, Any], lang: str) -> str:
+    """The version and the head commit; the SHA, checked by the schema, is the one reference we mean to link."""
+    sha = results["run"]["head_sha"]
+    version = results["run"]["mutcheck_version"]
+    return _translator(lang)("text", "footer", version=version, sha=Markup(sha) if sha else "unknown")
+
+
+def _headlines_only(views: list[ReportView], footer: str) -> str:
+    """When even the shortest full comment does not fit: each language's verdict, and where the rest is."""
+    bodies = {}
+    for view in views:
+        t = _translator(view.lang)
+        bodies[view.lang] = f"### {t('text', 'report_title')}\n\n**{inline(view.headline)}**\n\n{t('text', 'too_long')}"
+    return _framed(bodies, footer)
 
 
 def render_markdown(
@@ -97,21 +118,22 @@ def render_markdown(
     views = [build_view(results, lang) for lang in languages or texts.run_languages(results)]
     generic = len(views[0].generic.survivors) if views[0].generic else 0
     first = views[0]
+    footer = _footer(results, first.lang)
     full = Limits(len(first.findings), len(first.mutants), len(first.equivalents), len(first.known_gaps), generic)
-    body = _assemble(views, full)
+    body = _assemble(views, full, footer)
     for field in ("generic", "matrix", "equivalents", "known_gaps", "findings"):
         if len(body) <= limit:
             return body
         low, high = 0, getattr(full, field)
         while low < high:  # the most rows of `field` that still fit
             middle = (low + high + 1) // 2
-            if len(_assemble(views, _with(full, field, middle))) <= limit:
+            if len(_assemble(views, _with(full, field, middle), footer)) <= limit:
                 low = middle
             else:
                 high = middle - 1
         full = _with(full, field, low)
-        body = _assemble(views, full)
-    return body
+        body = _assemble(views, full, footer)
+    return body if len(body) <= limit else _headlines_only(views, footer)
 
 
 def _with(limits: Limits, field: str, value: int) -> Limits:

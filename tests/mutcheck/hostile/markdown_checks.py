@@ -1,0 +1,84 @@
+"""What a review comment must never contain, checked on the Markdown as a parser reads it."""
+
+import re
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from mutcheck.report.escape import MARKER
+from mutcheck.report.markdown import COMMENT_LIMIT
+from mutcheck.report.texts import say
+from mutcheck.results import is_known_gap
+
+# Raw characters that hide or reorder text; the comment must spell them out instead.
+INVISIBLE = re.compile("[\u202a-\u202e\u2066-\u2069\u200b-\u200d\u2060\ufeff\u200e\u200f\u061c]")
+# What GitHub would link in text (not in code): each must be broken by a zero-width space.
+LIVE = {
+    "mention": re.compile(r"@(?!\u200b)"),
+    "issue reference": re.compile(r"#[0-9]|\bgh-[0-9]", re.IGNORECASE),
+    "URL": re.compile(r"https?://|www\.|://", re.IGNORECASE),
+    "commit SHA": re.compile(r"\b[0-9a-f]{7,40}\b", re.IGNORECASE),
+}
+# The only HTML we write: the marker, the collapsed sections, the footer, line breaks in the legend.
+OURS = re.compile(r"<details>|</details>|<summary>[^<]*</summary>|<sub>|</sub>|<br>|" + re.escape(MARKER))
+
+
+def tokens(body: str) -> list[Token]:
+    return MarkdownIt("commonmark").enable("table").parse(body)
+
+
+def assert_inert(body: str, results: dict[str, Any], languages: tuple[str, ...]) -> None:
+    assert body.startswith(MARKER + "\n")
+    assert len(body) <= COMMENT_LIMIT
+    assert not INVISIBLE.search(body), INVISIBLE.search(body)
+    parsed = tokens(body)
+    html = "".join(t.content for t in parsed if t.type == "html_block")
+    inlines = [t for t in parsed if t.type == "inline"]
+    html += "".join(c.content for t in inlines for c in t.children or [] if c.type == "html_inline")
+    assert OURS.sub("", html).strip() == "", html  # no HTML, comment or marker of anyone else's
+    assert html.count(MARKER) == 1  # in code, a marker is only text
+    for lang in languages[1:]:  # each language after the first, collapsed under its own name
+        assert html.count(f"<summary>{say(lang, 'text', 'language_section')}</summary>") == 1
+    assert html.count("<details>") == html.count("</details>") == expected_details(results, languages)
+    head_sha = results["run"]["head_sha"]
+    for position, token in enumerate(inlines):
+        children = token.children or []
+        assert not [c for c in children if c.type in ("link_open", "image", "code_inline")], token.content
+        text = "".join(c.content if c.type == "text" else "\n" for c in children if c.type != "html_inline")
+        if position == len(inlines) - 1 and head_sha:  # our footer links the run's own commit
+            text = text.replace(head_sha, "")
+        for what, pattern in LIVE.items():
+            assert not pattern.search(text), f"a live {what} in {text!r}"
+    for table in _tables(parsed):
+        assert len(set(table)) == 1, table  # no value split a cell
+
+
+def expected_details(results: dict[str, Any], languages: tuple[str, ...]) -> int:
+    """The language sections, and in each language our collapsed equivalents, known gaps and generic mutants."""
+    catalogued = [m for m in results["mutants"] if not m["generic"]]
+    generic = any(m["generic"] for m in results["mutants"])
+    count = len(languages) - 1
+    for lang in languages:
+        equivalents = any(m["equivalent"] and m["equivalent"][lang] and m["expectation_met"] for m in catalogued)
+        count += equivalents + any(is_known_gap(m) for m in catalogued) + generic
+    return count
+
+
+def _tables(parsed: list[Token]) -> list[list[int]]:
+    """Per table, the number of cells of each row."""
+    tables, cells = [], None
+    for token in parsed:
+        if token.type == "table_open":
+            cells = []
+        elif token.type == "tr_open":
+            cells.append(0)
+        elif token.type in ("th_open", "td_open"):
+            cells[-1] += 1
+        elif token.type == "table_close":
+            tables.append(cells)
+    return tables
+
+
+def fences(body: str) -> list[str]:
+    return [t.content for t in tokens(body) if t.type == "fence"]

@@ -1,0 +1,127 @@
+"""Text from the run reaches GitHub inert: no link, mention, reference or hidden text, and it always fits."""
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mutcheck import github
+from mutcheck.publish import publish
+from mutcheck.report.markdown import COMMENT_LIMIT, render_markdown
+from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, FakeGitHub
+from tests.mutcheck.hostile.markdown_checks import assert_inert, fences
+
+RESULTS = json.loads((Path(__file__).parents[1] / "golden" / "results.json").read_text(encoding="utf-8"))
+LANGUAGES = ("en", "zh")
+HOSTILE = [
+    "https://evil.test/x",
+    "HTTP://EVIL.TEST",
+    "www.evil.test",
+    "_www.evil.test",
+    "mail me@evil.test",
+    "fixes #123",
+    "octo/widgets#45",
+    "GH-77 and gh-78",
+    "@octocat",
+    "octocat@0123456",
+    "deadbeefcafe0123456789abcdef0123456789ab",
+    "abc1234",
+    "$\\huge{big}$",
+    "safe\u202eevil\u2066x\u2069\u200b\u200c\u200d\u2060\ufeff\u200e\u00ad\x1b[31m",
+]
+TEXT = " ".join(HOSTILE)
+
+
+def hostile_results() -> dict[str, Any]:
+    """Every untrusted field carries every hostile text; references between fields stay intact."""
+    results = copy.deepcopy(RESULTS)
+    renamed = {test: f"tests/x.py::test_{i}[{TEXT}]" for i, test in enumerate(results["tests"])}
+    results["tests"] = [renamed[test] for test in results["tests"]]
+    results["sources"] = {f"src/{TEXT}.py": text for text in results["sources"].values()}
+    results["families"] = {f"{family} {TEXT}": text for family, text in results["families"].items()}
+    for failure in results["baseline"]["failures"]:
+        failure["test"] = renamed[failure["test"]]
+    for mutant in results["mutants"]:
+        mutant["id"] = f"{mutant['id']} {TEXT}"
+        mutant["file"] = f"src/{TEXT}.py"
+        mutant["family"] = f"{mutant['family']} {TEXT}"
+        mutant["title"] = {lang: TEXT for lang in mutant["title"]}
+        mutant["why"] = {lang: TEXT for lang in mutant["why"]}
+        mutant["diff"] += f"+ {TEXT}\n+ ```` </details> <!-- @someone -->\n"
+        mutant["killers"] = [renamed[test] for test in mutant["killers"]]
+        mutant["killed_by"] = [renamed[test] for test in mutant["killed_by"]]
+        mutant["witnesses"] = {index: TEXT for index in mutant["outcomes"]}
+        for problem in mutant["problems"]:
+            problem["test"] = renamed.get(problem["test"], problem["test"])
+    return results
+
+
+def test_nothing_from_the_run_links_mentions_references_or_hides():
+    results = hostile_results()
+    body = render_markdown(results)
+    assert_inert(body, results, LANGUAGES)
+    assert "safe&lt;U+202E&gt;evil&lt;U+2066&gt;x&lt;U+2069&gt;&lt;U+200B&gt;" in body  # spelled out
+    assert "fixes #&#8203;123" in body and "GH-&#8203;77" in body and "@&#8203;octocat" in body
+    assert "https:&#8203;//evil.test" in body and "www&#8203;.evil.test" in body
+    assert "\\$\\\\huge{big}\\$" in body
+
+
+def test_the_run_s_own_head_sha_links_in_the_footer():
+    body = render_markdown(hostile_results())
+    assert body.rstrip().endswith(f"run at {RESULTS['run']['head_sha']}</sub>")
+
+
+def test_code_blocks_show_invisible_characters_and_cannot_be_left():
+    results = hostile_results()
+    blocks = fences(render_markdown(results))
+    assert blocks and all("+ ```` </details> <!-- @someone -->" in block for block in blocks)
+    assert all("safe<U+202E>evil<U+2066>x<U+2069><U+200B><U+200C><U+200D><U+2060><U+FEFF>" in b for b in blocks)
+    assert all("<U+001B>[31m" in block for block in blocks)
+
+
+def huge_test_id_results() -> dict[str, Any]:
+    results = copy.deepcopy(RESULTS)
+    long_id = "tests/x.py::test_" + "x" * 100_000
+    old = results["tests"][1]
+    results["tests"][1] = long_id
+    for mutant in results["mutants"]:
+        mutant["killers"] = [long_id if test == old else test for test in mutant["killers"]]
+        mutant["killed_by"] = [long_id if test == old else test for test in mutant["killed_by"]]
+        for problem in mutant["problems"]:
+            problem["test"] = long_id if problem["test"] == old else problem["test"]
+    return results
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    with FakeGitHub() as server:
+        yield server
+
+
+def post(fake: FakeGitHub, results: dict[str, Any]) -> str:
+    client = github.connect("token", fake.base, retries=1, backoff=0.01, throttle=False)
+    return publish(results, f"{OWNER}/{NAME}", NUMBER, "token", fake.base, None, None, False, client=client)
+
+
+def test_a_100000_character_test_id_is_capped_and_the_comment_is_posted(fake):
+    results = huge_test_id_results()
+    assert post(fake, results) == "comment created"
+    body = fake.comments[0]["body"]
+    assert len(body) <= COMMENT_LIMIT and "x" * 400 not in body and "x" * 250 + "…" in body
+    assert_inert(body, results, LANGUAGES)
+
+
+def test_when_no_row_can_make_it_fit_each_language_keeps_its_verdict_and_it_is_posted(fake):
+    results = copy.deepcopy(RESULTS)
+    template = results["mutants"][0]
+    results["families"] = {f"family {n}": {"en": "F" * 400, "zh": "族" * 400} for n in range(400)}
+    results["mutants"] = [dict(copy.deepcopy(template), id=f"M{n}", family=f"family {n}") for n in range(400)]
+    assert post(fake, results) == "comment created"
+    body = fake.comments[0]["body"]
+    assert len(body) <= COMMENT_LIMIT
+    assert "**All 400 guard mutants behave as catalogued.**" in body and "The full report is too long" in body
+    assert "完整报告太长" in body
+    assert_inert(body, results, LANGUAGES)
