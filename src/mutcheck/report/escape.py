@@ -9,7 +9,6 @@ long that the comment no longer fits.
 import html
 import re
 import unicodedata
-from urllib.parse import quote
 
 from markupsafe import Markup
 
@@ -27,7 +26,6 @@ _SPECIAL = re.compile(r"([\\`*_\[\]|~$])")
 # every 6 characters, so no piece of it is long enough to be a SHA again.
 _REFERENCE = r"@|#(?=[0-9])|gh-(?=[0-9])|(?<![0-9a-f])[0-9a-f]{7,40}\b"
 _LINKING = re.compile(rf"{_REFERENCE}|:(?=//)|www(?=\.)", re.IGNORECASE)
-_REFERENCING = re.compile(_REFERENCE, re.IGNORECASE)  # inside a link's text, where nothing autolinks
 _SHA_PIECE = 6
 _BREAK = "&#8203;"
 # Characters that change how text around them is shown without being seen: bidi controls,
@@ -83,16 +81,6 @@ def fence(value: object, language: str = "") -> Markup:
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     ticks = "`" * max(3, longest + 1)
     return Markup(f"{ticks}{language}\n{text}\n{ticks}")
-
-
-def link(target: str) -> Markup:
-    """A known gap's `tracked`: an http(s) URL as a link whose destination is percent-encoded (so
-    nothing in it can end the link or the line); #N stays the reference to the tracking issue it is."""
-    if re.fullmatch(r"#[0-9]+", target):
-        return Markup(target)
-    if not target.startswith(("http://", "https://")):
-        return inline(target)
-    return Markup(f"[{_broken(_REFERENCING, _literal(target))}]({quote(target, safe='/:?#&=%~+,;-._')})")
 
 
 def finalize(value: object) -> object:

@@ -11,7 +11,7 @@ import jinja2
 from markupsafe import Markup
 
 from mutcheck.report import texts
-from mutcheck.report.escape import MARKER, fence, finalize, inline, link, listing
+from mutcheck.report.escape import MARKER, fence, finalize, inline, listing
 from mutcheck.report.view import GRID_MAX_TESTS, SYMBOLS, MutantView, ReportView, build_view
 
 # GitHub rejects bodies over 65,536 characters; stay clear of it.
@@ -30,7 +30,7 @@ class Limits:
 @cache
 def _environment() -> jinja2.Environment:
     environment = texts.environment(autoescape=False).overlay(finalize=finalize)
-    environment.globals.update(fence=fence, link=link, listing=listing)
+    environment.globals.update(fence=fence, listing=listing)
     return environment
 
 
