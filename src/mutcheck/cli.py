@@ -42,7 +42,8 @@ def _reports_input_errors(command: Callable[..., Any]) -> Callable[..., Any]:
         except InputError as error:
             for problem in error.problems:
                 click.echo(f"error: {problem}", err=True)
-            click.echo(f"{len(error.problems)} problem(s) found", err=True)
+            if len(error.problems) > 1:  # one problem is one line
+                click.echo(f"{len(error.problems)} problems found", err=True)
             sys.exit(ExitCode.USAGE)
 
     return wrapper

@@ -81,7 +81,7 @@ def test_every_problem_is_listed_at_once(tmp_path):
     assert f"{CATALOG_FILE}: B1: colour: unknown key" in output
     assert f"{CATALOG_FILE}: B1: scope: missing field" in output
     assert f"{CATALOG_FILE}: B2: family: unknown family" in output
-    assert "3 problem(s) found" in output
+    assert "3 problems found" in output
 
 
 def test_without_a_families_file_a_family_is_titled_by_its_id(tmp_path):

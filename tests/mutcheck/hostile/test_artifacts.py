@@ -109,9 +109,8 @@ def assert_refused(outcome, path: Path, expected: str) -> None:
     assert outcome.exit_code == ExitCode.USAGE, outcome.output
     assert isinstance(outcome.exception, SystemExit), repr(outcome.exception)
     assert "Traceback" not in outcome.output
-    (line, count) = outcome.output.splitlines()
+    (line,) = outcome.output.splitlines()  # one problem, one line
     assert line.startswith(f"error: {path}: ") and expected in line, line
-    assert count == "1 problem(s) found"
 
 
 @pytest.mark.parametrize("lie", LIES, ids=list(LIES))
