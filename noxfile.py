@@ -24,6 +24,9 @@ ENGINE_TESTS = [
     "tests/mutcheck/test_selection_threads.py",
     "tests/mutcheck/test_subtests.py",
     "tests/mutcheck/test_timings.py",
+    "tests/mutcheck/test_clock.py",
+    "tests/mutcheck/hostile/test_processes.py",
+    "tests/mutcheck/hostile/test_interrupts.py",
 ]
 
 
