@@ -49,8 +49,11 @@ Changed = dict[str, set[int] | None]  # per file relative to the root: changed l
 
 
 def changed_lines(root: Path, base: str) -> Changed:
-    """Lines added or changed since git `base`, working tree included; untracked files are new."""
-    diff = _git(root, base, "diff", "--relative", "--unified=0", "--no-color", "--no-ext-diff", base, "--")
+    """Lines added or changed since `base` and HEAD parted (their merge base, as `git diff
+    BASE...HEAD` has it), working tree included; untracked files are new. A pull request's base
+    branch moves on after it branched: what landed there is not the pull request's change."""
+    parted = _git(root, base, "merge-base", base, "HEAD").strip()
+    diff = _git(root, base, "diff", "--relative", "--unified=0", "--no-color", "--no-ext-diff", parted, "--")
     lines: Changed = {}
     for patched in PatchSet(diff):
         touched = lines.setdefault(patched.path, set())

@@ -1,5 +1,7 @@
 """`--diff BASE`: a change to the catalog itself selects the entries it added or edited."""
 
+import subprocess
+
 from click.testing import CliRunner
 
 from mutcheck.cli import main
@@ -50,3 +52,36 @@ def test_diff_runs_the_catalog_entries_added_or_edited_since_base(tmp_path):
     assert sorted(mutant["id"] for mutant in data["mutants"]) == ["ADDED", "NEW_FILE", "SWAP"], result.output
     assert all(mutant["verdict"] == "killed" for mutant in data["mutants"])
     assert result.exit_code == ExitCode.OK
+
+
+def _git(project, *args):
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args], cwd=project, check=True)
+
+
+def test_diff_counts_only_what_changed_since_the_branch_left_its_base(tmp_path):
+    """The base branch moved on (countdown changed there) after the branch changed clamp: only
+    clamp's mutants are the branch's change, as `git diff main...HEAD` says."""
+    project = make_engine_project(tmp_path / "project", git=True)
+    source = project / "src/tiny.py"
+    original = source.read_text()
+    _git(project, "checkout", "-qb", "feature")
+    source.write_text(original.replace("    if value < low:\n", "    if value < low:  # feature\n", 1))
+    _git(project, "commit", "-qam", "feature changes clamp")
+    _git(project, "checkout", "-q", "main")
+    source.write_text(original.replace("        n -= 1\n", "        n -= 1  # main\n", 1))
+    _git(project, "commit", "-qam", "main changes countdown")
+    _git(project, "checkout", "-q", "feature")
+    results_path = tmp_path / "results.json"
+    result = CliRunner().invoke(main, ["run", "--project", str(project), "--diff", "main", "--json", str(results_path)])
+    data = load_results(results_path)
+    assert {mutant["id"] for mutant in data["mutants"]} == {"SWAP", "EQUAL"}, result.output
+
+
+def test_diff_against_an_unrelated_history_is_one_line(tmp_path):
+    project = make_engine_project(tmp_path / "project", git=True)
+    _git(project, "checkout", "-q", "--orphan", "other")
+    _git(project, "commit", "-qm", "unrelated")
+    _git(project, "checkout", "-q", "main")
+    result = CliRunner().invoke(main, ["run", "--project", str(project), "--diff", "other"])
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert "--diff" in result.output and "merge-base other failed" in result.output
