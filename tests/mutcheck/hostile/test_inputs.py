@@ -5,23 +5,12 @@ import os
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from mutcheck.cli import main
 from mutcheck.config import load_config
 from mutcheck.exit_code import ExitCode
 from mutcheck.problems import InputError
 from tests.mutcheck.engine_project import PYPROJECT, SOURCE, entry, make_project
-
-CATALOG_FILE = "mutants/catalog.toml"
-
-
-def invoke(project: Path, *args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, [*args, "--project", str(project)])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    assert "Traceback" not in result.output
-    return result.exit_code, result.output
-
+from tests.mutcheck.hostile.commands import CATALOG_FILE, invoke
 
 # Encodings
 

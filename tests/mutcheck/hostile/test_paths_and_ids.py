@@ -4,20 +4,10 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from mutcheck.cli import main
 from mutcheck.exit_code import ExitCode
 from tests.mutcheck.engine_project import entry, make_project
-
-CATALOG_FILE = "mutants/catalog.toml"
-
-
-def invoke(project: Path, *args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(main, [*args, "--project", str(project)])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    assert "Traceback" not in result.output
-    return result.exit_code, result.output
+from tests.mutcheck.hostile.commands import CATALOG_FILE, invoke
 
 
 def outside_module(tmp_path: Path) -> Path:
