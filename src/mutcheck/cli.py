@@ -84,6 +84,36 @@ def _expectation(mutant: Mutant) -> str:
     return "known gap" if mutant.survives else f"killed by {len(mutant.killed_by)}"
 
 
+@main.command()
+@click.option(
+    "--github",
+    "action_source",
+    metavar="OWNER/REPO@REF",
+    help="Also write the two GitHub workflows, using mutcheck's actions from OWNER/REPO at REF (a commit).",
+)
+@click.option("--shards", type=click.IntRange(min=2), help="With --github: run the catalog in this many parallel jobs.")
+@click.option("--target", multiple=True, help="The package the catalog mutates (default: detected; repeatable).")
+@click.option("--tests", multiple=True, help="The tests run per mutant (default: pytest's testpaths; repeatable).")
+@click.option(
+    "--project",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=Path("."),
+    help="The project to set up (default: the current directory).",
+)
+@_reports_input_errors
+def init(
+    action_source: str | None, shards: int | None, target: tuple[str, ...], tests: tuple[str, ...], project: Path
+) -> None:
+    """Set a project up for mutcheck: [tool.mutcheck], mutants/, .gitignore and (--github) workflows."""
+    from mutcheck.scaffold import ActionSource, init_project
+
+    if shards and not action_source:
+        raise InputError([Problem("--shards", str(shards), "", "only with --github (it shapes the workflow)")])
+    source = ActionSource.parse(action_source) if action_source else None
+    for line in init_project(project.resolve(), source, shards, target, tests):
+        click.echo(line)
+
+
 @main.command("list")
 @click.option("--family", "families", multiple=True, help="Only these families (repeatable).")
 @project_option

@@ -4,9 +4,10 @@ import os
 from typing import Any
 
 from mutcheck import github
+from mutcheck.artifact import NotRun
 from mutcheck.github import PublishError
-from mutcheck.report.markdown import render_inline_finding, render_markdown, render_sentence
-from mutcheck.report.texts import run_languages
+from mutcheck.report.markdown import render_inline_finding, render_markdown, render_not_run, render_sentence
+from mutcheck.report.texts import known_languages, run_languages
 
 __all__ = ["PublishError", "publish"]
 
@@ -30,7 +31,7 @@ def _findings(results: dict[str, Any]) -> list[github.InlineFinding]:
 
 
 def publish(
-    results: dict[str, Any],
+    results: dict[str, Any] | NotRun,
     repository: str,
     pr_number: int,
     token: str,
@@ -40,17 +41,25 @@ def publish(
     inline: bool,
     client: Any = None,
 ) -> str:
-    """Post (or update) the comment, and inline findings if asked; returns a one-line account."""
-    body = render_markdown(results)  # rendered first: a defect of ours is not reported as GitHub's
-    findings = _findings(results) if inline else []  # known gaps survive as catalogued: they are not findings
-    languages = run_languages(results)
+    """Post (or update) the comment, and inline findings if asked; returns a one-line account.
+
+    A run that wrote no results gets a comment saying why, and leaves earlier inline findings alone."""
+    # Rendered first: a defect of ours is not reported as GitHub's.
+    if isinstance(results, NotRun):
+        body = render_not_run(results, known_languages())  # no results name the run's languages
+        made_at, findings, languages = results.head_sha, None, ()
+    else:
+        body = render_markdown(results)
+        made_at = results["run"]["head_sha"]
+        findings = _findings(results) if inline else None  # known gaps survive as catalogued: not findings
+        languages = run_languages(results)
     client = client or github.connect(token, api_url)
     step = "reading the pull request"
     try:
         pull = client.get_repo(repository).get_pull(pr_number)
         github.check_host(pull, api_url)
         if expected_head is not None:
-            _check_head(results, pull.head.sha, expected_head, pr_number)
+            _check_head(made_at, pull.head.sha, expected_head, pr_number)
         if author is None:
             step = "finding the token's login"
             author = github.ACTIONS_BOT if os.environ.get("GITHUB_ACTIONS") == "true" else client.get_user().login
@@ -58,9 +67,9 @@ def publish(
                 raise PublishError("GitHub's answer names no login")
         step = "posting the comment"
         outcome = f"comment {github.upsert_comment(pull, body, author)}"
-        if inline:
+        if findings is not None:
             step = "posting inline findings"
-            sha = results["run"]["head_sha"] or pull.head.sha
+            sha = made_at or pull.head.sha
             counts = github.sync_inline_findings(
                 pull,
                 sha,
@@ -77,11 +86,9 @@ def publish(
     return outcome
 
 
-def _check_head(results: dict[str, Any], actual: object, expected: str, number: int) -> None:
+def _check_head(made_at: str | None, actual: object, expected: str, number: int) -> None:
     """The artifact must describe the commit the event names, and the PR must still point at it."""
-    if results["run"]["head_sha"] != expected:
-        raise PublishError(
-            f"refusing to post: the results were made at {results['run']['head_sha']}, not at {expected}"
-        )
+    if made_at != expected:
+        raise PublishError(f"refusing to post: the results were made at {made_at}, not at {expected}")
     if actual != expected:
         raise PublishError(f"refusing to post: pull request #{number} is at {github.quoted(actual)}, not at {expected}")

@@ -5,14 +5,18 @@ or, when even that is not enough, by leaving only each language's verdict."""
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 from markupsafe import Markup
 
+from mutcheck import __version__
 from mutcheck.report import texts
 from mutcheck.report.escape import MARKER, fence, finalize, inline, listing
 from mutcheck.report.view import GRID_MAX_TESTS, SYMBOLS, MutantView, ReportView, build_view
+
+if TYPE_CHECKING:
+    from mutcheck.artifact import NotRun
 
 # GitHub rejects bodies over 65,536 characters; stay clear of it.
 COMMENT_LIMIT = 60_000
@@ -155,3 +159,24 @@ def render_inline_finding(results: dict[str, Any], mutant_id: str) -> str:
 def render_sentence(languages: tuple[str, ...], key: str, **values: Any) -> str:
     """One of our sentences in each of `languages`, values escaped."""
     return _in_languages({lang: str(_translator(lang)("text", key, **values)) for lang in languages})
+
+
+def render_not_run(not_run: "NotRun", languages: tuple[str, ...]) -> str:
+    """The comment for a run that wrote no results: why, in each language, and its last error lines."""
+    bodies = {}
+    for lang in languages:
+        t = _translator(lang)
+        command = "mutcheck merge" if not_run.stage == "merge" else "mutcheck run"
+        if not_run.stage == "install":
+            reason = texts.say(lang, "not_run", "install")
+        elif not_run.exit_status is None:
+            reason = texts.say(lang, "not_run", "unfinished", command=command)
+        else:
+            reason = texts.say(lang, "not_run", "exited", command=command, exit_status=not_run.exit_status)
+        parts = [f"### {t('text', 'report_title')}", "", f"**{t('text', 'not_run', reason=reason)}**"]
+        if not_run.errors:
+            parts += ["", f"{t('text', 'not_run_said')}:", "", fence("\n".join(not_run.errors))]
+        bodies[lang] = "\n".join(parts)
+    sha = not_run.head_sha
+    footer = _translator(languages[0])("text", "footer", version=__version__, sha=Markup(sha) if sha else "unknown")
+    return _framed(bodies, footer)

@@ -1,0 +1,281 @@
+"""What `mutcheck init` writes into a project: the [tool.mutcheck] table, a catalog skeleton,
+.gitignore lines and, on request, the two GitHub workflows; it never overwrites a file."""
+
+import configparser
+import json
+import re
+import tomllib
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+
+from mutcheck.problems import InputError, Problem
+from mutcheck.project_paths import outside_project
+from mutcheck.toml_file import read_toml
+
+CATALOG = "mutants"
+CATALOG_EXAMPLE = "guards.toml"
+IGNORED = ("/mutcheck-results/",)  # where the actions and the README's commands put reports
+NOT_PACKAGES = {"tests", "test", "testing", "docs", "doc", "examples", "benchmarks", "scripts", "build", "dist"}
+TEST_EXTRAS = ("test", "tests", "testing", "dev")
+LOWEST_PYTHON = 11  # mutcheck needs Python 3.11 or later
+_GITHUB = re.compile(r"^([A-Za-z0-9][A-Za-z0-9-]{0,38})/([A-Za-z0-9._-]{1,100})@([A-Za-z0-9._/-]{1,200})$")
+_COMMIT = re.compile(r"^[0-9a-f]{40}$")
+
+
+@dataclass(frozen=True)
+class ActionSource:
+    """Where the workflows take mutcheck's actions from: OWNER/REPO at REF."""
+
+    repository: str
+    ref: str
+
+    @classmethod
+    def parse(cls, text: str) -> "ActionSource":
+        match = _GITHUB.match(text)
+        if not match or ".." in text:
+            raise InputError([Problem("--github", text, "", "expected OWNER/REPO@REF, e.g. octo/mutcheck@<commit>")])
+        return cls(f"{match.group(1)}/{match.group(2)}", match.group(3))
+
+
+@dataclass(frozen=True)
+class Choice:
+    value: tuple[str, ...] | str
+    reason: str
+
+
+def _project_table(root: Path) -> dict[str, object]:
+    path = root / "pyproject.toml"
+    if not path.exists():
+        return {}
+    document, problems = read_toml(path, "pyproject.toml")
+    if problems:
+        raise InputError(problems)
+    return document
+
+
+def _normalized(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def detect_target(root: Path, document: dict[str, object]) -> Choice:
+    """The package the catalog mutates: the one named like the project, else every package found."""
+    candidates = sorted(
+        path.parent.relative_to(root).as_posix()
+        for pattern in ("src/*/__init__.py", "*/__init__.py")
+        for path in root.glob(pattern)
+        if path.parent.name not in NOT_PACKAGES and not path.parent.name.startswith(".")
+    )
+    if not candidates:
+        message = "no package found (src/NAME/__init__.py or NAME/__init__.py); give --target"
+        raise InputError([Problem(str(root), "", "target", message)])
+    project = document.get("project")
+    name = project.get("name") if isinstance(project, dict) else None
+    if isinstance(name, str):
+        named = [path for path in candidates if _normalized(Path(path).name) == _normalized(name)]
+        if named:
+            return Choice((named[0],), f'the package named like the project, "{name}"')
+    if len(candidates) == 1:
+        return Choice(tuple(candidates), "the only package in the project")
+    return Choice(tuple(candidates), "every package found; none is named like the project")
+
+
+def _ini_testpaths(path: Path, section: str) -> list[str] | None:
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read(path, encoding="utf-8")
+    except (configparser.Error, UnicodeDecodeError):
+        return None
+    if not parser.has_option(section, "testpaths"):
+        return None
+    return parser.get(section, "testpaths").split()
+
+
+def detect_tests(root: Path, document: dict[str, object]) -> Choice:
+    """The tests run per mutant: pytest's testpaths, read where pytest reads them, else tests/ or test/."""
+    tool = document.get("tool")
+    pytest_tables = tool.get("pytest") if isinstance(tool, dict) else None
+    found: list[tuple[str, object]] = []
+    if (root / "pytest.ini").is_file():
+        found.append(("testpaths in pytest.ini", _ini_testpaths(root / "pytest.ini", "pytest")))
+    if isinstance(pytest_tables, dict):
+        found.append(("testpaths in [tool.pytest]", pytest_tables.get("testpaths")))
+        ini_options = pytest_tables.get("ini_options")
+        if isinstance(ini_options, dict):
+            found.append(("testpaths in [tool.pytest.ini_options]", ini_options.get("testpaths")))
+    for name, section in (("tox.ini", "pytest"), ("setup.cfg", "tool:pytest")):
+        if (root / name).is_file():
+            found.append((f"testpaths in {name}", _ini_testpaths(root / name, section)))
+    for reason, value in found:
+        paths = [value] if isinstance(value, str) else value
+        if isinstance(paths, list) and paths and all(isinstance(path, str) for path in paths):
+            existing = [path for path in paths if (root / path).exists() and outside_project(root, path) is None]
+            if existing:
+                return Choice(tuple(existing), reason)
+    for name in ("tests", "test"):
+        if (root / name).is_dir():
+            return Choice((name,), f"the {name}/ directory")
+    message = "no tests found (pytest testpaths, tests/ or test/); give --tests"
+    raise InputError([Problem(str(root), "", "tests", message)])
+
+
+def detect_install(document: dict[str, object]) -> Choice:
+    """What the workflow pip-installs: the project, editable (its tests must import the files mutcheck
+    mutates, not an installed copy), with its test extra when it has one."""
+    project = document.get("project")
+    extras = project.get("optional-dependencies") if isinstance(project, dict) else None
+    for extra in TEST_EXTRAS:
+        if isinstance(extras, dict) and extra in extras:
+            return Choice(f"-e .[{extra}]", f'the project, editable, with its "{extra}" extra')
+    return Choice("-e .", "the project, editable (it has no test extra)")
+
+
+def detect_python(document: dict[str, object]) -> Choice:
+    """The workflow's Python: the lowest the project allows, but at least mutcheck's 3.11."""
+    project = document.get("project")
+    requires = project.get("requires-python") if isinstance(project, dict) else None
+    match = re.search(r">=\s*3\.([0-9]+)", requires) if isinstance(requires, str) else None
+    if match and int(match.group(1)) > LOWEST_PYTHON:
+        return Choice(f"3.{match.group(1)}", f"the lowest the project's requires-python allows ({requires})")
+    return Choice(f"3.{LOWEST_PYTHON}", "the lowest Python mutcheck runs on")
+
+
+def _given(root: Path, paths: tuple[str, ...], option: str) -> Choice:
+    problems = [
+        Problem(option, path, "", reason)
+        for path in paths
+        if (reason := outside_project(root, path) or (None if (root / path).exists() else "does not exist"))
+    ]
+    if problems:
+        raise InputError(problems)
+    return Choice(paths, f"given with {option}")
+
+
+def _template(*parts: str) -> str:
+    return files("mutcheck").joinpath("templates", *parts).read_text(encoding="utf-8")
+
+
+def _filled(text: str, values: dict[str, str]) -> str:
+    for name, value in values.items():
+        text = text.replace(f"@{name}@", value)
+    return text
+
+
+def _first(root: Path, directories: tuple[str, ...], pattern: str, fallback: str) -> str:
+    for directory in directories:
+        for path in sorted((root / directory).rglob(pattern)):
+            return path.relative_to(root).as_posix()
+    return fallback
+
+
+def _toml_list(values: tuple[str, ...]) -> str:
+    return "[" + ", ".join(json.dumps(value) for value in values) + "]"  # JSON strings are TOML strings
+
+
+class _Writer:
+    """Writes new files and appends to the two it may extend, saying what it did or skipped."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.lines: list[str] = []
+
+    def create(self, relative: str, text: str, what: str = "") -> None:
+        path = self.root / relative
+        if path.exists() or path.is_symlink():
+            self.lines.append(f"skipped {relative}: it exists")
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        self.lines.append(f"wrote {relative}{what}")
+
+    def append(self, relative: str, text: str, what: str) -> None:
+        path = self.root / relative
+        old = path.read_text(encoding="utf-8")
+        path.write_text(old + ("" if not old or old.endswith("\n") else "\n") + "\n" + text, encoding="utf-8")
+        self.lines.append(f"wrote {relative}: {what}")
+
+
+def init_project(
+    root: Path,
+    source: ActionSource | None,
+    shards: int | None,
+    target: tuple[str, ...] = (),
+    tests: tuple[str, ...] = (),
+) -> list[str]:
+    """Set the project up for mutcheck; one line per choice made and per file written or skipped."""
+    document = _project_table(root)
+    writer = _Writer(root)
+    if isinstance(document.get("tool"), dict) and "mutcheck" in document["tool"]:
+        writer.lines.append("skipped pyproject.toml: it already has [tool.mutcheck]")
+        target_choice = tests_choice = None
+    else:
+        target_choice = _given(root, target, "--target") if target else detect_target(root, document)
+        tests_choice = _given(root, tests, "--tests") if tests else detect_tests(root, document)
+        table = "\n".join(
+            [
+                "[tool.mutcheck]",
+                "# The code the catalog mutates, where the catalog lives, and the tests run per mutant.",
+                f"target = {_toml_list(target_choice.value)}",
+                f'catalog = "{CATALOG}"',
+                f"tests = {_toml_list(tests_choice.value)}",
+                "",
+            ]
+        )
+        tomllib.loads(table)  # what we append must parse on its own
+        writer.lines += [
+            f"target: {', '.join(target_choice.value)} ({target_choice.reason})",
+            f"tests: {', '.join(tests_choice.value)} ({tests_choice.reason})",
+        ]
+        if (root / "pyproject.toml").exists():
+            writer.append("pyproject.toml", table, "[tool.mutcheck]")
+        else:
+            writer.create("pyproject.toml", table, ": [tool.mutcheck]")
+    target_file = _first(root, target_choice.value if target_choice else (), "*.py", "src/package/module.py")
+    test_file = _first(root, tests_choice.value if tests_choice else (), "test_*.py", "tests/test_module.py")
+    writer.create(f"{CATALOG}/families.toml", _template("init", "families.toml"))
+    example = _filled(_template("init", "example.toml"), {"TARGET_FILE": target_file, "TEST_FILE": test_file})
+    writer.create(f"{CATALOG}/{CATALOG_EXAMPLE}", example, " (one commented example entry)")
+    _ignore(writer)
+    if source is not None:
+        _workflows(writer, document, source, shards)
+    writer.lines.append(f"next: add entries to {CATALOG}/{CATALOG_EXAMPLE}, then `mutcheck check` and `mutcheck run`")
+    return writer.lines
+
+
+def _ignore(writer: _Writer) -> None:
+    path = writer.root / ".gitignore"
+    present = set(path.read_text(encoding="utf-8").splitlines()) if path.is_file() else set()
+    missing = [line for line in IGNORED if line not in present]
+    if not missing:
+        writer.lines.append("skipped .gitignore: it already ignores mutcheck's files")
+        return
+    text = "\n".join(["# mutcheck's reports", *missing, ""])
+    if path.exists():
+        writer.append(".gitignore", text, ", ".join(missing))
+    else:
+        writer.create(".gitignore", text, ": " + ", ".join(missing))
+
+
+def _workflows(writer: _Writer, document: dict[str, object], source: ActionSource, shards: int | None) -> None:
+    install, python = detect_install(document), detect_python(document)
+    writer.lines += [
+        f"install: {install.value} ({install.reason})",
+        f"python: {python.value} ({python.reason})",
+    ]
+    if not _COMMIT.match(source.ref):
+        writer.lines.append(
+            f"warning: {source.ref} is not a commit SHA; pin one so the workflows run what you reviewed"
+        )
+    values = {
+        "ACTIONS": source.repository,
+        "REF": source.ref,
+        "INSTALL": str(install.value),
+        "PYTHON": str(python.value),
+        "SHARDS": str(shards or 1),
+        "SHARD_LIST": ", ".join(str(k) for k in range(1, (shards or 1) + 1)),
+    }
+    run_template = "mutcheck-sharded.yml" if shards else "mutcheck.yml"
+    pinned = f" (actions from {source.repository}@{source.ref})"
+    writer.create(".github/workflows/mutcheck.yml", _filled(_template("workflows", run_template), values), pinned)
+    comment = _filled(_template("workflows", "mutcheck-comment.yml"), values)
+    writer.create(".github/workflows/mutcheck-comment.yml", comment, pinned)
