@@ -13,7 +13,8 @@ from tests.mutcheck.engine_project import make_engine_project
 REPOSITORY = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 WORKFLOWS = sorted((REPOSITORY / ".github" / "workflows").glob("*.yml"))
-ACTION = REPOSITORY / ".github" / "actions" / "mutcheck" / "action.yml"
+ACTIONS = sorted((REPOSITORY / ".github" / "actions").glob("*/action.yml"))
+RUN_ACTION = REPOSITORY / ".github" / "actions" / "run"
 
 
 def tool(*command: str) -> subprocess.CompletedProcess:
@@ -24,7 +25,8 @@ def test_workflows_and_action_match_githubs_schemas():
     assert {path.name for path in WORKFLOWS} >= {"ci.yml", "mutcheck.yml", "mutcheck-comment.yml"}
     workflows = tool("check-jsonschema", "--builtin-schema", "vendor.github-workflows", *map(str, WORKFLOWS))
     assert workflows.returncode == 0, workflows.stdout + workflows.stderr
-    action = tool("check-jsonschema", "--builtin-schema", "vendor.github-actions", str(ACTION))
+    assert [path.parent.name for path in ACTIONS] == ["comment", "run"]
+    action = tool("check-jsonschema", "--builtin-schema", "vendor.github-actions", *map(str, ACTIONS))
     assert action.returncode == 0, action.stdout + action.stderr
 
 
@@ -35,7 +37,7 @@ def test_zizmor_offline_has_no_findings():
 
 
 def test_every_third_party_action_is_pinned_by_commit():
-    for path in [*WORKFLOWS, ACTION]:
+    for path in [*WORKFLOWS, *ACTIONS]:
         for line in path.read_text(encoding="utf-8").splitlines():
             if "uses:" in line and "uses: ./" not in line:
                 reference = line.split("uses:", 1)[1].split("#")[0].strip()
@@ -56,7 +58,7 @@ def test_privileged_workflow_never_checks_out_pull_request_code():
 
 def test_action_run_step_writes_counts_and_exit_status(tmp_path):
     project = make_engine_project(tmp_path / "project")
-    steps = yaml.safe_load(ACTION.read_text(encoding="utf-8"))["runs"]["steps"]
+    steps = yaml.safe_load((RUN_ACTION / "action.yml").read_text(encoding="utf-8"))["runs"]["steps"]
     script = next(step["run"] for step in steps if step.get("id") == "run")
     outputs = tmp_path / "outputs"
     environment = {
@@ -65,6 +67,7 @@ def test_action_run_step_writes_counts_and_exit_status(tmp_path):
         "ARGS": "--only SWAP --only SURVIVOR",
         "OUT": "out",
         "GITHUB_OUTPUT": str(outputs),
+        "GITHUB_ACTION_PATH": str(RUN_ACTION),
     }
     completed = subprocess.run(["bash", "-c", script], cwd=project, env=environment, capture_output=True, text=True)
     assert completed.returncode == 1, completed.stdout + completed.stderr  # SURVIVOR's expectation fails
@@ -74,4 +77,5 @@ def test_action_run_step_writes_counts_and_exit_status(tmp_path):
         "comment.md",
         "report.html",
         "stryker.json",
+        "status.json",
     }
