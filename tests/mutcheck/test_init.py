@@ -1,0 +1,120 @@
+"""`mutcheck init`: what it detects, what it writes, and that it never overwrites a file."""
+
+import tomllib
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from mutcheck.cli import main
+from mutcheck.exit_code import ExitCode
+
+REF = "f" * 40
+
+
+def init(project: Path, *args: str):
+    return CliRunner().invoke(main, ["init", "--project", str(project), *args])
+
+
+def flat_project(root: Path, pyproject: str | None = None, **extra: str) -> Path:
+    (root / "shop").mkdir(parents=True)
+    (root / "shop" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "shop" / "cart.py").write_text("def total(items):\n    return sum(items)\n", encoding="utf-8")
+    (root / "docs").mkdir()
+    (root / "docs" / "__init__.py").write_text("", encoding="utf-8")  # not a package to mutate
+    if pyproject is not None:
+        (root / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    for name, text in extra.items():
+        (root / name.replace("_", ".")).write_text(text, encoding="utf-8")
+    return root
+
+
+def test_detects_a_flat_package_and_pytest_ini_testpaths(tmp_path):
+    project = flat_project(tmp_path / "p", '[project]\nname = "Shop"\n', pytest_ini="[pytest]\ntestpaths = checks\n")
+    (project / "checks").mkdir()
+    (project / "checks" / "test_cart.py").write_text("def test_total():\n    pass\n", encoding="utf-8")
+    result = init(project)
+    assert result.exit_code == 0, result.output
+    assert 'target: shop (the package named like the project, "Shop")' in result.output
+    assert "tests: checks (testpaths in pytest.ini)" in result.output
+    table = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))
+    assert table["project"] == {"name": "Shop"}  # what was there is kept
+    assert table["tool"]["mutcheck"] == {"target": ["shop"], "catalog": "mutants", "tests": ["checks"]}
+    example = (project / "mutants" / "guards.toml").read_text(encoding="utf-8")
+    assert 'file = "shop/__init__.py"' in example or 'file = "shop/cart.py"' in example
+    assert 'killed_by = ["checks/test_cart.py::test_name"]' in example
+    assert tomllib.loads(example) == {}  # the example entry is commented out
+    check = CliRunner().invoke(main, ["check", "--project", str(project)])
+    assert check.exit_code == 0, check.output
+    assert check.output.strip() == "0 mutants in 1 families: every entry applies"
+    assert not (project / ".github").exists()  # workflows only with --github
+
+
+def test_setup_cfg_testpaths_and_a_new_pyproject(tmp_path):
+    project = flat_project(tmp_path / "p", setup_cfg="[tool:pytest]\ntestpaths =\n    tests\n    more\n")
+    for name in ("tests", "more"):
+        (project / name).mkdir()
+    result = init(project)
+    assert result.exit_code == 0, result.output
+    assert "tests: tests, more (testpaths in setup.cfg)" in result.output
+    assert "wrote pyproject.toml: [tool.mutcheck]" in result.output
+    config = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutcheck"]
+    assert config["tests"] == ["tests", "more"] and config["target"] == ["shop"]
+
+
+def test_never_overwrites_and_says_what_it_skipped(tmp_path):
+    project = flat_project(tmp_path / "p", "[tool.mutcheck]\ntarget = ['shop']\n")
+    (project / "tests").mkdir()
+    (project / "mutants").mkdir()
+    (project / "mutants" / "families.toml").write_text("# ours\n", encoding="utf-8")
+    (project / ".gitignore").write_text("*.pyc", encoding="utf-8")  # no newline at the end
+    workflows = project / ".github" / "workflows"
+    workflows.mkdir(parents=True)
+    (workflows / "mutcheck.yml").write_text("# ours\n", encoding="utf-8")
+    before = (project / "pyproject.toml").read_text(encoding="utf-8")
+    result = init(project, "--github", f"octo/mutcheck@{REF}")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "skipped pyproject.toml: it already has [tool.mutcheck]" in lines
+    assert "skipped mutants/families.toml: it exists" in lines
+    assert "skipped .github/workflows/mutcheck.yml: it exists" in lines
+    assert f"wrote .github/workflows/mutcheck-comment.yml (actions from octo/mutcheck@{REF})" in lines
+    assert "wrote .gitignore: /mutcheck-results/" in lines
+    assert (project / "pyproject.toml").read_text(encoding="utf-8") == before
+    assert (project / "mutants" / "families.toml").read_text(encoding="utf-8") == "# ours\n"
+    assert (workflows / "mutcheck.yml").read_text(encoding="utf-8") == "# ours\n"
+    assert (project / ".gitignore").read_text(encoding="utf-8") == "*.pyc\n\n# mutcheck's reports\n/mutcheck-results/\n"
+    again = init(project, "--github", f"octo/mutcheck@{REF}")
+    assert "skipped .gitignore: it already ignores mutcheck's files" in again.output
+    assert "wrote" not in again.output
+
+
+def test_workflow_choices_follow_the_project(tmp_path):
+    pyproject = '[project]\nname = "shop"\nrequires-python = ">=3.12"\n[project.optional-dependencies]\ndev = ["x"]\n'
+    project = flat_project(tmp_path / "p", pyproject)
+    (project / "tests").mkdir()
+    result = init(project, "--github", "octo/mutcheck@main", "--shards", "3")
+    assert result.exit_code == 0, result.output
+    assert 'install: -e .[dev] (the project, editable, with its "dev" extra)' in result.output
+    assert "python: 3.12 (the lowest the project's requires-python allows (>=3.12))" in result.output
+    assert "warning: main is not a commit SHA; pin one so the workflows run what you reviewed" in result.output
+    written = (project / ".github" / "workflows" / "mutcheck.yml").read_text(encoding="utf-8")
+    assert "shard: [1, 2, 3]" in written and "--shard ${{ matrix.shard }}/3" in written
+    assert "uses: octo/mutcheck/.github/actions/run@main" in written and 'install: "-e .[dev]"' in written
+
+
+def test_bad_input_is_one_line_and_writes_nothing(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    cases = [
+        (["--github", "not a repo"], "error: --github: not a repo: expected OWNER/REPO@REF"),
+        (["--github", "octo/../x@1"], "error: --github: octo/../x@1: expected OWNER/REPO@REF"),
+        (["--shards", "2"], "error: --shards: 2: only with --github"),
+        ([], "target: no package found (src/NAME/__init__.py or NAME/__init__.py); give --target"),
+        (["--target", "../elsewhere", "--tests", "t"], "error: --target: ../elsewhere: leads outside the project"),
+    ]
+    for args, expected in cases:
+        result = init(empty, *args)
+        assert result.exit_code == ExitCode.USAGE, (args, result.output)
+        assert expected in result.output and len(result.output.splitlines()) <= 2, (args, result.output)
+        assert "Traceback" not in result.output
+    assert list(empty.iterdir()) == []
