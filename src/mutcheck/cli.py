@@ -315,7 +315,10 @@ def comment(
     ]
     if missing:
         raise InputError([Problem("comment", "", name, "required") for name in missing])
-    from mutcheck.publish import PublishError, publish  # PyGithub loads only for this command
+    from mutcheck.extras import GITHUB, importing
+
+    with importing(GITHUB, "comment"):
+        from mutcheck.publish import PublishError, publish  # PyGithub loads only for this command
 
     try:
         outcome = publish(results, repository, pr_number, token, api_url, author, head_sha, inline)
