@@ -262,8 +262,9 @@ def run(
 @_reports_input_errors
 def merge(shards: tuple[Path, ...], output: Path) -> None:
     """Combine the results of `--shard k/n` runs into one, as if run unsharded."""
+    from mutcheck.merge import merge_results
     from mutcheck.report import terminal
-    from mutcheck.results import load_results, merge_results, write_results
+    from mutcheck.results import load_results, write_results
 
     merged = merge_results([(path, load_results(path)) for path in shards])
     write_results(output, merged)
@@ -344,7 +345,10 @@ def comment(
     ]
     if missing:
         raise InputError([Problem("comment", "", name, "required") for name in missing])
-    from mutcheck.publish import PublishError, publish  # PyGithub loads only for this command
+    from mutcheck.extras import GITHUB, importing
+
+    with importing(GITHUB, "comment"):
+        from mutcheck.publish import PublishError, publish  # PyGithub loads only for this command
 
     try:
         outcome = publish(results, repository, pr_number, token, api_url, author, head_sha, inline)

@@ -14,6 +14,7 @@ from mutcheck.catalog import Catalog, load_catalog, unknown_killers
 from mutcheck.config import Config, load_config
 from mutcheck.engine import EngineOptions, run_engine
 from mutcheck.exit_code import ExitCode
+from mutcheck.extras import GENERIC, importing
 from mutcheck.plan import Shard, changed_entries, changed_lines, in_diff
 from mutcheck.problems import InputError, Problem
 from mutcheck.report.progress import Progress
@@ -92,7 +93,9 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     catalog = catalog_of(config)
     shard = Shard.parse(request.shard) if request.shard else None
     if config.generic:
-        from mutcheck import generic  # mutmut and its parser load only when asked for
+        asked_by = ("--generic", "") if request.generic else ("pyproject.toml", "tool.mutcheck.generic")
+        with importing(GENERIC, *asked_by):
+            from mutcheck import generic  # mutmut and its parser load only when asked for
 
         generic_files = generic.target_files(config.root, config.target)
     else:

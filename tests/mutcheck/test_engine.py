@@ -175,48 +175,6 @@ def test_unknown_only_name_is_a_usage_error(tmp_path):
     assert "--only: NOPE: no mutant id, alias or family of that name" in output
 
 
-def test_shards_merge_into_the_unsharded_result(tmp_path):
-    project = make_engine_project(tmp_path / "project", git=True)
-    selection = ["--only", "SWAP", "--only", "NESTED", "--only", "EQUAL", "--only", "SURVIVOR"]
-    _, _, whole = run(project, *selection)
-    paths = []
-    for index in (1, 2, 3):
-        path = tmp_path / f"shard{index}.json"
-        CliRunner().invoke(
-            main, ["run", "--project", str(project), "--shard", f"{index}/3", "--json", str(path), *selection]
-        )
-        paths.append(str(path))
-    merged_path = tmp_path / "merged.json"
-    result = CliRunner().invoke(main, ["merge", *paths, "-o", str(merged_path)])
-    assert result.exit_code == ExitCode.EXPECTATION_FAILED, result.output  # SURVIVOR stays unmet
-    merged = load_results(merged_path)
-
-    def comparable(data):
-        return [
-            {key: value for key, value in entry.items() if key not in ("seconds", "time_limit")}
-            for entry in data["mutants"]
-        ]
-
-    assert comparable(merged) == comparable(whole)
-    assert merged["summary"] == whole["summary"]
-    assert sum(len(load_results(Path(p))["mutants"]) for p in paths) == 4
-    shard_controls = [load_results(Path(p))["run"]["controls"] for p in paths]
-    assert merged["run"]["controls"] == {key: sum(c[key] for c in shard_controls) for key in ("runs", "tests")}
-    assert merged["run"]["controls"]["runs"] >= 1  # SWAP's failures were checked unmutated
-
-
-def test_merge_refuses_shards_of_different_catalogs(tmp_path):
-    project = make_engine_project(tmp_path / "project", git=True)
-    first, second = tmp_path / "a.json", tmp_path / "b.json"
-    CliRunner().invoke(main, ["run", "--project", str(project), "--only", "SWAP", "--json", str(first)])
-    catalog = project / "mutants/catalog.toml"
-    catalog.write_text(catalog.read_text().replace("value > low", "value >= low", 1))
-    CliRunner().invoke(main, ["run", "--project", str(project), "--only", "NESTED", "--json", str(second)])
-    result = CliRunner().invoke(main, ["merge", str(first), str(second), "-o", str(tmp_path / "m.json")])
-    assert result.exit_code == ExitCode.USAGE
-    assert "run.catalog_digest: differs from" in result.output
-
-
 def test_diff_keeps_mutants_on_changed_lines(tmp_path):
     project = make_engine_project(tmp_path / "project", git=True)
     source = project / "src/tiny.py"

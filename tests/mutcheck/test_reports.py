@@ -228,10 +228,11 @@ def test_report_command_rejects_a_file_that_is_not_results(tmp_path):
 
 
 def test_merge_carries_every_shards_baseline():
-    from mutcheck.results import merge_results
+    from mutcheck.merge import merge_results
 
     good, bad = copy.deepcopy(RESULTS), copy.deepcopy(RESULTS)
     good["mutants"], bad["mutants"] = RESULTS["mutants"][:4], RESULTS["mutants"][4:]
+    good["run"]["shard"], bad["run"]["shard"] = "1/2", "2/2"
     bad["baseline"].update(ok=False, failures=[{"test": "t.py::test_x", "outcome": "failed", "witness": "boom"}])
     merged = merge_results([(Path("a.json"), good), (Path("b.json"), bad)])
     assert merged["baseline"]["ok"] is False
