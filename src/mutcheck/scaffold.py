@@ -60,12 +60,17 @@ def _normalized(name: str) -> str:
 
 def detect_target(root: Path, document: dict[str, object]) -> Choice:
     """The package the catalog mutates: the one named like the project, else every package found."""
-    candidates = sorted(
-        path.parent.relative_to(root).as_posix()
+    found = {
+        pattern: sorted(
+            path.parent.relative_to(root).as_posix()
+            for path in root.glob(pattern)
+            if path.parent.name not in NOT_PACKAGES
+            and "test" not in path.parent.name.lower()  # integration_tests/, testing_utils/: not the target
+            and not path.parent.name.startswith(".")
+        )
         for pattern in ("src/*/__init__.py", "*/__init__.py")
-        for path in root.glob(pattern)
-        if path.parent.name not in NOT_PACKAGES and not path.parent.name.startswith(".")
-    )
+    }
+    candidates = found["src/*/__init__.py"] or found["*/__init__.py"]  # a src/ layout says where the code is
     if not candidates:
         message = "no package found (src/NAME/__init__.py or NAME/__init__.py); give --target"
         raise InputError([Problem(str(root), "", "target", message)])
@@ -76,7 +81,7 @@ def detect_target(root: Path, document: dict[str, object]) -> Choice:
         if named:
             return Choice((named[0],), f'the package named like the project, "{name}"')
     if len(candidates) == 1:
-        return Choice(tuple(candidates), "the only package in the project")
+        return Choice(tuple(candidates), "the only package" + (" under src/" if found["src/*/__init__.py"] else ""))
     return Choice(tuple(candidates), "every package found; none is named like the project")
 
 
@@ -121,13 +126,17 @@ def detect_tests(root: Path, document: dict[str, object]) -> Choice:
 
 def detect_install(document: dict[str, object]) -> Choice:
     """What the workflow pip-installs: the project, editable (its tests must import the files mutcheck
-    mutates, not an installed copy), with its test extra when it has one."""
+    mutates, not an installed copy), with its test extra or dependency group when it has one."""
     project = document.get("project")
     extras = project.get("optional-dependencies") if isinstance(project, dict) else None
+    groups = document.get("dependency-groups")
     for extra in TEST_EXTRAS:
         if isinstance(extras, dict) and extra in extras:
             return Choice(f"-e .[{extra}]", f'the project, editable, with its "{extra}" extra')
-    return Choice("-e .", "the project, editable (it has no test extra)")
+    for group in TEST_EXTRAS:
+        if isinstance(groups, dict) and group in groups:
+            return Choice(f"-e . --group {group}", f'the project, editable, with its "{group}" dependency group')
+    return Choice("-e .", "the project, editable (it has no test extra or dependency group)")
 
 
 def detect_python(document: dict[str, object]) -> Choice:

@@ -118,3 +118,18 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path):
         assert expected in result.output and len(result.output.splitlines()) <= 2, (args, result.output)
         assert "Traceback" not in result.output
     assert list(empty.iterdir()) == []
+
+
+def test_a_src_layout_wins_over_top_level_packages_and_a_dependency_group_is_installed(tmp_path):
+    # As in agent SDKs: the project is named "acme-agents", its package src/agents, its test
+    # helpers a top-level integration_tests/ package, and its test tools a PEP 735 group.
+    pyproject = '[project]\nname = "acme-agents"\n[dependency-groups]\ndev = ["pytest"]\n'
+    project = flat_project(tmp_path / "p", pyproject)
+    for package in ("src/agents", "integration_tests"):
+        (project / package).mkdir(parents=True)
+        (project / package / "__init__.py").write_text("", encoding="utf-8")
+    (project / "tests").mkdir()
+    result = init(project, "--github", f"octo/mutcheck@{REF}")
+    assert result.exit_code == 0, result.output
+    assert "target: src/agents (the only package under src/)" in result.output
+    assert 'install: -e . --group dev (the project, editable, with its "dev" dependency group)' in result.output
