@@ -18,6 +18,7 @@ from mutcheck.collect import collect_test_ids
 from mutcheck.config import Config, find_project_root, load_config
 from mutcheck.exit_code import ExitCode
 from mutcheck.internal_error import report_internal_error
+from mutcheck.interrupt import interruption_in
 from mutcheck.problems import InputError, Problem
 from mutcheck.runner import RunRequest, catalog_of, run_catalog, write_text
 
@@ -68,6 +69,8 @@ class _Commands(click.Group):
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
         except Exception as error:
+            if (interruption := interruption_in(error)) is not None:
+                raise interruption from None  # a signal, not a defect of ours
             click.echo(report_internal_error(error), err=True)
             sys.exit(ExitCode.INTERNAL_ERROR)
 

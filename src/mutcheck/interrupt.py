@@ -38,6 +38,19 @@ def _on_signal(signum: int, _frame: object) -> None:
         raise Interrupted(signum)
 
 
+def interruption_in(error: BaseException) -> Interrupted | None:
+    """The `Interrupted` an exception carries: Python wraps one raised while a class is being made
+    (in `__set_name__`, e.g. a signal landing as a library is imported) in a RuntimeError."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, Interrupted):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
+
+
 @contextmanager
 def deferred() -> Iterator[None]:
     """A block that a signal does not interrupt: it is raised when the block ends."""

@@ -82,3 +82,29 @@ def test_an_interruption_while_mutcheck_starts_is_one_line(project, tmp_path, si
     assert stderr.splitlines() == [_interrupted_line(signum)], stderr
     assert run.processes() == []
     assert run.scratch_folders() == []
+
+
+def test_a_signal_wrapped_by_class_creation_is_still_an_interruption():
+    """SIGTERM landing while a library defines a class reaches us as RuntimeError from __set_name__."""
+    import signal
+
+    from click.testing import CliRunner
+
+    from mutcheck.cli import main
+    from mutcheck.interrupt import Interrupted
+
+    class Field:
+        def __set_name__(self, owner, name):
+            raise Interrupted(signal.SIGTERM)
+
+    @main.command("define-a-class", hidden=True)
+    def define_a_class():
+        type("Set", (), {"lbrace": Field()})
+
+    import pytest
+
+    try:
+        with pytest.raises(Interrupted):  # on to `interrupt.handled`: one line and exit 143, not exit 5
+            CliRunner().invoke(main, ["define-a-class"])
+    finally:
+        main.commands.pop("define-a-class")
