@@ -101,8 +101,12 @@ def test_the_wheel_is_mutcheck_with_its_schema_and_templates(dist):
     names = wheel_names(dist["wheel"])
     assert {name.split("/")[0] for name in names} == {"mutcheck", f"mutcheck-{__version__}.dist-info"}
     assert "mutcheck/schemas/results-v1.schema.json" in names
-    templates = sorted(path.name for path in (REPOSITORY / "templates").iterdir())
-    assert {"strings.toml", "comment.md.j2", "report.html.j2"} <= set(templates)
+    templates = sorted(
+        path.relative_to(REPOSITORY / "templates").as_posix()
+        for path in (REPOSITORY / "templates").rglob("*")
+        if path.is_file()
+    )
+    assert {"strings.toml", "comment.md.j2", "report.html.j2", "workflows/mutcheck.yml"} <= set(templates)
     assert sorted(name.removeprefix("mutcheck/templates/") for name in names if "/templates/" in name) == templates
     assert not [name for name in names if "tests/" in name or "consolidation" in name or name.endswith(".pyc")]
 
