@@ -139,14 +139,19 @@ def pull_request_runner(repository: Path, bin_dir: Path, base: str, head: str, f
     return Runner(repository, bin_dir, temp, event, github_environment(fake), ACTIONS)
 
 
-def comment_runner(untrusted: Runner, head: str, fake: FakeGitHub, temp: Path) -> Runner:
-    """The privileged job: an empty workspace, the workflow_run event, the untrusted run's artifacts."""
+def job_on_a_new_machine(previous: Runner, temp: Path, event: dict | None = None) -> Runner:
+    """Another job of the run: an empty workspace, the run's artifacts, its event unless another is given."""
     workspace = temp / "workspace"
     workspace.mkdir(parents=True)
-    event = {"workflow_run": {"id": 1, "event": "pull_request", "head_sha": head, "name": "mutcheck"}}
-    runner = Runner(workspace, untrusted.bin_dir, temp, event, github_environment(fake), ACTIONS)
-    runner.artifacts = untrusted.artifacts
+    runner = Runner(workspace, previous.bin_dir, temp, event or previous.event, previous.environment, ACTIONS)
+    runner.artifacts = previous.artifacts
     return runner
+
+
+def comment_runner(untrusted: Runner, head: str, temp: Path) -> Runner:
+    """The privileged job: on a new machine, started by the workflow_run event."""
+    event = {"workflow_run": {"id": 1, "event": "pull_request", "head_sha": head, "name": "mutcheck"}}
+    return job_on_a_new_machine(untrusted, temp, event)
 
 
 def github_environment(fake: FakeGitHub) -> dict[str, str]:
@@ -191,7 +196,7 @@ def test_init_then_both_workflows_end_in_one_comment(tmp_path, runner_bin):
         status = json.loads((artifact / "status.json").read_text())
         assert status == {"stage": "run", "finished": True, "exit_status": 1, "errors": [], "head_sha": head}
 
-        privileged = comment_runner(untrusted, head, fake, tmp_path / "comment-job")
+        privileged = comment_runner(untrusted, head, tmp_path / "comment-job")
         assert privileged.run_job(workflow(repository, "mutcheck-comment.yml"), "comment"), privileged.log()
         assert privileged.action_outputs == [
             {"outcome": "comment created; inline: 1 created, 0 updated, 0 resolved, 0 unchanged"}
@@ -214,7 +219,7 @@ def test_a_run_that_fails_before_its_results_still_reports_why(tmp_path, runner_
         assert not untrusted.run_job(runs, "mutants")
         artifact = untrusted.artifacts["mutcheck-results"]
         assert {path.name for path in artifact.iterdir()} == {"pr-number", "status.json"}
-        privileged = comment_runner(untrusted, head, fake, tmp_path / "comment-1")
+        privileged = comment_runner(untrusted, head, tmp_path / "comment-1")
         assert privileged.run_job(workflow(repository, "mutcheck-comment.yml"), "comment"), privileged.log()
         (comment,) = fake.comments
         assert "mutcheck did not run: installing mutcheck or the project under test failed" in comment["body"]
@@ -229,7 +234,7 @@ def test_a_run_that_fails_before_its_results_still_reports_why(tmp_path, runner_
         untrusted = pull_request_runner(repository, runner_bin, base, head, fake, tmp_path / "run-fails")
         assert not untrusted.run_job(runs, "mutants")
         assert untrusted.action_outputs[0]["exit-status"] == "2"
-        privileged = comment_runner(untrusted, head, fake, tmp_path / "comment-2")
+        privileged = comment_runner(untrusted, head, tmp_path / "comment-2")
         assert privileged.run_job(workflow(repository, "mutcheck-comment.yml"), "comment"), privileged.log()
         (comment,) = fake.comments  # the same comment, updated
         assert "mutcheck run exited with status 2 without writing results." in comment["body"]
@@ -247,36 +252,33 @@ def test_sharded_workflow_merges_every_shard_into_one_comment(tmp_path, runner_b
         assert not untrusted.run_job(runs, "shard", {"shard": 1})  # W3 is in shard 1
         assert untrusted.run_job(runs, "shard", {"shard": 2})
         assert [outputs["mutants"] for outputs in untrusted.action_outputs] == ["1", "1"], untrusted.log()
-        shard_summaries = len(untrusted.summaries)
-        assert not untrusted.run_job(runs, "merge")
-        assert untrusted.action_outputs[-1] == {
-            "exit-status": "1",
-            "mutants": "2",
-            "killed": "1",
-            "survived": "1",
-            "unmet": "1",
-        }, untrusted.log()
-        artifact = untrusted.artifacts["mutcheck-results"]
+        merging = job_on_a_new_machine(untrusted, tmp_path / "merge-job")  # no checkout: only the shards
+        assert not merging.run_job(runs, "merge")
+        assert merging.action_outputs == [
+            {"exit-status": "1", "mutants": "2", "killed": "1", "survived": "1", "unmet": "1"}
+        ], merging.log()
+        artifact = merging.artifacts["mutcheck-results"]
         assert {path.name for path in artifact.iterdir()} == ARTIFACT_FILES
         merged = json.loads((artifact / "results.json").read_text(encoding="utf-8"))
         assert [mutant["id"] for mutant in merged["mutants"]] == ["W1", "W3"] and merged["run"]["shard"] is None
-        (summary,) = untrusted.summaries[shard_summaries:]  # the merge job's own summary and annotation
+        (summary,) = merging.summaries  # the merge job's own summary and annotation
         assert summary.startswith(MARKER) and "**W3**" in summary
-        assert "::warning file=src/widgets/__init__.py,line=7,title=W3 survived" in untrusted.steps[-1].stdout
+        assert "::warning file=src/widgets/__init__.py,line=7,title=W3 survived" in merging.log()
 
-        privileged = comment_runner(untrusted, head, fake, tmp_path / "comment-job")
+        privileged = comment_runner(merging, head, tmp_path / "comment-job")
         assert privileged.run_job(workflow(repository, "mutcheck-comment.yml"), "comment"), privileged.log()
         (comment,) = fake.comments
         assert "**W3**" in comment["body"] and "W1" in comment["body"]
         assert len(fake.review_comments) == 1
 
         # A shard that wrote no results is not left out silently: the comment says which is missing.
-        (repository / "shards" / "shard-2" / "results.json").unlink()
         shutil.rmtree(untrusted.artifacts.pop("shard-2"))
-        shutil.rmtree(repository / "mutcheck-results")
-        assert not untrusted.run_job(runs, "merge")
-        assert untrusted.action_outputs[-1]["exit-status"] == "2"
-        privileged = comment_runner(untrusted, head, fake, tmp_path / "comment-again")
+        merging = job_on_a_new_machine(untrusted, tmp_path / "merge-again")
+        assert not merging.run_job(runs, "merge")
+        assert merging.action_outputs[-1]["exit-status"] == "2"
+        status = json.loads((merging.artifacts["mutcheck-results"] / "status.json").read_text(encoding="utf-8"))
+        assert status["head_sha"] == head  # from the event: this job checked nothing out
+        privileged = comment_runner(merging, head, tmp_path / "comment-again")
         assert privileged.run_job(workflow(repository, "mutcheck-comment.yml"), "comment"), privileged.log()
         (comment,) = fake.comments
         assert "mutcheck merge exited with status 2 without writing results." in comment["body"]

@@ -20,11 +20,21 @@ LINE_LIMIT = 300
 
 
 def _head_sha() -> str | None:
+    """The commit checked out, else (a job that checks nothing out, like the shards' merge) the
+    pull request's head as the event names it."""
     try:
         sha = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
+        sha = _event_head_sha()
+    return sha if isinstance(sha, str) and re.fullmatch(r"[0-9a-f]{40}", sha) else None
+
+
+def _event_head_sha() -> object:
+    try:
+        event = json.loads(Path(os.environ["GITHUB_EVENT_PATH"]).read_text(encoding="utf-8"))
+        return event["pull_request"]["head"]["sha"]
+    except (KeyError, OSError, ValueError, TypeError):
         return None
-    return sha if re.fullmatch(r"[0-9a-f]{40}", sha) else None
 
 
 def _errors(path: Path) -> list[str]:
