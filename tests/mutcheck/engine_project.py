@@ -6,9 +6,12 @@ import subprocess
 import textwrap
 from pathlib import Path
 
-PYPROJECT = """\
+
+def pyproject(name: str, timeout_constant: float) -> str:
+    """A fixture's pyproject.toml: its sources on pytest's path, two workers, short time limits."""
+    return f"""\
 [project]
-name = "engine-fixture"
+name = "{name}"
 version = "0"
 
 [tool.pytest.ini_options]
@@ -19,14 +22,17 @@ target = ["src"]
 tests = ["tests"]
 jobs = 2
 timeout_factor = 2.0
-timeout_constant = 1.0
+timeout_constant = {timeout_constant}
 """
 
-FAMILIES = """\
-[family.boundary]
-en = "boundary conditions"
-zh = "边界条件"
-"""
+
+def families(name: str, en: str, zh: str) -> str:
+    """A families.toml with one family."""
+    return f'[family.{name}]\nen = "{en}"\nzh = "{zh}"\n'
+
+
+PYPROJECT = pyproject("engine-fixture", timeout_constant=1.0)
+FAMILIES = families("boundary", "boundary conditions", "边界条件")
 
 SOURCE = '''\
 """Engine fixture target."""

@@ -18,29 +18,11 @@ import time
 import uuid
 from pathlib import Path
 
-from tests.mutcheck.engine_project import commit_all
+from tests.mutcheck.engine_project import commit_all, families, pyproject
 
-PYPROJECT = """\
-[project]
-name = "hostile-fixture"
-version = "0"
-
-[tool.pytest.ini_options]
-pythonpath = ["src"]
-
-[tool.mutcheck]
-target = ["src"]
-tests = ["tests"]
-jobs = 2
-timeout_factor = 2.0
-timeout_constant = 60.0
-"""
-
-FAMILIES = """\
-[family.hostile]
-en = "hostile tests"
-zh = "恶意测试"
-"""
+# Hanging tests are ended by signals in these tests, never by their time limit.
+PYPROJECT = pyproject("hostile-fixture", timeout_constant=60.0)
+FAMILIES = families("hostile", "hostile tests", "恶意测试")
 
 SOURCE = '''\
 """What the fixture's tests do, changed by the mutants."""
