@@ -44,7 +44,7 @@ class Choice:
     reason: str
 
 
-def _project_table(root: Path) -> dict[str, object]:
+def _pyproject(root: Path) -> dict[str, object]:
     path = root / "pyproject.toml"
     if not path.exists():
         return {}
@@ -212,7 +212,7 @@ def init_project(
     tests: tuple[str, ...] = (),
 ) -> list[str]:
     """Set the project up for mutcheck; one line per choice made and per file written or skipped."""
-    document = _project_table(root)
+    document = _pyproject(root)
     writer = _Writer(root)
     if isinstance(document.get("tool"), dict) and "mutcheck" in document["tool"]:
         writer.lines.append("skipped pyproject.toml: it already has [tool.mutcheck]")

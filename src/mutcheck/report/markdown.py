@@ -163,10 +163,10 @@ def render_sentence(languages: tuple[str, ...], key: str, **values: Any) -> str:
 
 def render_not_run(not_run: "NotRun", languages: tuple[str, ...]) -> str:
     """The comment for a run that wrote no results: why, in each language, and its last error lines."""
+    command = "mutcheck merge" if not_run.stage == "merge" else "mutcheck run"
     bodies = {}
     for lang in languages:
         t = _translator(lang)
-        command = "mutcheck merge" if not_run.stage == "merge" else "mutcheck run"
         if not_run.stage == "install":
             reason = texts.say(lang, "not_run", "install")
         elif not_run.exit_status is None:
