@@ -54,10 +54,18 @@ def _config(project: Path | None) -> Config:
     return load_config(find_project_root((project or Path.cwd()).resolve()))
 
 
+class _Console(Console):
+    """Rich's console, ending like every other output when nobody reads it (rich would exit 1)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        raise BrokenPipeError
+
+
 def _console() -> Console:
     """Rich on a terminal; wide, plain lines in logs (CI) so tables are not squeezed to 80 columns."""
-    console = Console(highlight=False)
-    return console if console.is_terminal else Console(highlight=False, width=160)
+    console = _Console(highlight=False)
+    return console if console.is_terminal else _Console(highlight=False, width=160)
 
 
 class _Commands(click.Group):
@@ -68,6 +76,10 @@ class _Commands(click.Group):
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
+        except BrokenPipeError:
+            # Nobody reads on: end quietly, as shell tools do, and keep the exit flush from failing again.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(ExitCode.OUTPUT_CLOSED)
         except Exception as error:
             if (interruption := interruption_in(error)) is not None:
                 raise interruption from None  # a signal, not a defect of ours
@@ -131,7 +143,7 @@ def list_command(families: tuple[str, ...], project: Path | None) -> None:
         if families and mutant.family not in families:
             continue
         table.add_row(mutant.id, mutant.family, f"{mutant.file}::{mutant.scope}", _expectation(mutant))
-    Console(width=200).print(table)
+    _Console(width=200).print(table)
 
 
 @main.command()
@@ -158,7 +170,7 @@ def show(mutant_id: str, lang: str | None, project: Path | None) -> None:
         applied = apply_mutant(mutant, config.root)
     except MutationError as error:
         raise InputError([error.problem]) from error
-    console = Console(highlight=False, soft_wrap=True)
+    console = _Console(highlight=False, soft_wrap=True)
     heading = (
         f"{escape(mutant.id)}[/bold] {escape(mutant.title[lang])}  ({escape(mutant.family)}; {escape(mutant.origin)})"
     )

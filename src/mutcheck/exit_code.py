@@ -10,5 +10,6 @@ class ExitCode(IntEnum):
     BASELINE_FAILED = 3  # the unmutated suite fails or is flaky
     PUBLISH_FAILED = 4  # a report could not be published (e.g. no permission to comment)
     INTERNAL_ERROR = 5  # a defect of mutcheck itself: one line, the details in a file
+    OUTPUT_CLOSED = 141  # the reader of the output went away (`mutcheck list | head`): 128 + SIGPIPE
     INTERRUPTED = 130  # SIGINT (Ctrl-C), as shells report it: 128 + 2
     TERMINATED = 143  # SIGTERM: 128 + 15

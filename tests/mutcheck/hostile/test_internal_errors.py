@@ -5,6 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 import mutcheck.cli
@@ -61,3 +62,24 @@ def test_the_installed_entry_point_prints_no_traceback(tmp_path):
     assert done.returncode == ExitCode.INTERNAL_ERROR, done.stderr
     assert done.stdout == ""
     _details(done.stderr).unlink()
+
+
+@pytest.mark.parametrize("command", [["list"], ["init"]], ids=["rich-output", "click-output"])
+def test_an_output_nobody_reads_ends_quietly_not_as_an_internal_error(tmp_path, command):
+    """`mutcheck … | head`: the reader is gone before mutcheck writes; that is no defect of ours."""
+    import os
+
+    project = make_project(tmp_path / "project")
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # every write now fails with EPIPE, as after `head` has exited
+    try:
+        completed = subprocess.run(
+            [sys.executable, "-m", "mutcheck", *command, "--project", str(project)],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    finally:
+        os.close(write_end)
+    assert completed.returncode == ExitCode.OUTPUT_CLOSED, completed.stderr
+    assert completed.stderr == ""
