@@ -58,7 +58,7 @@ class Runner:
         for step in job["steps"]:
             if not _should_run(step, failed):
                 continue
-            ok = self._step(step, context, self.workspace)
+            ok = self._step(step, context, None)  # a workflow step: no action path
             failed = failed or not ok
         return not failed
 
@@ -146,7 +146,7 @@ class Runner:
             "GITHUB_OUTPUT": str(output_file),
             "GITHUB_STEP_SUMMARY": str(summary_file),
             "RUNNER_TEMP": str(self.temp),
-            **({"GITHUB_ACTION_PATH": str(action_path)} if action_path != self.workspace else {}),
+            **({"GITHUB_ACTION_PATH": str(action_path)} if action_path else {}),
             **{key: value for key, value in self.environment.items() if key != "GITHUB_TOKEN"},
             **env,
         }
