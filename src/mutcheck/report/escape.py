@@ -6,7 +6,6 @@ cross-reference an issue or commit, hide text behind bidi or zero-width characte
 long that the comment no longer fits.
 """
 
-import html
 import re
 import unicodedata
 
@@ -15,19 +14,23 @@ from markupsafe import Markup
 MARKER = "<!-- mutcheck -->"
 INLINE_LIMIT = 300  # characters of one untrusted value in a paragraph or table cell
 
-# Backslash-escaped so that GitHub renders them literally instead of as Markdown ($ opens math).
-# Text is never placed at the start of a line, and [ ] are escaped, so # + - ( ) ! cannot start
-# a heading, list, link or image.
-_SPECIAL = re.compile(r"([\\`*_\[\]|~$])")
+# Backslash-escaped so that GitHub renders them literally instead of as Markdown ($ opens math)
+# or HTML (< opens a tag, a comment or our own </details>; & an entity). Markdown escapes, not
+# HTML entities: notification e-mails and the API show the comment's source, where &#x27; is
+# noise. Text is never placed at the start of a line, and [ ] are escaped, so # + - ( ) ! cannot
+# start a heading, list, link or image.
+_SPECIAL = re.compile(r"([\\`*_\[\]|~$<>&])")
 # What GitHub turns into a link, a mention or a reference (GFM's extended autolinks, then
 # GitHub's own: @user, #N, owner/repo#N, GH-N, user@sha, bare 7-40-hex SHAs), matched in the
-# HTML-escaped text. A zero-width space, written as an entity so the Markdown shows it, is put
-# where it breaks the pattern: GitHub renders the literal text and links nothing. A SHA gets one
-# every 6 characters, so no piece of it is long enough to be a SHA again.
+# escaped text. A zero-width space is put where it breaks the pattern: GitHub renders the literal
+# text and links nothing. No Markdown escape can do this (GitHub links the rendered text); the
+# character itself, unlike its entity, stays invisible in e-mails, and as visible() spells out
+# every one that came from the run, each raw one in a comment is ours. A SHA gets one every 6
+# characters, so no piece of it is long enough to be a SHA again.
 _REFERENCE = r"@|#(?=[0-9])|gh-(?=[0-9])|(?<![0-9a-f])[0-9a-f]{7,40}\b"
 _LINKING = re.compile(rf"{_REFERENCE}|:(?=//)|www(?=\.)", re.IGNORECASE)
 _SHA_PIECE = 6
-_BREAK = "&#8203;"
+_BREAK = "\u200b"
 # Characters that change how text around them is shown without being seen: bidi controls,
 # zero-width characters, the byte-order mark, soft hyphens, terminal and other control codes.
 _INVISIBLE_CATEGORIES = ("Cf", "Cc")
@@ -46,10 +49,8 @@ def _capped(text: str) -> str:
 
 
 def _literal(value: object) -> str:
-    """One line shown as written: invisible characters spelled out, capped, Markdown and HTML escaped."""
-    text = _capped(visible(" ".join(str(value).split())))
-    text = _SPECIAL.sub(r"\\\1", text)
-    return html.escape(text, quote=True)  # <!--, -->, </details>, <script> become entities
+    """One line shown as written: invisible characters spelled out, capped, Markdown escaped."""
+    return _SPECIAL.sub(r"\\\1", _capped(visible(" ".join(str(value).split()))))
 
 
 def inline(value: object) -> Markup:
