@@ -12,6 +12,7 @@ SAME_IN_EVERY_SHARD = (
     "mutcheck_version",
     "python",
     "head_sha",
+    "uncommitted_changes",
     "catalog_digest",
     "bail",
     "baseline_rounds",

@@ -38,6 +38,15 @@ def head_sha(root: Path) -> str | None:
     return completed.stdout.strip() if completed.returncode == 0 else None
 
 
+def uncommitted_changes(root: Path) -> bool | None:
+    """Whether tracked files differ from the head commit (None outside git): the run then tested
+    code no commit holds. Untracked files do not count: CI writes its own (results, installs)."""
+    completed = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True, check=False
+    )
+    return bool(completed.stdout.strip()) if completed.returncode == 0 else None
+
+
 def _mutant_entry(result: MutantResult, order: int) -> dict[str, Any]:
     applied, run, mutant = result.applied, result.run, result.applied.mutant
     return {
@@ -146,6 +155,7 @@ def build_results(
             "mutcheck_version": __version__,
             "python": platform.python_version(),
             "head_sha": head_sha(root),
+            "uncommitted_changes": uncommitted_changes(root),
             "catalog_digest": catalog_digest(catalog),
             "seconds": round(run.seconds, 3),
             "mutant_phase_seconds": round(run.mutant_phase_seconds, 3),

@@ -3,21 +3,13 @@
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
-from mutcheck.results import load_results
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def results(tmp_path_factory) -> dict:
-    path = tmp_path_factory.mktemp("repository") / "results.json"
-    outcome = CliRunner().invoke(main, ["run", "--project", str(REPOSITORY), "--json", str(path)])
-    assert outcome.exit_code == ExitCode.OK, outcome.output
-    return load_results(path)
+def results(repository_results) -> dict:
+    return repository_results
 
 
 def _entry(results: dict, name: str) -> dict:

@@ -51,7 +51,7 @@ def _translator(lang: str) -> Callable[..., Markup]:
     return t
 
 
-def _language_body(view: ReportView, limits: Limits) -> str:
+def _language_body(view: ReportView, limits: Limits, quiet: bool, matrix_here: bool) -> str:
     rows = view.findings + [mutant for mutant in view.mutants if mutant.met]  # the unmet stay visible longest
     generic = view.generic.survivors if view.generic else []
     shown = {
@@ -76,6 +76,8 @@ def _language_body(view: ReportView, limits: Limits) -> str:
         t=_translator(view.lang),
         grid=len(view.killing_tests) <= GRID_MAX_TESTS,
         symbol=_symbol,
+        quiet=quiet,
+        matrix_here=matrix_here,
     )
 
 
@@ -89,8 +91,10 @@ def _in_languages(bodies: dict[str, str]) -> str:
     return "\n".join(parts)
 
 
-def _assemble(views: list[ReportView], limits: Limits, footer: str) -> str:
-    bodies = {view.lang: _language_body(view, limits) for view in views}
+def _assemble(views: list[ReportView], limits: Limits, footer: str, quiet: bool) -> str:
+    """Every language's body; in a quiet comment the kill matrix appears once, in the first language,
+    as e-mail notifications show collapsed sections expanded."""
+    bodies = {view.lang: _language_body(view, limits, quiet, view is views[0]) for view in views}
     return _framed(bodies, footer)
 
 
@@ -99,10 +103,12 @@ def _framed(bodies: dict[str, str], footer: str) -> str:
 
 
 def _footer(results: dict[str, Any], lang: str) -> str:
-    """The version and the head commit; the SHA, checked by the schema, is the one reference we mean to link."""
-    sha = results["run"]["head_sha"]
-    version = results["run"]["mutcheck_version"]
-    return _translator(lang)("text", "footer", version=version, sha=Markup(sha) if sha else "unknown")
+    """The version and the head commit, and whether the tested code differed from it; the SHA,
+    checked by the schema, is the one reference we mean to link."""
+    run = results["run"]
+    key = "footer_uncommitted" if run.get("uncommitted_changes") else "footer"
+    sha = run["head_sha"]
+    return _translator(lang)("text", key, version=run["mutcheck_version"], sha=Markup(sha) if sha else "unknown")
 
 
 def _headlines_only(views: list[ReportView], footer: str) -> str:
@@ -118,25 +124,27 @@ def render_markdown(
     results: dict[str, Any], languages: tuple[str, ...] | None = None, limit: int = COMMENT_LIMIT
 ) -> str:
     """The whole comment (default: in every language of the run); rows are dropped (generic
-    survivors, matrix, equivalents, known gaps, then findings) until it fits."""
+    survivors, matrix, equivalents, known gaps, then findings) until it fits. When every
+    expectation is met, the comment is quiet: the verdict and the family table, the rest collapsed."""
     views = [build_view(results, lang) for lang in languages or texts.run_languages(results)]
+    quiet = results["summary"]["exit_code"] == 0
     generic = len(views[0].generic.survivors) if views[0].generic else 0
     first = views[0]
     footer = _footer(results, first.lang)
     full = Limits(len(first.findings), len(first.mutants), len(first.equivalents), len(first.known_gaps), generic)
-    body = _assemble(views, full, footer)
+    body = _assemble(views, full, footer, quiet)
     for field in ("generic", "matrix", "equivalents", "known_gaps", "findings"):
         if len(body) <= limit:
             return body
         low, high = 0, getattr(full, field)
         while low < high:  # the most rows of `field` that still fit
             middle = (low + high + 1) // 2
-            if len(_assemble(views, _with(full, field, middle), footer)) <= limit:
+            if len(_assemble(views, _with(full, field, middle), footer, quiet)) <= limit:
                 low = middle
             else:
                 high = middle - 1
         full = _with(full, field, low)
-        body = _assemble(views, full, footer)
+        body = _assemble(views, full, footer, quiet)
     return body if len(body) <= limit else _headlines_only(views, footer)
 
 
