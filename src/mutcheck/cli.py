@@ -294,7 +294,9 @@ def merge(shards: tuple[Path, ...], output: Path) -> None:
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "markdown", "html", "stryker"]), default="text", show_default=True
 )
-@click.option("--lang", help="One of the run's languages, or several joined by + (default: all of them).")
+@click.option(
+    "--lang", help="One of the run's languages, or several joined by + (default: all of them; text: the first)."
+)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write here (default: stdout).")
 @_reports_input_errors
 def report(results_path: Path, fmt: str, lang: str | None, output: Path | None) -> None:
@@ -303,7 +305,7 @@ def report(results_path: Path, fmt: str, lang: str | None, output: Path | None) 
     from mutcheck.results import load_results
 
     results = load_results(results_path)
-    text = render(results, fmt, choose_languages(results, lang))
+    text = render(results, fmt, choose_languages(results, lang, fmt))
     if output:
         write_text(output, text)
     else:

@@ -324,8 +324,8 @@ def test_known_gaps_in_the_html_page_stryker_json_and_terminal():
     )
     text = render(results, "text", ("en",))
     assert "known gap SURVIVOR [survived] SURVIVOR title: SURVIVOR is untested on purpose (tracked: https://" in text
-    assert "known gap UNREACHED [no-coverage] UNREACHED title: UNREACHED is untested on purpose (tracked: #7)" in text
-    assert "9 mutants: 4 killed, 1 survived, 1 timeout, 1 no-coverage, 1 broken, 1 equivalent; 2 known gap(s); " in text
+    assert "known gap UNREACHED [no coverage] UNREACHED title: UNREACHED is untested on purpose (tracked: #7)" in text
+    assert "9 mutants: 4 killed, 1 survived, 1 timeout, 1 no coverage, 1 broken, 1 equivalent; 2 known gap(s); " in text
 
 
 def test_a_killed_known_gap_is_worded_in_both_languages():

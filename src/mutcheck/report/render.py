@@ -14,11 +14,12 @@ from mutcheck.report.stryker import render_stryker
 from mutcheck.report.texts import run_languages
 
 
-def choose_languages(results: dict[str, Any], requested: str | None) -> tuple[str, ...]:
-    """`--lang`: one of the run's languages or several joined by "+" (default: all of them, in order)."""
+def choose_languages(results: dict[str, Any], requested: str | None, fmt: str) -> tuple[str, ...]:
+    """`--lang`: one of the run's languages or several joined by "+" (default: all of them, in order;
+    for text, the first: a log reads in one language)."""
     available = run_languages(results)
     if requested is None:
-        return available
+        return available[:1] if fmt == "text" else available
     chosen = tuple(requested.split("+"))
     unknown = [code for code in chosen if code not in available]
     if unknown or len(set(chosen)) != len(chosen):
@@ -35,5 +36,9 @@ def render(results: dict[str, Any], fmt: str, languages: tuple[str, ...]) -> str
     if fmt == "stryker":
         return json.dumps(render_stryker(results), indent=1, ensure_ascii=False) + "\n"
     buffer = io.StringIO()
-    terminal.render(results, Console(file=buffer, width=160, highlight=False))
+    console = Console(file=buffer, width=160, highlight=False)
+    for position, lang in enumerate(languages):
+        if position:
+            console.print()
+        terminal.render(results, console, lang)
     return buffer.getvalue()

@@ -1,5 +1,5 @@
 """The terminal report: a per-family table, the unmet expectations with their diffs, the known
-gaps, one verdict line. Our words are English; catalog texts are in the run's first language."""
+gaps, one verdict line; every label in one language of the run (the first unless asked)."""
 
 from typing import Any
 
@@ -9,52 +9,58 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from mutcheck.matrix import VERDICTS
-from mutcheck.report.texts import describe, run_languages
+from mutcheck.report.texts import describe, run_languages, say
 from mutcheck.results import is_known_gap
 
-
-def _counts(verdicts: dict[str, int]) -> str:
-    return ", ".join(f"{count} {verdict}" for verdict, count in verdicts.items() if count)
+GENERIC_SURVIVORS_LISTED = 20
 
 
-def verdict_line(results: dict[str, Any]) -> str:
+def _line(lang: str, key: str, **values: Any) -> str:
+    return say(lang, "terminal", key, **values)
+
+
+def _counts(verdicts: dict[str, int], lang: str) -> str:
+    parts = [
+        _line(lang, "count", count=count, verdict=say(lang, "verdict", v)) for v, count in verdicts.items() if count
+    ]
+    return _line(lang, "list_separator").join(parts)
+
+
+def verdict_line(results: dict[str, Any], lang: str) -> str:
     if not results["baseline"]["ok"]:
-        return "baseline failed: no mutant was run"
+        return _line(lang, "baseline_failed")
     summary = results["summary"]
-    counts, generic = _counts(summary["verdicts"]), summary["generic"]
+    counts, generic = _counts(summary["verdicts"], lang), summary["generic"]
     if generic["mutants"]:
-        informational = "" if results["run"]["strict_generic"] else " (informational)"
+        informational = "" if results["run"]["strict_generic"] else _line(lang, "informational")
+        catalogued = _line(lang, "catalog_mutants", count=summary["mutants"])
         parts = [
-            f"{summary['mutants']} catalog mutants" + (f": {counts}" if counts else ""),
-            f"{generic['mutants']} generic mutants: {_counts(generic['verdicts'])}{informational}",
+            catalogued + (_line(lang, "colon") + counts if counts else ""),
+            _line(lang, "generic_mutants", count=generic["mutants"], counts=_counts(generic["verdicts"], lang))
+            + informational,
         ]
     else:
-        parts = [f"{summary['mutants']} mutants: {counts or 'none run'}"]
+        parts = [_line(lang, "mutants", count=summary["mutants"], counts=counts or _line(lang, "none_run"))]
     if summary["known_gaps"]:
-        parts.append(f"{summary['known_gaps']} known gap(s)")
+        parts.append(_line(lang, "known_gaps", count=summary["known_gaps"]))
     unmet = summary["expectations_unmet"]
-    parts.append("every expectation met" if not unmet else f"{unmet} unmet expectation(s)")
-    return "; ".join(parts) + f" ({results['run']['seconds']:.1f} s)"
+    parts.append(_line(lang, "all_met") if not unmet else _line(lang, "unmet", count=unmet))
+    seconds = _line(lang, "seconds", seconds=f"{results['run']['seconds']:.1f}")
+    return _line(lang, "part_separator").join(parts) + seconds
 
 
-# Short headers, so the table fits an 80-column terminal.
-_HEADERS = {
-    "killed": "kill",
-    "survived": "surv",
-    "timeout": "t/o",
-    "no-coverage": "nocov",
-    "broken": "brk",
-    "equivalent": "eqv",
-}
-
-
-def _family_table(results: dict[str, Any]) -> Table:
-    table = Table("family", "n", *(_HEADERS[verdict] for verdict in VERDICTS), "unmet", title="Guard mutants by family")
+def _family_table(results: dict[str, Any], lang: str) -> Table:
+    headers = [
+        _line(lang, "family"),
+        _line(lang, "count_header"),
+        *(say(lang, "verdict_short", v) for v in VERDICTS),
+        _line(lang, "unmet_header"),
+    ]
+    table = Table(*headers, title=_line(lang, "family_table"))
     families: dict[str, list[dict[str, Any]]] = {}
     for mutant in results["mutants"]:
-        if mutant["generic"]:
-            continue
-        families.setdefault(mutant["family"], []).append(mutant)
+        if not mutant["generic"]:
+            families.setdefault(mutant["family"], []).append(mutant)
     for family, mutants in families.items():
         counts = [str(sum(m["verdict"] == verdict for m in mutants) or "") for verdict in VERDICTS]
         unmet = sum(not m["expectation_met"] for m in mutants)
@@ -62,64 +68,80 @@ def _family_table(results: dict[str, Any]) -> Table:
     return table
 
 
-def _baseline_failures(results: dict[str, Any], console: Console) -> None:
+def _print(console: Console, text: str, **options: Any) -> None:
+    """Run text is untrusted and our sentences are not markup: printed as written."""
+    console.print(text, markup=False, highlight=False, **options)
+
+
+def _baseline_failures(results: dict[str, Any], lang: str, console: Console) -> None:
     baseline = results["baseline"]
     if baseline["collection_error"]:
-        console.print(f"collection failed: {baseline['collection_error']}", markup=False)
+        _print(console, _line(lang, "collection_failed", error=baseline["collection_error"]))
     for failure in baseline["failures"]:
-        console.print(f"baseline {failure['outcome']}: {failure['test']}: {failure['witness'] or ''}", markup=False)
-    for test in baseline["flaky"]:
-        console.print(f"flaky (outcome differs between rounds): {test}", markup=False)
-
-
-def _order_dependent(results: dict[str, Any], console: Console) -> None:
-    for test in results["baseline"].get("order_dependent", ()):
-        console.print(
-            f"order-dependent (fails unmutated in a mutant's selection, so never counted as a killer): {test}",
-            markup=False,
-            highlight=False,
+        outcome = say(lang, "outcome", failure["outcome"])
+        _print(
+            console,
+            _line(lang, "baseline_failure", outcome=outcome, test=failure["test"], witness=failure["witness"] or ""),
         )
+    for test in baseline["flaky"]:
+        _print(console, _line(lang, "flaky", test=test))
 
 
 def _known_gaps(results: dict[str, Any], lang: str, console: Console) -> None:
     for mutant in results["mutants"]:
-        if not mutant["generic"] and is_known_gap(mutant):
-            tracked = f" (tracked: {mutant['tracked']})" if mutant["tracked"] else ""
-            line = f"known gap {mutant['id']} [{mutant['verdict']}] {mutant['title'][lang]}: {mutant['survives'][lang]}"
-            console.print(line + tracked, markup=False, highlight=False)
+        if mutant["generic"] or not is_known_gap(mutant):
+            continue
+        line = _line(
+            lang,
+            "known_gap",
+            id=mutant["id"],
+            verdict=say(lang, "verdict", mutant["verdict"]),
+            title=mutant["title"][lang],
+            reason=mutant["survives"][lang],
+        )
+        _print(console, line + (_line(lang, "tracked", tracked=mutant["tracked"]) if mutant["tracked"] else ""))
 
 
-def render(results: dict[str, Any], console: Console) -> None:
-    lang = run_languages(results)[0]
-    if not results["baseline"]["ok"]:
-        _baseline_failures(results, console)
-    elif any(not mutant["generic"] for mutant in results["mutants"]):  # a generic-only run has no families
-        console.print(_family_table(results))
+def _findings(results: dict[str, Any], lang: str, console: Console) -> None:
     for mutant in results["mutants"]:
         if mutant["expectation_met"] or mutant["generic"]:
             continue
-        console.print(f"\n{mutant['id']} [{mutant['verdict']}] {mutant['title'][lang]}", markup=False, highlight=False)
+        verdict = say(lang, "verdict", mutant["verdict"])
+        _print(console, f"\n{mutant['id']} [{verdict}] {mutant['title'][lang]}")
         for problem in mutant["problems"]:
-            console.print(f"  - {describe(problem, 'en')}", markup=False, highlight=False)
+            _print(console, f"  - {describe(problem, lang)}")
         if console.is_terminal:
             console.print(Syntax(mutant["diff"], "diff", theme="ansi_dark", background_color="default"))
         else:
-            console.print(mutant["diff"], markup=False, highlight=False, end="")
+            _print(console, mutant["diff"], end="")
         if mutant["hint"]:
-            console.print(f"  hint: {mutant['hint'][lang]}", markup=False, highlight=False)
-    _known_gaps(results, lang, console)
+            _print(console, _line(lang, "hint", hint=mutant["hint"][lang]))
+
+
+def _generic(results: dict[str, Any], lang: str, console: Console) -> None:
     generic = results["summary"]["generic"]
-    if generic["mutants"]:
-        counts = ", ".join(f"{count} {verdict}" for verdict, count in generic["verdicts"].items() if count)
-        survivors = [m for m in results["mutants"] if m["generic"] and m["verdict"] == "survived"]
-        console.print(f"generic operator mutants (mutmut): {generic['mutants']}: {counts}", markup=False)
-        for mutant in survivors[:20]:
-            console.print(
-                f"  survived {mutant['id']} {mutant['file']}:{mutant['span']['start_line']} {mutant['title'][lang]}",
-                markup=False,
-                highlight=False,
-            )
-        if len(survivors) > 20:
-            console.print(f"  … {len(survivors) - 20} more survivors (see the JSON or HTML report)", markup=False)
-    _order_dependent(results, console)
-    console.print(verdict_line(results), markup=False, highlight=False)
+    if not generic["mutants"]:
+        return
+    _print(console, _line(lang, "generic_heading", count=generic["mutants"], counts=_counts(generic["verdicts"], lang)))
+    survivors = [m for m in results["mutants"] if m["generic"] and m["verdict"] == "survived"]
+    for mutant in survivors[:GENERIC_SURVIVORS_LISTED]:
+        location = f"{mutant['file']}:{mutant['span']['start_line']}"
+        _print(
+            console, _line(lang, "generic_survivor", id=mutant["id"], location=location, title=mutant["title"][lang])
+        )
+    if len(survivors) > GENERIC_SURVIVORS_LISTED:
+        _print(console, _line(lang, "more_survivors", count=len(survivors) - GENERIC_SURVIVORS_LISTED))
+
+
+def render(results: dict[str, Any], console: Console, lang: str | None = None) -> None:
+    lang = lang or run_languages(results)[0]
+    if not results["baseline"]["ok"]:
+        _baseline_failures(results, lang, console)
+    elif any(not mutant["generic"] for mutant in results["mutants"]):  # a generic-only run has no families
+        console.print(_family_table(results, lang))
+    _findings(results, lang, console)
+    _known_gaps(results, lang, console)
+    _generic(results, lang, console)
+    for test in results["baseline"].get("order_dependent", ()):
+        _print(console, _line(lang, "order_dependent", test=test))
+    _print(console, verdict_line(results, lang))

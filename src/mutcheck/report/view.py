@@ -195,7 +195,7 @@ def build_view(results: dict[str, Any], lang: str) -> ReportView:
     mutants = [_mutant(results, entry, lang) for entry in catalogued]
     baseline = results["baseline"]
     baseline_problems = [
-        f"{failure['test']}: {failure['outcome']} {failure['witness'] or ''}".strip()
+        f"{failure['test']}: {say(lang, 'outcome', failure['outcome'])} {failure['witness'] or ''}".strip()
         for failure in baseline["failures"]
     ]
     baseline_problems += [f"{test}: {say(lang, 'text', 'flaky')}" for test in baseline["flaky"]]

@@ -1,0 +1,106 @@
+"""Every report rendered in Chinese has no English label left: once the run's own data (ids, test
+ids, paths, code, witnesses) is taken out, the only Latin words are names no language translates."""
+
+import copy
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mutcheck.report.render import render
+from mutcheck.results import summarize
+
+RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
+# Names, not words of a language: the tool, the language, tools and formats, catalog fields.
+NAMES = {"mutcheck", "Python", "mutmut", "JSON", "HTML", "JSONL", "killed_by", "survives"}
+LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z_]+|[A-Za-z]")
+
+
+def _data(results: dict[str, Any]) -> list[str]:
+    """Everything of the run's own that a report may quote, longest first so parts go last."""
+    values: set[str] = {results["run"]["mutcheck_version"], results["run"]["python"]}
+    values |= {results["run"]["head_sha"] or ""}
+    for test in results["tests"]:
+        values |= {test, test.rsplit("::", 1)[-1], test.split("::")[0]}
+    for family in results["families"]:
+        values.add(family)
+    for mutant in results["mutants"]:
+        values |= {mutant["id"], mutant["file"], mutant["origin"], mutant["scope"], *mutant["aliases"]}
+        values |= set(mutant["diff"].splitlines()) | set(mutant["witnesses"].values())
+        values |= {problem["detail"] or "" for problem in mutant["problems"] if problem["kind"] == "broken"}
+        values |= {mutant["tracked"] or ""}
+        for field in ("title", "why", "hint", "equivalent", "survives"):
+            if mutant[field]:  # the catalog's Chinese text may name code
+                values |= set(re.findall(r"[A-Za-z_][A-Za-z0-9_.()\[\]'\"=<>:-]*", mutant[field]["zh"]))
+    values |= {failure["witness"] or "" for failure in results["baseline"]["failures"]}
+    for source in results["sources"].values():
+        values |= set(source.splitlines())
+    return sorted((value for value in values if value.strip()), key=len, reverse=True)
+
+
+def _plain(markdown: str) -> str:
+    """The comment as read: escapes undone, link breaks and our own tags and fence names gone."""
+    markdown = re.sub(r"\\(.)", r"\1", markdown.replace("\u200b", ""))
+    return re.sub(r"</?(details|summary|sub|br)>|^`{3,}diff$", " ", markdown, flags=re.M)
+
+
+def english_left(text: str, results: dict[str, Any]) -> set[str]:
+    for value in _data(results):
+        text = text.replace(value, " ")
+    return {word for word in LATIN_WORD.findall(text) if word not in NAMES}
+
+
+def _known_gaps(results: dict[str, Any]) -> dict[str, Any]:
+    results = copy.deepcopy(results)
+    for mutant in results["mutants"]:
+        if mutant["verdict"] in ("survived", "no-coverage"):
+            mutant.update(
+                killed_by=[],
+                problems=[],
+                expectation_met=True,
+                survives={"en": "not tested yet", "zh": "尚未测试"},
+                tracked="#12",
+                hint={"en": "a test of the bound", "zh": "测试边界的用例"},
+            )
+    results["summary"] = summarize(results["mutants"], baseline_ok=True)
+    return results
+
+
+def _baseline_failed(results: dict[str, Any]) -> dict[str, Any]:
+    results = copy.deepcopy(results)
+    results["baseline"].update(
+        ok=False,
+        failures=[{"test": results["tests"][0], "outcome": "failed", "witness": "AssertionError"}],
+        flaky=[results["tests"][1]],
+        order_dependent=[results["tests"][2]],
+    )
+    results["summary"] = summarize(results["mutants"], baseline_ok=False)
+    return results
+
+
+RUNS = {
+    "findings": lambda: RESULTS,
+    "known gaps": lambda: _known_gaps(RESULTS),
+    "baseline failed": lambda: _baseline_failed(RESULTS),
+}
+
+
+@pytest.mark.parametrize("run", RUNS)
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_a_report_in_chinese_has_no_english_label(fmt, run):
+    results = RUNS[run]()
+    text = render(results, fmt, ("zh",))
+    assert english_left(_plain(text), results) == set(), text
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_the_repository_run_in_chinese_has_no_english_label(fmt, repository_results):
+    text = render(repository_results, fmt, ("zh",))
+    assert english_left(_plain(text), repository_results) == set()
+
+
+def test_the_check_finds_an_english_label():
+    """The check itself: the same report in English is full of words it does not know."""
+    assert {"Findings", "unexpected", "survivor"} <= english_left(render(RESULTS, "markdown", ("en",)), RESULTS)
