@@ -22,11 +22,6 @@ from mutcheck.report.progress import Progress
 if TYPE_CHECKING:
     from mutcheck.mutate import AppliedMutant
 
-NO_COVERAGE_WARNING = (
-    "warning: no test executed any mutated function. If the tests import the target from an installed "
-    "copy (not an editable install), set pytest's pythonpath so they import the project's files."
-)
-
 
 @dataclass(frozen=True)
 class RunRequest:
@@ -123,7 +118,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     )
     files = [mutant.file for mutant in catalog.select(list(request.only))] + generic_files
     engine_started = time.monotonic()
-    progress = Progress(console, options.baseline_rounds)
+    progress = Progress(console, options.baseline_rounds, config.languages[0])
     try:
         engine_run, applied = run_engine(config, files, prepare, options, progress)
     finally:
@@ -138,7 +133,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     from mutcheck.matrix import build_matrix
     from mutcheck.report import terminal
     from mutcheck.report.render import render
-    from mutcheck.report.texts import run_languages
+    from mutcheck.report.texts import run_languages, say
     from mutcheck.results import build_results, write_results
 
     matrix = build_matrix(engine_run, applied, request.bail, config.strict_generic)
@@ -163,6 +158,6 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
             write_text(path, render(results, fmt, run_languages(results)))
     terminal.render(results, console)
     if results["mutants"] and all(m["verdict"] == "no-coverage" for m in results["mutants"]):
-        console.print(NO_COVERAGE_WARNING, markup=False)
+        console.print(say(config.languages[0], "progress", "no_coverage_warning"), markup=False, highlight=False)
     publish_in_actions(results, sys.stdout)
     return matrix.exit_code

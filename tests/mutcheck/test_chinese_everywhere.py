@@ -8,9 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from mutcheck.cli import main
+from mutcheck.exit_code import ExitCode
 from mutcheck.report.render import render
-from mutcheck.results import summarize
+from mutcheck.results import load_results, summarize
+from tests.mutcheck.engine_project import make_engine_project
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
 # Names, not words of a language: the tool, the language, tools and formats, catalog fields.
@@ -104,3 +108,16 @@ def test_the_repository_run_in_chinese_has_no_english_label(fmt, repository_resu
 def test_the_check_finds_an_english_label():
     """The check itself: the same report in English is full of words it does not know."""
     assert {"Findings", "unexpected", "survivor"} <= english_left(render(RESULTS, "markdown", ("en",)), RESULTS)
+
+
+def test_a_run_whose_first_language_is_chinese_logs_in_chinese(tmp_path):
+    """Progress lines, the family table, findings and the verdict line of `mutcheck run` itself."""
+    project = make_engine_project(tmp_path / "project")
+    with (project / "pyproject.toml").open("a", encoding="utf-8") as file:
+        file.write('languages = ["zh", "en"]\n')
+    path = tmp_path / "results.json"
+    outcome = CliRunner().invoke(main, ["run", "--project", str(project), "--json", str(path)])
+    assert outcome.exit_code == ExitCode.EXPECTATION_FAILED, outcome.output
+    results = load_results(path)
+    assert "已收集 7 个测试" in outcome.output and "正在运行 8 个变异体" in outcome.output
+    assert english_left(outcome.output, results) == set(), outcome.output

@@ -1,4 +1,5 @@
-"""The run's progress on the terminal: a bar on a terminal, one plain line per step in logs."""
+"""The run's progress on the terminal: a bar on a terminal, one plain line per step in logs, in
+the run's first language."""
 
 from collections import Counter
 from collections.abc import Iterable
@@ -6,26 +7,29 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
+from mutcheck.report.texts import say
+
 if TYPE_CHECKING:
     from rich.progress import Progress as RichProgress
 
 
-def tally(outcomes: Iterable[str], selected: int) -> str:
+def tally(outcomes: Iterable[str], selected: int, lang: str) -> str:
     """`3 of 9 tests failed, 1 timed out`: every outcome that detected the mutant, and the order-dependent."""
     counts = Counter(outcome if outcome != "error" else "failed" for outcome in outcomes)
-    text = f"{counts['failed']} of {selected} tests failed"
-    for outcome, words in (("timeout", "timed out"), ("order-dependent", "order-dependent")):
+    text = say(lang, "progress", "failed", count=counts["failed"], selected=selected)
+    for outcome in ("timeout", "order-dependent"):
         if counts[outcome]:
-            text += f", {counts[outcome]} {words}"
+            text += say(lang, "progress", outcome, count=counts[outcome])
     return text
 
 
 class Progress:
     """Called by the engine with each step (`collected`, `baseline`, `planned`, `mutant`)."""
 
-    def __init__(self, console: Console, rounds: int) -> None:
+    def __init__(self, console: Console, rounds: int, lang: str) -> None:
         self.console = console
         self.rounds = rounds
+        self.lang = lang
         self.total = 0
         self.done = 0
         self.bar: RichProgress | None = None
@@ -33,12 +37,12 @@ class Progress:
 
     def __call__(self, kind: str, data: Any) -> None:
         if kind == "collected":
-            self._say(f"collected {data} tests")
+            self._say(say(self.lang, "progress", "collected", count=data))
         elif kind == "baseline":
-            self._say(f"baseline round {data}/{self.rounds} done")
+            self._say(say(self.lang, "progress", "baseline", round=data, rounds=self.rounds))
         elif kind == "planned":
             self.total = data
-            self._say(f"running {data} mutants")
+            self._say(say(self.lang, "progress", "planned", count=data))
             if self.console.is_terminal and data:
                 from rich.progress import MofNCompleteColumn
                 from rich.progress import Progress as RichProgress
@@ -53,7 +57,8 @@ class Progress:
                 if self.done == self.total:
                     self.stop()
             else:
-                self._say(f"[{self.done}/{self.total}] {data.id}: {tally(data.outcomes.values(), len(data.selected))}")
+                counts = tally(data.outcomes.values(), len(data.selected), self.lang)
+                self._say(f"[{self.done}/{self.total}] {data.id}: {counts}")
 
     def stop(self) -> None:
         """End the bar (also when the run ends early), so later output is not drawn under it."""
