@@ -1,5 +1,6 @@
 """The `mutcheck` command line: parse, call, exit."""
 
+import json
 import os
 import re
 import sys
@@ -13,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from mutcheck import __version__
-from mutcheck.catalog import Mutant, unknown_killers
+from mutcheck.catalog import unknown_killers
 from mutcheck.collect import collect_test_ids
 from mutcheck.config import Config, find_project_root, load_config
 from mutcheck.exit_code import ExitCode
@@ -93,12 +94,6 @@ def main() -> None:
     """Guard-mutation testing: which tests kill which catalogued mutant."""
 
 
-def _expectation(mutant: Mutant) -> str:
-    if mutant.equivalent:
-        return "equivalent"
-    return "known gap" if mutant.survives else f"killed by {len(mutant.killed_by)}"
-
-
 @main.command()
 @click.option(
     "--github",
@@ -131,18 +126,33 @@ def init(
 
 @main.command("list")
 @click.option("--family", "families", multiple=True, help="Only these families (repeatable).")
+@click.option("--only", multiple=True, help="Only this mutant id, alias or family (repeatable), as run selects.")
+@click.option("--diff", "diff_base", metavar="BASE", help="Only the mutants `run --diff BASE` would run.")
+@click.option("--shard", help="Only the mutants of shard k of n (k/n), as `run --shard` selects.")
+@click.option("--json", "as_json", is_flag=True, help="Write one JSON document (a list of mutants) instead.")
 @project_option
 @_reports_input_errors
-def list_command(families: tuple[str, ...], project: Path | None) -> None:
+def list_command(
+    families: tuple[str, ...],
+    only: tuple[str, ...],
+    diff_base: str | None,
+    shard: str | None,
+    as_json: bool,
+    project: Path | None,
+) -> None:
     """List the catalog: id, family, location and expectation."""
     from rich.table import Table
 
-    catalog = catalog_of(_config(project))
+    from mutcheck import listing
+
+    config = _config(project)
+    listed = listing.listed_mutants(config, catalog_of(config), families, only, diff_base, shard)
+    if as_json:
+        click.echo(json.dumps([listing.as_json(applied) for applied in listed], indent=1, ensure_ascii=False))
+        return
     table = Table("id", "family", "location", "expectation", box=None, pad_edge=False)
-    for mutant in catalog.mutants:
-        if families and mutant.family not in families:
-            continue
-        table.add_row(mutant.id, mutant.family, f"{mutant.file}::{mutant.scope}", _expectation(mutant))
+    for mutant in (applied.mutant for applied in listed):
+        table.add_row(mutant.id, mutant.family, f"{mutant.file}::{mutant.scope}", listing.expectation_summary(mutant))
     _Console(width=200).print(table)
 
 

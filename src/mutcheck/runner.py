@@ -15,7 +15,7 @@ from mutcheck.config import Config, load_config
 from mutcheck.engine import EngineOptions, run_engine
 from mutcheck.exit_code import ExitCode
 from mutcheck.extras import GENERIC, importing
-from mutcheck.plan import Shard, changed_entries, changed_lines, in_diff
+from mutcheck.plan import Shard, narrow
 from mutcheck.problems import InputError, Problem
 from mutcheck.report.progress import Progress
 
@@ -106,13 +106,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         applied = applied_mutants(config, catalog, request.only)
         if config.generic and (not request.only or "generic" in request.only):
             applied += generic.generate(config.root, generic_files)
-        if request.diff_base:
-            changed = changed_lines(config.root, request.diff_base)
-            entries = changed_entries(config.root, changed, {mutant.source for mutant in catalog.mutants})
-            applied = [mutant for mutant in applied if in_diff(mutant, changed, entries)]
-        if shard:
-            applied = [mutant for mutant in applied if shard.keeps(mutant.mutant.id)]
-        return applied
+        return narrow(config.root, catalog, applied, request.diff_base, shard)
 
     options = EngineOptions(
         jobs=config.jobs or os.cpu_count() or 1,
