@@ -5,7 +5,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
@@ -77,6 +77,16 @@ def write_text(path: Path, text: str) -> None:
     """A requested output file (its folder made if missing)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
+
+
+def _save_state(root: Path, results: dict[str, Any]) -> None:
+    """Keep the results for `report` and `show`; the run's outcome does not depend on it."""
+    from mutcheck.state import save_run
+
+    try:
+        save_run(root, results)
+    except OSError as error:
+        print(f"warning: this run's results were not saved for `mutcheck report` and `show`: {error}", file=sys.stderr)
 
 
 def run_catalog(request: RunRequest, console: Console) -> ExitCode:
@@ -155,6 +165,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     for fmt, path in outputs:
         if path:
             write_text(path, render(results, fmt, run_languages(results)))
+    _save_state(config.root, results)
     terminal.render(results, console)
     if results["mutants"] and all(m["verdict"] == "no-coverage" for m in results["mutants"]):
         console.print(NO_COVERAGE_WARNING, markup=False)

@@ -66,7 +66,18 @@ def test_list_and_show_a_known_gap(tmp_path):
     assert "known gap: nothing checks the low bound yet\ntracked: #12\n" in shown.output
     assert "killed by" not in shown.output
     chinese = CliRunner().invoke(main, ["show", "B1", "--lang", "zh", "--project", str(project)])
-    assert "known gap: 尚无测试检查下界" in chinese.output
+    assert "已知缺口：尚无测试检查下界\n跟踪：#12\n" in chinese.output
+    assert "known gap" not in chinese.output
+
+
+def test_show_speaks_the_chosen_language_in_every_label():
+    equivalent = invoke("show", "EQ2", "--lang", "zh").output.splitlines()
+    assert any(line.startswith("等价：") for line in equivalent)
+    killed = invoke("show", "G1", "--lang", "zh").output.splitlines()
+    assert "应由以下测试击杀：tests/consolidation/test_episodes.py::test_e2_back_to_back_episodes_split" in killed
+    assert any(line.startswith("提示：") for line in killed)
+    english_labels = ("equivalent:", "known gap:", "killed by:", "hint:", "tracked:")
+    assert not [line for line in equivalent + killed if line.startswith(english_labels)]
 
 
 def test_list_with_an_unknown_family_names_it_and_the_known_ones():
