@@ -1,5 +1,6 @@
 """The `mutcheck` command line: parse, call, exit."""
 
+import json
 import os
 import re
 import sys
@@ -13,7 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from mutcheck import __version__
-from mutcheck.catalog import Mutant, unknown_killers
+from mutcheck.catalog import unknown_killers
 from mutcheck.collect import collect_test_ids
 from mutcheck.config import Config, find_project_root, load_config
 from mutcheck.exit_code import ExitCode
@@ -93,12 +94,6 @@ def main() -> None:
     """Guard-mutation testing: which tests kill which catalogued mutant."""
 
 
-def _expectation(mutant: Mutant) -> str:
-    if mutant.equivalent:
-        return "equivalent"
-    return "known gap" if mutant.survives else f"killed by {len(mutant.killed_by)}"
-
-
 @main.command()
 @click.option(
     "--github",
@@ -131,18 +126,33 @@ def init(
 
 @main.command("list")
 @click.option("--family", "families", multiple=True, help="Only these families (repeatable).")
+@click.option("--only", multiple=True, help="Only this mutant id, alias or family (repeatable), as run selects.")
+@click.option("--diff", "diff_base", metavar="BASE", help="Only the mutants `run --diff BASE` would run.")
+@click.option("--shard", help="Only the mutants of shard k of n (k/n), as `run --shard` selects.")
+@click.option("--json", "as_json", is_flag=True, help="Write one JSON document (a list of mutants) instead.")
 @project_option
 @_reports_input_errors
-def list_command(families: tuple[str, ...], project: Path | None) -> None:
+def list_command(
+    families: tuple[str, ...],
+    only: tuple[str, ...],
+    diff_base: str | None,
+    shard: str | None,
+    as_json: bool,
+    project: Path | None,
+) -> None:
     """List the catalog: id, family, location and expectation."""
     from rich.table import Table
 
-    catalog = catalog_of(_config(project))
+    from mutcheck import listing
+
+    config = _config(project)
+    listed = listing.listed_mutants(config, catalog_of(config), families, only, diff_base, shard)
+    if as_json:
+        click.echo(json.dumps([listing.as_json(applied) for applied in listed], indent=1, ensure_ascii=False))
+        return
     table = Table("id", "family", "location", "expectation", box=None, pad_edge=False)
-    for mutant in catalog.mutants:
-        if families and mutant.family not in families:
-            continue
-        table.add_row(mutant.id, mutant.family, f"{mutant.file}::{mutant.scope}", _expectation(mutant))
+    for mutant in (applied.mutant for applied in listed):
+        table.add_row(mutant.id, mutant.family, f"{mutant.file}::{mutant.scope}", listing.expectation_summary(mutant))
     _Console(width=200).print(table)
 
 
@@ -152,10 +162,14 @@ def list_command(families: tuple[str, ...], project: Path | None) -> None:
 @project_option
 @_reports_input_errors
 def show(mutant_id: str, lang: str | None, project: Path | None) -> None:
-    """Show one mutant: its diff and why it matters."""
+    """Show one mutant: its diff, why it matters, and its verdict in the last saved run."""
     from rich.syntax import Syntax
 
+    from mutcheck.last_run import verdict_lines
     from mutcheck.mutate import MutationError, apply_mutant
+    from mutcheck.report.texts import say
+    from mutcheck.results import load_results
+    from mutcheck.state import current_run
 
     config = _config(project)
     if lang is not None and lang not in config.languages:
@@ -170,6 +184,8 @@ def show(mutant_id: str, lang: str | None, project: Path | None) -> None:
         applied = apply_mutant(mutant, config.root)
     except MutationError as error:
         raise InputError([error.problem]) from error
+    saved = current_run(config.root)
+    results = load_results(saved.path) if saved else None
     console = _Console(highlight=False, soft_wrap=True)
     heading = (
         f"{escape(mutant.id)}[/bold] {escape(mutant.title[lang])}  ({escape(mutant.family)}; {escape(mutant.origin)})"
@@ -179,17 +195,19 @@ def show(mutant_id: str, lang: str | None, project: Path | None) -> None:
         console.print(Syntax(applied.diff, "diff", theme="ansi_dark", background_color="default", word_wrap=True))
     else:
         console.print(applied.diff, markup=False, end="")
-    console.print(mutant.why[lang], markup=False)
+    lines = [mutant.why[lang]]
     if mutant.equivalent:
-        console.print(f"equivalent: {mutant.equivalent[lang]}", markup=False)
+        lines.append(say(lang, "show", "equivalent", proof=mutant.equivalent[lang]))
     elif mutant.survives:
-        console.print(f"known gap: {mutant.survives[lang]}", markup=False)
+        lines.append(say(lang, "show", "known_gap", reason=mutant.survives[lang]))
         if mutant.tracked:
-            console.print(f"tracked: {mutant.tracked}", markup=False)
+            lines.append(say(lang, "show", "tracked", issue=mutant.tracked))
     else:
-        console.print("killed by: " + ", ".join(mutant.killed_by), markup=False)
+        lines.append(say(lang, "show", "killed_by", tests=", ".join(mutant.killed_by)))
     if mutant.hint:
-        console.print(f"hint: {mutant.hint[lang]}", markup=False)
+        lines.append(say(lang, "show", "hint", hint=mutant.hint[lang]))
+    for line in [*lines, *verdict_lines(saved, results, applied, lang)]:
+        console.print(line, markup=False)
 
 
 @main.command()
@@ -290,7 +308,12 @@ def merge(shards: tuple[Path, ...], output: Path) -> None:
 
 
 @main.command()
-@click.argument("results_path", metavar="RESULTS.json", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument(
+    "results_path",
+    metavar="[RESULTS.json]",
+    required=False,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+)
 @click.option(
     "--format", "fmt", type=click.Choice(["text", "markdown", "html", "stryker"]), default="text", show_default=True
 )
@@ -298,14 +321,22 @@ def merge(shards: tuple[Path, ...], output: Path) -> None:
     "--lang", help="One of the run's languages, or several joined by + (default: all of them; text: the first)."
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write here (default: stdout).")
+@project_option
 @_reports_input_errors
-def report(results_path: Path, fmt: str, lang: str | None, output: Path | None) -> None:
-    """Render a results file as text, a Markdown review comment, an HTML page or Stryker JSON."""
+def report(results_path: Path | None, fmt: str, lang: str | None, output: Path | None, project: Path | None) -> None:
+    """Render a results file (default: the project's last saved run at its head) as text, a Markdown
+    review comment, an HTML page or Stryker JSON."""
+    from mutcheck.last_run import run_line
     from mutcheck.report.render import choose_languages, render
     from mutcheck.results import load_results
+    from mutcheck.state import saved_run_here
 
-    results = load_results(results_path)
-    text = render(results, fmt, choose_languages(results, lang, fmt))
+    saved = None if results_path else saved_run_here(find_project_root((project or Path.cwd()).resolve()))
+    results = load_results(saved.path if saved else results_path)
+    languages = choose_languages(results, lang, fmt)
+    if saved:  # on stderr, so that the rendered document stays whole
+        click.echo(run_line(saved, results, languages[0]), err=True)
+    text = render(results, fmt, languages)
     if output:
         write_text(output, text)
     else:

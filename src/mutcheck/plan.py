@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from unidiff import PatchSet
 
-from mutcheck.catalog import MODULE_SCOPE
+from mutcheck.catalog import MODULE_SCOPE, Catalog
 from mutcheck.problems import InputError, Problem
 
 if TYPE_CHECKING:  # the host imports this module, and must not load LibCST
@@ -128,6 +128,19 @@ def in_diff(applied: "AppliedMutant", changed: Changed, entries: set[tuple[str, 
     if (applied.mutant.source, applied.mutant.id) in entries:
         return True
     return any(test.split("::", 1)[0] in changed for test in applied.mutant.killed_by)
+
+
+def narrow(
+    root: Path, catalog: Catalog, applied: list["AppliedMutant"], diff_base: str | None, shard: Shard | None
+) -> list["AppliedMutant"]:
+    """`--diff BASE` and `--shard k/n` applied to the mutants `--only` chose: what `run` runs and `list` lists."""
+    if diff_base:
+        changed = changed_lines(root, diff_base)
+        entries = changed_entries(root, changed, {mutant.source for mutant in catalog.mutants})
+        applied = [mutant for mutant in applied if in_diff(mutant, changed, entries)]
+    if shard:
+        applied = [mutant for mutant in applied if shard.keeps(mutant.mutant.id)]
+    return applied
 
 
 def select_tests(scope_qualname: str, covered: list[set[str]]) -> list[int]:

@@ -5,7 +5,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
@@ -15,7 +15,7 @@ from mutcheck.config import Config, load_config
 from mutcheck.engine import EngineOptions, run_engine
 from mutcheck.exit_code import ExitCode
 from mutcheck.extras import GENERIC, importing
-from mutcheck.plan import Shard, changed_entries, changed_lines, in_diff
+from mutcheck.plan import Shard, narrow
 from mutcheck.problems import InputError, Problem
 from mutcheck.report.progress import Progress
 
@@ -74,6 +74,16 @@ def write_text(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+def _save_state(root: Path, results: dict[str, Any]) -> None:
+    """Keep the results for `report` and `show`; the run's outcome does not depend on it."""
+    from mutcheck.state import save_run
+
+    try:
+        save_run(root, results)
+    except OSError as error:
+        print(f"warning: this run's results were not saved for `mutcheck report` and `show`: {error}", file=sys.stderr)
+
+
 def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     """Run every selected mutant against the tests that reach it; report; the run's exit status."""
     overrides = {
@@ -101,13 +111,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         applied = applied_mutants(config, catalog, request.only)
         if config.generic and (not request.only or "generic" in request.only):
             applied += generic.generate(config.root, generic_files)
-        if request.diff_base:
-            changed = changed_lines(config.root, request.diff_base)
-            entries = changed_entries(config.root, changed, {mutant.source for mutant in catalog.mutants})
-            applied = [mutant for mutant in applied if in_diff(mutant, changed, entries)]
-        if shard:
-            applied = [mutant for mutant in applied if shard.keeps(mutant.mutant.id)]
-        return applied
+        return narrow(config.root, catalog, applied, request.diff_base, shard)
 
     options = EngineOptions(
         jobs=config.jobs or os.cpu_count() or 1,
@@ -156,6 +160,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     for fmt, path in outputs:
         if path:
             write_text(path, render(results, fmt, run_languages(results)))
+    _save_state(config.root, results)
     terminal.render(results, console)
     if results["mutants"] and all(m["verdict"] == "no-coverage" for m in results["mutants"]):
         console.print(say(config.languages[0], "progress", "no_coverage_warning"), markup=False, highlight=False)

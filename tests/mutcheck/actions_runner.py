@@ -138,6 +138,7 @@ class Runner:
         environment = {
             "PATH": f"{self.bin_dir}{os.pathsep}{os.environ['PATH']}",
             "HOME": os.environ.get("HOME", str(self.temp)),
+            "XDG_CACHE_HOME": os.environ["XDG_CACHE_HOME"],  # the test session's, not the user's cache
             "LANG": "C.UTF-8",
             "GITHUB_ACTIONS": "true",
             "CI": "true",

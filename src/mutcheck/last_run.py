@@ -1,0 +1,63 @@
+"""What the saved last run says, in one language: which run it was, and one mutant's verdict in it."""
+
+from typing import TYPE_CHECKING, Any
+
+from mutcheck.report.texts import describe, say
+from mutcheck.state import SHORT_SHA, TIME_FORMAT, SavedRun
+
+if TYPE_CHECKING:
+    from mutcheck.mutate import AppliedMutant
+
+
+def selection(run: dict[str, Any]) -> str | None:
+    """The options that made the run a subset of the catalog, as typed; None for the whole catalog."""
+    parts = [f"--only {name}" for name in run["only"]]
+    if run["diff_base"]:
+        parts.append(f"--diff {run['diff_base']}")
+    if run["shard"]:
+        parts.append(f"--shard {run['shard']}")
+    return " ".join(parts) or None
+
+
+def run_line(saved: SavedRun, results: dict[str, Any], lang: str) -> str:
+    """Which run this was: its head, when it was saved, and what of the catalog it ran."""
+    head = saved.head[:SHORT_SHA] if saved.head else say(lang, "saved", "no_head")
+    subset = selection(results["run"])
+    chosen = say(lang, "saved", "subset", selection=subset) if subset else say(lang, "saved", "whole_catalog")
+    return say(lang, "saved", "run", head=head, when=saved.saved_at.strftime(TIME_FORMAT), selection=chosen)
+
+
+def _changed_since(entry: dict[str, Any], applied: "AppliedMutant") -> bool:
+    """The edit or the expectation differs from the one the run checked (the whole catalog's digest
+    would call every verdict stale after any one entry changed)."""
+    mutant = applied.mutant
+    then = (entry["diff"], entry["killed_by"], entry["equivalent"], entry["survives"])
+    return then != (applied.diff, list(mutant.killed_by), mutant.equivalent, mutant.survives)
+
+
+def verdict_lines(
+    saved: SavedRun | None, results: dict[str, Any] | None, applied: "AppliedMutant", lang: str
+) -> list[str]:
+    """The mutant's last verdict, its killers and their witnesses, its problems; or why there is none."""
+    if saved is None or results is None:
+        return [say(lang, "show", "no_saved_verdict")]
+    mutant_id = applied.mutant.id
+    entry = next((m for m in results["mutants"] if m["id"] == mutant_id and not m["generic"]), None)
+    if entry is None:
+        return [run_line(saved, results, lang), say(lang, "show", "not_in_saved_run", id=mutant_id)]
+    verdict = say(lang, "verdict", entry["verdict"])
+    met = say(lang, "show", "expectation_met" if entry["expectation_met"] else "expectation_unmet")
+    lines = [run_line(saved, results, lang), say(lang, "show", "verdict", verdict=verdict, expectation=met)]
+    if entry["killers"]:
+        lines.append(say(lang, "show", "killers", tests=", ".join(entry["killers"])))
+    else:
+        lines.append(say(lang, "show", "no_killers"))
+    index_of = {test: index for index, test in enumerate(results["tests"])}
+    for killer in entry["killers"]:
+        witness = entry["witnesses"].get(str(index_of[killer]))
+        if witness:
+            lines.append(say(lang, "show", "witness", test=killer, witness=witness))
+    lines += [say(lang, "show", "problem", problem=describe(problem, lang)) for problem in entry["problems"]]
+    if _changed_since(entry, applied):
+        lines.append(say(lang, "show", "stale"))
+    return lines

@@ -1,0 +1,96 @@
+"""The saved state: where the last results of a project's runs are kept, in the user's cache folder, and found."""
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from platformdirs import user_cache_dir
+
+from mutcheck.problems import InputError, Problem
+from mutcheck.results import head_sha, write_results
+
+KEPT_HEADS = 5  # per project: the last run at each of its five most recently run heads
+NO_HEAD = "no-commit"  # the key of a project outside git, or with no commit yet
+SHORT_SHA = 12
+TIME_FORMAT = "%Y-%m-%d %H:%M"
+
+
+@dataclass(frozen=True)
+class SavedRun:
+    path: Path
+    head: str | None
+    saved_at: datetime
+
+
+def project_folder(root: Path) -> Path:
+    """One folder per project, named by a digest of its resolved path (a path may hold any character)."""
+    digest = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
+    return Path(user_cache_dir("mutcheck")) / "runs" / digest
+
+
+def _file_of(root: Path, head: str | None) -> Path:
+    return project_folder(root) / f"{head or NO_HEAD}.json"
+
+
+def save_run(root: Path, results: dict[str, Any]) -> Path:
+    """Keep `results` as the project's last run at its head, and forget all but the last heads.
+
+    Written under a temporary name and renamed, so a reader never sees half a file."""
+    target = _file_of(root, results["run"]["head_sha"])
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".saving-", suffix=".json")
+    os.close(handle)
+    try:
+        write_results(Path(temporary), results)
+        os.replace(temporary, target)
+    finally:
+        Path(temporary).unlink(missing_ok=True)
+    for stale in _saved_files(target.parent)[KEPT_HEADS:]:
+        stale.unlink(missing_ok=True)
+    return target
+
+
+def _saved_files(folder: Path) -> list[Path]:
+    """The project's saved runs, the most recent first."""
+    if not folder.is_dir():
+        return []
+    files = [path for path in folder.glob("*.json") if not path.name.startswith(".")]
+    return sorted(files, key=lambda path: path.stat().st_mtime_ns, reverse=True)
+
+
+def _saved(path: Path) -> SavedRun:
+    head = None if path.stem == NO_HEAD else path.stem
+    return SavedRun(path, head, datetime.fromtimestamp(path.stat().st_mtime))
+
+
+def current_run(root: Path) -> SavedRun | None:
+    """The saved run at the project's head, if there is one."""
+    path = _file_of(root, head_sha(root))
+    return _saved(path) if path.is_file() else None
+
+
+def latest_run(root: Path) -> SavedRun | None:
+    """The project's most recent saved run, at whatever head."""
+    files = _saved_files(project_folder(root))
+    return _saved(files[0]) if files else None
+
+
+def _short(head: str | None) -> str:
+    return head[:SHORT_SHA] if head else "no commit"
+
+
+def saved_run_here(root: Path) -> SavedRun:
+    """The saved run at the project's head; when there is none, an error that says where the last one is."""
+    saved = current_run(root)
+    if saved is not None:
+        return saved
+    message = f"no saved run at {_short(head_sha(root))}: run `mutcheck run` first"
+    latest = latest_run(root)
+    if latest is not None:
+        when = latest.saved_at.strftime(TIME_FORMAT)
+        message += f", or render the last one, at {_short(latest.head)} ({when}): mutcheck report {latest.path}"
+    raise InputError([Problem(str(root), "", "", message)])

@@ -1,0 +1,149 @@
+"""The last run's results, kept in the user's cache folder: `report` and `show` without running again."""
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mutcheck.cli import main
+from mutcheck.exit_code import ExitCode
+from mutcheck.results import load_results
+from mutcheck.state import KEPT_HEADS, project_folder, save_run
+from tests.mutcheck.engine_project import make_engine_project
+
+SUBSET = ["--only", "SWAP", "--only", "SURVIVOR"]
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    return folder
+
+
+def invoke(project: Path, *args: str):
+    return CliRunner().invoke(main, [*args, "--project", str(project)])
+
+
+def git(project: Path, *args: str) -> str:
+    command = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args]
+    return subprocess.run(command, cwd=project, check=True, capture_output=True, text=True).stdout
+
+
+def test_a_run_saves_its_results_in_the_cache_and_leaves_the_working_tree_clean(tmp_path, cache):
+    project = make_engine_project(tmp_path / "project", git=True)
+    result = invoke(project, "run", *SUBSET, "--json", str(tmp_path / "results.json"))
+    assert result.exit_code == ExitCode.EXPECTATION_FAILED, result.output  # SURVIVOR survives
+    assert git(project, "status", "--porcelain") == ""
+    saved = [path.relative_to(cache) for path in cache.rglob("*") if path.is_file()]
+    head = git(project, "rev-parse", "HEAD").strip()
+    assert saved == [Path("mutcheck", "runs", project_folder(project).name, f"{head}.json")]
+    assert load_results(cache / saved[0]) == load_results(tmp_path / "results.json")
+
+
+def test_report_renders_the_saved_run_and_says_which_it_was(tmp_path, cache):
+    project = make_engine_project(tmp_path / "project", git=True)
+    invoke(project, "run", *SUBSET)
+    result = invoke(project, "report", "--format", "markdown", "--lang", "zh")
+    assert result.exit_code == ExitCode.OK, result.output
+    assert result.stdout.startswith("<!-- mutcheck -->")
+    assert "2 个守护变异体中有 1 个与目录不符" in result.stdout
+    head = git(project, "rev-parse", "HEAD").strip()
+    assert result.stderr == f"上次保存的运行（提交 {head[:12]}，" + result.stderr.split("，", 1)[1]
+    assert result.stderr.endswith("）：目录的一部分（--only SWAP --only SURVIVOR）\n")
+
+
+def test_report_without_a_run_at_this_head_says_where_the_last_one_is(tmp_path, cache):
+    project = make_engine_project(tmp_path / "project", git=True)
+    nothing = invoke(project, "report")
+    assert nothing.exit_code == ExitCode.USAGE
+    head = git(project, "rev-parse", "HEAD").strip()
+    assert nothing.output == f"error: {project}: no saved run at {head[:12]}: run `mutcheck run` first\n"
+    invoke(project, "run", "--only", "SWAP")
+    (project / "notes.txt").write_text("a new commit\n")
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "later")
+    elsewhere = invoke(project, "report")
+    assert elsewhere.exit_code == ExitCode.USAGE
+    assert len(elsewhere.output.splitlines()) == 1, elsewhere.output
+    assert f"or render the last one, at {head[:12]} (" in elsewhere.output
+    command = elsewhere.output.split(": mutcheck report ", 1)[1].strip()
+    assert CliRunner().invoke(main, ["report", command]).exit_code == ExitCode.OK
+
+
+def test_show_adds_the_last_verdict_its_killers_and_witnesses(tmp_path, cache):
+    project = make_engine_project(tmp_path / "project", git=True)
+    invoke(project, "run", *SUBSET)
+    killed = invoke(project, "show", "SWAP")
+    assert killed.exit_code == ExitCode.OK, killed.output
+    lines = killed.output.splitlines()
+    assert lines[lines.index("SWAP why") + 2].endswith("): part of the catalog, --only SWAP --only SURVIVOR")
+    assert "verdict: killed, as catalogued" in lines
+    assert "witness of tests/test_tiny.py::test_clamp_low: AssertionError: assert -1 == 0" in lines
+    assert any(line.startswith("killers: tests/test_tiny.py::test_clamp_low") for line in lines)
+    survivor = invoke(project, "show", "SURVIVOR", "--lang", "zh").output.splitlines()
+    assert "判定：存活，与目录不符" in survivor
+    assert "击杀它的测试：无" in survivor
+    assert "问题：意外存活：选中的测试都没有失败" in survivor
+    assert "可能已经过时" not in "\n".join(survivor)
+    unrun = invoke(project, "show", "LOOP").output.splitlines()
+    assert unrun[-1] == "The last run at this commit did not run this mutant: run `mutcheck run --only LOOP`."
+
+
+def test_show_says_a_saved_verdict_may_be_stale_once_the_entry_changed(tmp_path, cache):
+    project = make_engine_project(tmp_path / "project", git=True)
+    invoke(project, "run", "--only", "SWAP")
+    catalog = project / "mutants/catalog.toml"
+    catalog.write_text(catalog.read_text().replace("replace = '''value > low'''", "replace = '''value != low'''"))
+    shown = invoke(project, "show", "SWAP")
+    assert shown.exit_code == ExitCode.OK, shown.output
+    assert shown.output.splitlines()[-1] == (
+        "The catalog entry or its code has changed since that run: this verdict may be stale."
+    )
+
+
+def test_show_without_a_saved_run_says_so(tmp_path, cache):
+    project = make_engine_project(tmp_path / "project", git=True)
+    shown = invoke(project, "show", "SWAP", "--lang", "zh")
+    assert shown.exit_code == ExitCode.OK, shown.output
+    assert shown.output.splitlines()[-1] == "当前提交还没有保存的判定：请运行 `mutcheck run`。"
+
+
+def test_a_project_outside_git_keeps_its_run_too(tmp_path, cache):
+    project = make_engine_project(tmp_path / "project")
+    invoke(project, "run", "--only", "SWAP")
+    assert (project_folder(project) / "no-commit.json").is_file()
+    assert "Last saved run, at no commit (" in invoke(project, "show", "SWAP").output
+    assert invoke(project, "report").exit_code == ExitCode.OK
+
+
+def test_an_unwritable_cache_is_a_warning_and_leaves_the_exit_status_alone(tmp_path, monkeypatch):
+    not_a_folder = tmp_path / "cache"
+    not_a_folder.write_text("a file where the cache folder would be\n")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(not_a_folder))
+    project = make_engine_project(tmp_path / "project", git=True)
+    result = invoke(project, "run", "--only", "SWAP")
+    assert result.exit_code == ExitCode.OK, result.output
+    warnings = result.stderr.splitlines()
+    assert len(warnings) == 1
+    assert warnings[0].startswith("warning: this run's results were not saved for `mutcheck report` and `show`: ")
+    assert "Traceback" not in result.output
+
+
+def test_only_the_last_heads_of_a_project_are_kept(tmp_path, cache):
+    heads = [f"{number:040x}" for number in range(KEPT_HEADS + 2)]
+    for age, head in enumerate(heads):
+        saved = save_run(tmp_path, {"run": {"head_sha": head}})
+        os.utime(saved, (1_000_000 + age, 1_000_000 + age))  # each saved a second after the one before
+    kept = sorted(path.stem for path in project_folder(tmp_path).iterdir())
+    assert kept == sorted(heads[-KEPT_HEADS:])
+    again = save_run(tmp_path, {"run": {"head_sha": heads[-1]}})  # the same head again: replaced, not added
+    assert json.loads(again.read_text()) == {"run": {"head_sha": heads[-1]}}
+    assert len(list(project_folder(tmp_path).iterdir())) == KEPT_HEADS
+
+
+def test_the_test_session_keeps_state_out_of_the_users_cache():
+    assert Path(os.environ["XDG_CACHE_HOME"]) != Path.home() / ".cache"
