@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from mutcheck.cli import main
 from mutcheck.exit_code import ExitCode
 from mutcheck.report.render import render
+from mutcheck.report.texts import say
 from mutcheck.results import load_results, summarize
 from tests.mutcheck.engine_project import make_engine_project
 
@@ -25,7 +26,8 @@ LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z_]+|[A-Za-z]")
 def _data(results: dict[str, Any]) -> list[str]:
     """Everything of the run's own that a report may quote, longest first so parts go last."""
     values: set[str] = {results["run"]["mutcheck_version"], results["run"]["python"]}
-    values |= {results["run"]["head_sha"] or ""}
+    head = results["run"]["head_sha"] or ""
+    values |= {head, head[:12]}  # reports name a commit in full or by its first 12 digits
     for test in results["tests"]:
         values |= {test, test.rsplit("::", 1)[-1], test.split("::")[0]}
     for family in results["families"]:
@@ -121,3 +123,15 @@ def test_a_run_whose_first_language_is_chinese_logs_in_chinese(tmp_path):
     results = load_results(path)
     assert "已收集 7 个测试" in outcome.output and "正在运行 8 个变异体" in outcome.output
     assert english_left(outcome.output, results) == set(), outcome.output
+
+
+def test_show_in_chinese_with_the_saved_verdict_has_no_english_label(tmp_path):
+    project = make_engine_project(tmp_path / "project", git=True)
+    path = tmp_path / "results.json"
+    CliRunner().invoke(main, ["run", "--project", str(project), "--json", str(path)])
+    results = load_results(path)
+    for mutant in results["mutants"]:
+        shown = CliRunner().invoke(main, ["show", mutant["id"], "--lang", "zh", "--project", str(project)])
+        assert shown.exit_code == ExitCode.OK, shown.output
+        assert say("zh", "verdict", mutant["verdict"]) in shown.output
+        assert english_left(shown.output, results) == set(), shown.output
