@@ -2,11 +2,11 @@
 
 from typing import Any
 
-from mutcheck.matrix import VERDICTS, names_node
+from mutcheck.matrix import KILLED, TIMEOUT, VERDICTS, names_node
 from mutcheck.outcome import OUTCOMES
 from mutcheck.report.texts import say
 
-# Problems that name an expected killer which did not detect the mutant.
+# Problems that name an expected killer which did not detect a detected mutant.
 MISSED_KILLER = ("killer-passed", "killer-unreached")
 GRID_WORDS = ("mutant", "all", "not_selected", "expected_killer", "expected_killer_missed")
 
@@ -17,8 +17,11 @@ def _named_tests(tests: list[str], catalog_ids: list[str]) -> list[int]:
 
 
 def _mutant(tests: list[str], entry: dict[str, Any], number: int) -> dict[str, Any]:
-    missed = [problem["test"] for problem in entry["problems"] if problem["kind"] in MISSED_KILLER]
-    missed_tests = _named_tests(tests, missed)
+    expected = _named_tests(tests, entry["killed_by"])
+    if entry["verdict"] in (KILLED, TIMEOUT):  # the matrix judged each expected killer (--bail may excuse one)
+        missed = _named_tests(tests, [p["test"] for p in entry["problems"] if p["kind"] in MISSED_KILLER])
+    else:  # nothing detected the mutant, so no expected killer did
+        missed = expected
     return {
         "id": entry["id"],
         "anchor": f"m-{number}",
@@ -27,8 +30,8 @@ def _mutant(tests: list[str], entry: dict[str, Any], number: int) -> dict[str, A
         "met": entry["expectation_met"],
         "outcomes": entry["outcomes"],
         "witnesses": entry["witnesses"],
-        "expected": [index for index in _named_tests(tests, entry["killed_by"]) if index not in missed_tests],
-        "missed": missed_tests,
+        "expected": [index for index in expected if index not in missed],
+        "missed": missed,
     }
 
 
