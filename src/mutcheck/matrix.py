@@ -81,7 +81,7 @@ def _verdict(applied: AppliedMutant, run: MutantRun) -> str:
     return EQUIVALENT if applied.mutant.equivalent else SURVIVED
 
 
-def _named(test_id: str, node_id: str) -> bool:
+def names_node(test_id: str, node_id: str) -> bool:
     """A catalog test id names a node, or every parametrization of a test function."""
     return node_id == test_id or node_id.startswith(test_id + "[")
 
@@ -114,10 +114,10 @@ def _problems(
     problems = [Unmet("unexpected-survivor")] if verdict == SURVIVED else []
     ran = {tests[index]: outcome for index, outcome in run.outcomes.items()}
     for expected in mutant.killed_by:
-        outcomes = [outcome for node, outcome in ran.items() if _named(expected, node)]
+        outcomes = [outcome for node, outcome in ran.items() if names_node(expected, node)]
         if any(outcome in DETECTING for outcome in outcomes):
             continue
-        if not outcomes and not any(_named(expected, tests[index]) for index in run.selected):
+        if not outcomes and not any(names_node(expected, tests[index]) for index in run.selected):
             problems.append(Unmet("killer-unreached", test=expected))
         elif bail and verdict in (KILLED, TIMEOUT) and all(outcome == "not-run" for outcome in outcomes):
             continue  # --bail stopped before it; it was not given the chance

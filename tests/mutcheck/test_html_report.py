@@ -1,24 +1,34 @@
-"""The HTML report in a real headless Chromium: the grid, the filters, the language switch."""
+"""The HTML report in a real headless Chromium: the grid, the filters, the languages, the source view, screenshots."""
 
+import copy
 import json
 import os
 import shutil
 import subprocess
-from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from bs4 import BeautifulSoup, Tag
+from click.testing import CliRunner
 
+from mutcheck.cli import main
+from mutcheck.exit_code import ExitCode
+from mutcheck.report import texts
 from mutcheck.report.html import render_html
+from mutcheck.results import load_results
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
-ARTIFACTS = Path(__file__).resolve().parents[2] / "build" / "test-artifacts"
+REPOSITORY = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPOSITORY / "build" / "test-artifacts"
 CHROMIUM = next((path for name in ("chromium", "chromium-browser") if (path := shutil.which(name))), None)
 if CHROMIUM is None and not os.environ.get("MUTCHECK_REQUIRE_BROWSER"):
     pytest.skip("no Chromium here (.ci/run installs it and requires this test)", allow_module_level=True)
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+WINDOW = (1400, 2400)
 
 
 def chromium(tmp_path: Path, url: str, *args: str) -> str:
+    assert CHROMIUM, "MUTCHECK_REQUIRE_BROWSER is set, but there is no chromium or chromium-browser"
     command = [
         CHROMIUM,
         "--headless",
@@ -35,72 +45,218 @@ def chromium(tmp_path: Path, url: str, *args: str) -> str:
     return subprocess.run(command, capture_output=True, text=True, timeout=120, check=True).stdout
 
 
-class _Dom(HTMLParser):
-    """Rows and cells of the rendered grid, and what the page says it shows."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.rows: list[dict[str, str | None]] = []
-        self.cells = 0
-        self.body_lang = None
-        self.in_shown = False
-        self.shown = ""
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        attributes = dict(attrs)
-        classes = (attributes.get("class") or "").split()
-        if tag == "body":
-            self.body_lang = attributes.get("data-lang")
-        if tag == "tr" and "mutant" in classes:
-            self.rows.append(attributes)
-        if tag == "td" and "cell" in classes:
-            self.cells += 1
-        self.in_shown = attributes.get("id") == "shown"
-
-    def handle_endtag(self, tag: str) -> None:
-        self.in_shown = False
-
-    def handle_data(self, data: str) -> None:
-        if self.in_shown:
-            self.shown += data
-
-
-def rendered(tmp_path: Path, fragment: str) -> _Dom:
+def rendered(tmp_path: Path, fragment: str, results: dict = RESULTS) -> BeautifulSoup:
+    """The page's DOM once its script has run, opened at `#fragment`."""
     page = tmp_path / "report.html"
-    page.write_text(render_html(RESULTS), encoding="utf-8")
-    dom = _Dom()
-    dom.feed(chromium(tmp_path, f"{page.as_uri()}#{fragment}", "--dump-dom"))
-    return dom
+    page.write_text(render_html(results), encoding="utf-8")
+    return BeautifulSoup(chromium(tmp_path, f"{page.as_uri()}#{fragment}", "--dump-dom"), "html.parser")
+
+
+def visible_rows(dom: BeautifulSoup) -> list[Tag]:
+    return [row for row in dom.select("#matrix tr.mutant") if not row.has_attr("hidden")]
+
+
+def columns(dom: BeautifulSoup) -> list[str]:
+    return [header["title"] for header in dom.select("#matrix th.test")]
+
+
+def cells(dom: BeautifulSoup, mutant_id: str) -> dict[str, Tag]:
+    """A mutant's row: test id → its cell."""
+    row = next(row for row in dom.select("#matrix tr.mutant") if row.select_one("td.id a").text == mutant_id)
+    return dict(zip(columns(dom), row.select("td.cell"), strict=True))
 
 
 def test_grid_has_a_cell_per_mutant_and_test(tmp_path):
     dom = rendered(tmp_path, "")
-    assert len(dom.rows) == len(RESULTS["mutants"]) == 9
-    assert dom.cells == len(RESULTS["mutants"]) * len(RESULTS["tests"])
-    assert dom.shown == "9 / 9"
+    assert len(dom.select("#matrix tr.mutant")) == len(RESULTS["mutants"]) == 9
+    assert len(dom.select("#matrix td.cell")) == len(RESULTS["mutants"]) * len(RESULTS["tests"])
+    assert dom.select_one("#shown").text == "9 / 9"
 
 
 def test_verdict_filter_hides_the_other_rows(tmp_path):
     dom = rendered(tmp_path, "verdict=killed")
-    visible = [row for row in dom.rows if "hidden" not in row]
+    visible = visible_rows(dom)
     assert {row["data-verdict"] for row in visible} == {"killed"}
     assert len(visible) == sum(m["verdict"] == "killed" for m in RESULTS["mutants"]) == 4
-    assert dom.shown == "4 / 9"
+    assert dom.select_one("#shown").text == "4 / 9"
 
 
 def test_family_filter_and_language_switch(tmp_path):
     dom = rendered(tmp_path, "family=boundary&verdict=survived&lang=zh")
-    assert dom.body_lang == "zh"
-    assert [row["data-family"] for row in dom.rows if "hidden" not in row] == ["boundary"]
-    assert dom.shown == "1 / 9"
+    assert dom.body["data-lang"] == "zh"
+    assert [row["data-family"] for row in visible_rows(dom)] == ["boundary"]
+    assert dom.select_one("#shown").text == "1 / 9"
 
 
-def test_page_makes_no_network_request_and_screenshot(tmp_path):
-    page = render_html(RESULTS)
+def test_a_filter_shows_only_the_tests_its_mutants_selected(tmp_path):
+    tests = RESULTS["tests"]
+    survivor = rendered(tmp_path, "verdict=survived")  # SURVIVOR selected the three clamp tests
+    assert columns(survivor) == tests[:3]
+    assert all(len(row.select("td.cell")) == 3 for row in visible_rows(survivor))
+    # UNREACHED selected none: its column is the expected killer it never reaches
+    unreached = rendered(tmp_path, "verdict=no-coverage")
+    assert columns(unreached) == ["tests/test_tiny.py::test_clamp_low"]
+
+
+def test_tests_are_grouped_by_file_under_readable_names(tmp_path):
+    results = copy.deepcopy(RESULTS)
+    long_name = "tests/test_other.py::TestThing::test_" + "long_" * 12 + "name[case-7]"
+    results["tests"] += ["tests/test_other.py::TestThing::test_case[a-b]", long_name]
+    swap = results["mutants"][0]
+    swap["selected"] += [7, 8]
+    swap["outcomes"].update({"7": "passed", "8": "passed"})
+    dom = rendered(tmp_path, "", results)
+    groups = [(group.text.strip("\u200e"), group["colspan"], group["title"]) for group in dom.select("th.group")]
+    assert groups == [
+        ("tests/test_tiny.py", "7", "tests/test_tiny.py"),
+        ("tests/test_other.py", "2", "tests/test_other.py"),
+    ]
+    headers = dom.select("#matrix th.test")
+    assert [header["title"] for header in headers] == results["tests"]
+    assert all(header["tabindex"] == "0" for header in headers)  # keyboard focus shows the full id too
+    names = [header.text for header in headers]
+    assert names[:7] == [test.rsplit("::", 1)[1] for test in RESULTS["tests"]]
+    assert names[7] == "test_case[a-b]"
+    assert names[8].startswith("test_long_long_") and names[8].endswith("name[case-7]") and "…" in names[8]
+
+
+def test_expected_killers_are_marked_apart_from_other_killers(tmp_path):
+    dom = rendered(tmp_path, "")
+    swap = cells(dom, "SWAP")  # expects test_clamp_low and test_clamp_inside; test_clamp_high kills it too
+    assert [test.rsplit("::", 1)[1] for test, cell in swap.items() if "expected" in cell["class"]] == [
+        "test_clamp_low",
+        "test_clamp_inside",
+    ]
+    assert "o-failed" in swap["tests/test_tiny.py::test_clamp_high"]["class"]
+    assert "expected" not in swap["tests/test_tiny.py::test_clamp_high"]["class"]
+    missed = {
+        mutant: [test.rsplit("::", 1)[1] for test, cell in cells(dom, mutant).items() if "missed" in cell["class"]]
+        for mutant in ("SURVIVOR", "BREAKS", "UNREACHED", "SWAP")
+    }
+    assert missed == {
+        "SURVIVOR": ["test_clamp_high"],
+        "BREAKS": ["test_tick"],
+        "UNREACHED": ["test_clamp_low"],
+        "SWAP": [],
+    }
+    assert "o-none" in cells(dom, "UNREACHED")["tests/test_tiny.py::test_clamp_low"]["class"]  # never selected
+    assert dom.select(".legend .swatch.expected") and dom.select(".legend .swatch.missed")
+
+
+def test_every_cell_says_its_outcome_and_witness(tmp_path):
+    english = rendered(tmp_path, "")
+    assert all(cell.get("title") for cell in english.select("#matrix td.cell"))
+    swap = cells(english, "SWAP")
+    assert swap["tests/test_tiny.py::test_clamp_low"]["title"] == (
+        "SWAP × tests/test_tiny.py::test_clamp_low → failed · expected killer\nAssertionError: assert -1 == 0"
+    )
+    assert swap["tests/test_tiny.py::test_tick"]["title"] == "SWAP × tests/test_tiny.py::test_tick → not selected"
+    assert cells(english, "SURVIVOR")["tests/test_tiny.py::test_clamp_high"]["title"] == (
+        "SURVIVOR × tests/test_tiny.py::test_clamp_high → passed · expected killer that did not fail"
+    )
+    chinese = rendered(tmp_path, "lang=zh")
+    assert cells(chinese, "SWAP")["tests/test_tiny.py::test_clamp_low"]["title"] == (
+        "SWAP × tests/test_tiny.py::test_clamp_low → 失败 · 预期击杀测试\nAssertionError: assert -1 == 0"
+    )
+
+
+def test_diffs_are_coloured_by_line(tmp_path):
+    dom = rendered(tmp_path, "")
+    diff = dom.select_one("section.mutant-detail pre.diff")  # SWAP's
+    kinds = [(span["class"][0], span.text) for span in diff.select("span")]
+    assert "".join(text for _, text in kinds) == RESULTS["mutants"][0]["diff"]
+    assert kinds[:3] == [
+        ("d-file", "--- a/src/tiny.py\n"),
+        ("d-file", "+++ b/src/tiny.py\n"),
+        ("d-hunk", "@@ -2,7 +2,7 @@\n"),
+    ]
+    assert ("d-removed", "-    if value < low:\n") in kinds and ("d-added", "+    if value > low:\n") in kinds
+
+
+def test_the_source_view_marks_each_mutant_on_its_lines(tmp_path):
+    dom = rendered(tmp_path, "verdict=killed")
+    source = RESULTS["sources"]["src/tiny.py"].splitlines()
+    rows = dom.select("table.source tr")
+    assert [row.select_one("td.code").text for row in rows] == source
+    assert [row["id"] for row in rows] == [f"s-1-{number}" for number in range(1, len(source) + 1)]
+    for number, mutant in enumerate(RESULTS["mutants"], 1):
+        span = mutant["span"]
+        marked = [
+            (int(row["id"].rsplit("-", 1)[1]), mark.text)
+            for row in rows
+            for mark in row.select(f'a.mark[href="#m-{number}"]')
+        ]
+        lines = range(span["start_line"], span["end_line"] + 1)
+        assert marked == [(line, mutant["id"] if line == span["start_line"] else "") for line in lines], mutant["id"]
+        back = dom.select_one(f"section#m-{number} a[href^='#s-']")  # and the details link back to the line
+        assert back["href"] == f"#s-1-{span['start_line']}" and back.text == f"src/tiny.py:{span['start_line']}"
+        hidden = all(mark.has_attr("hidden") for mark in dom.select(f'a.mark[href="#m-{number}"]'))
+        assert hidden == (mutant["verdict"] != "killed"), mutant["id"]  # the filter hides the others' marks
+
+
+def _visible_texts(dom: BeautifulSoup, hidden_language: str) -> set[str]:
+    """Each text of the page a reader sees: not the hidden language's, not the page's data or code."""
+    return {
+        text.strip()
+        for text in dom.body.find_all(string=True)
+        if text.strip()
+        and not any(hidden_language in parent.get("class", []) for parent in text.parents)
+        and not text.find_parent(["script", "code", "pre"])
+    }
+
+
+def test_the_chinese_page_has_no_english_label(tmp_path):
+    dom = rendered(tmp_path, "lang=zh")
+    verdicts = [option.text for option in dom.select("#verdict option")]
+    assert verdicts == ["全部", "已击杀", "存活", "超时", "无覆盖", "损坏", "等价"]
+    assert [option.text for option in dom.select("#family option")] == ["全部", "边界条件"]
+    assert [option["value"] for option in dom.select("#verdict option")][1:3] == ["killed", "survived"]
+    assert dom.select_one("#matrix th.id").text == "变异体"
+    assert {row.select_one("td.id span").text for row in visible_rows(dom)} == {
+        texts.say("zh", "verdict", m["verdict"]) for m in RESULTS["mutants"]
+    }
+    shown = _visible_texts(dom, "en")
+    assert "变异体详情" in shown and "变异体数" in shown  # the section heading is not the count column's header
+    english = {text["en"] for group in ("text", "verdict", "outcome") for text in texts.strings()[group].values()}
+    assert shown & english == {texts.say("zh", "text", "language")}  # the switch names English in English
+    assert "Mutants" in _visible_texts(rendered(tmp_path, "lang=en"), "zh")
+
+
+@pytest.fixture(scope="module")
+def green_results(tmp_path_factory) -> dict:
+    """This repository's own run: every catalogued mutant behaves as catalogued."""
+    path = tmp_path_factory.mktemp("repository") / "results.json"
+    outcome = CliRunner().invoke(main, ["run", "--project", str(REPOSITORY), "--json", str(path)])
+    assert outcome.exit_code == ExitCode.OK, outcome.output
+    return load_results(path)
+
+
+def test_the_green_run_shows_each_selected_test_once(tmp_path, green_results):
+    dom = rendered(tmp_path, "", green_results)
+    selected = {green_results["tests"][index] for mutant in green_results["mutants"] for index in mutant["selected"]}
+    assert sorted(columns(dom)) == sorted(selected)
+    assert len(visible_rows(dom)) == len(green_results["mutants"])
+    assert not dom.select("#matrix td.missed")
+
+
+def _png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data.startswith(PNG_SIGNATURE) and data[12:16] == b"IHDR", path
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("run", ["failing", "green"])
+def test_page_makes_no_network_request_and_screenshot(tmp_path, request, run, lang):
+    results = RESULTS if run == "failing" else request.getfixturevalue("green_results")
+    page = render_html(results)
     assert "http://" not in page and "https://" not in page
     assert "default-src 'none'" in page
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (tmp_path / "report.html").write_text(page, encoding="utf-8")
-    screenshot = ARTIFACTS / "report.png"
-    chromium(tmp_path, (tmp_path / "report.html").as_uri(), f"--screenshot={screenshot}", "--window-size=1280,900")
-    assert screenshot.stat().st_size > 10_000
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    screenshot = ARTIFACTS / f"report-{run}-{lang}.png"
+    screenshot.unlink(missing_ok=True)
+    url = f"{(tmp_path / 'report.html').as_uri()}#lang={lang}"
+    chromium(tmp_path, url, f"--screenshot={screenshot}", f"--window-size={WINDOW[0]},{WINDOW[1]}")
+    assert _png_size(screenshot) == WINDOW
+    assert screenshot.stat().st_size > 100_000  # a page's worth of text and grid, not a blank

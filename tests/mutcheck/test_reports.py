@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from mutcheck.cli import main
 from mutcheck.report import texts
 from mutcheck.report.escape import MARKER
-from mutcheck.report.html import render_html
+from mutcheck.report.html import diff_lines, render_html
 from mutcheck.report.markdown import COMMENT_LIMIT, render_markdown
 from mutcheck.report.render import render
 from mutcheck.report.stryker import render_stryker
@@ -161,10 +161,30 @@ def test_fences_outlast_any_backticks_inside():
 
 
 def test_untrusted_text_is_escaped_in_html():
-    html = render_html(hostile_results())
+    results = hostile_results()
+    html = render_html(results)
     assert html.count("<script>") == 1  # ours
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "<!-- mutcheck -->" not in html
+    # the grid's data cannot end its script block, and reads back as it was
+    data = re.search(r'<script type="application/json" id="grid-data">(.*?)</script>', html, flags=re.S)
+    assert html.count("</script>") == 2 and "<" not in data[1]
+    assert json.loads(data[1])["tests"] == results["tests"]
+    assert [mutant["witnesses"] for mutant in json.loads(data[1])["mutants"]] == [
+        {str(index): witness for index, witness in mutant["witnesses"].items()} for mutant in results["mutants"]
+    ]
+
+
+def test_diff_lines_are_told_apart_by_their_place_in_the_diff():
+    diff = "--- a/f.py\n+++ b/f.py\n@@ -1,2 +1,2 @@\n keep\n---x\n+++x\n"
+    assert diff_lines(diff) == [
+        ("file", "--- a/f.py\n"),
+        ("file", "+++ b/f.py\n"),
+        ("hunk", "@@ -1,2 +1,2 @@\n"),
+        ("context", " keep\n"),
+        ("removed", "---x\n"),  # inside a hunk, a removed line that starts with "--" is code, not a file name
+        ("added", "+++x\n"),
+    ]
 
 
 def test_comment_is_capped_at_row_boundaries():

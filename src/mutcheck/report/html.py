@@ -3,20 +3,39 @@
 from typing import Any
 
 from mutcheck.report import texts
+from mutcheck.report.html_grid import grid_data
+from mutcheck.report.html_source import source_files
 from mutcheck.report.view import build_view
+
+LINE_KINDS = {"@": "hunk", "+": "added", "-": "removed"}
+
+
+def diff_lines(diff: str) -> list[tuple[str, str]]:
+    """Each line of a unified diff (its newline kept) and its kind: file, hunk, added, removed or context."""
+    lines, in_hunks = [], False
+    for line in diff.splitlines(keepends=True):
+        in_hunks = in_hunks or line.startswith("@@")
+        # before the first hunk, "--- a/…" and "+++ b/…" name the files; after it, a removed "--x" is code
+        lines.append((LINE_KINDS.get(line[:1], "context") if in_hunks else "file", line))
+    return lines
 
 
 def render_html(results: dict[str, Any], languages: tuple[str, ...] | None = None) -> str:
     """The page in `languages` (default: every language of the run), the first one shown first."""
     languages = languages or texts.run_languages(results)
+    sources, first_lines = source_files(results)
+    grid = grid_data(results, languages)
     return (
         texts.environment(autoescape=True)
         .get_template("report.html.j2")
         .render(
             views={lang: build_view(results, lang) for lang in languages},
             languages=list(languages),
-            tests=results["tests"],
-            families=list(dict.fromkeys(m["family"] for m in results["mutants"])),
+            grid=grid,
+            sources=sources,
+            first_lines=first_lines,
+            families=list(dict.fromkeys(mutant["family"] for mutant in grid["mutants"])),
+            diff_lines=diff_lines,
             t=texts.say,
         )
     )
