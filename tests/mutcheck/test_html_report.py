@@ -9,13 +9,9 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup, Tag
-from click.testing import CliRunner
 
-from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
 from mutcheck.report import texts
 from mutcheck.report.html import render_html
-from mutcheck.results import load_results
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -223,12 +219,9 @@ def test_the_chinese_page_has_no_english_label(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def green_results(tmp_path_factory) -> dict:
+def green_results(repository_results) -> dict:
     """This repository's own run: every catalogued mutant behaves as catalogued."""
-    path = tmp_path_factory.mktemp("repository") / "results.json"
-    outcome = CliRunner().invoke(main, ["run", "--project", str(REPOSITORY), "--json", str(path)])
-    assert outcome.exit_code == ExitCode.OK, outcome.output
-    return load_results(path)
+    return repository_results
 
 
 def test_the_green_run_shows_each_selected_test_once(tmp_path, green_results):
