@@ -1,38 +1,14 @@
 """The HTML report in a real headless Chromium: the grid, the filters, the language switch."""
 
 import json
-import os
-import shutil
-import subprocess
 from html.parser import HTMLParser
 from pathlib import Path
 
-import pytest
-
 from mutcheck.report.html import render_html
+from tests.mutcheck.browser import chromium
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
 ARTIFACTS = Path(__file__).resolve().parents[2] / "build" / "test-artifacts"
-CHROMIUM = next((path for name in ("chromium", "chromium-browser") if (path := shutil.which(name))), None)
-if CHROMIUM is None and not os.environ.get("MUTCHECK_REQUIRE_BROWSER"):
-    pytest.skip("no Chromium here (.ci/run installs it and requires this test)", allow_module_level=True)
-
-
-def chromium(tmp_path: Path, url: str, *args: str) -> str:
-    command = [
-        CHROMIUM,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--user-data-dir={tmp_path / 'profile'}",
-        *args,
-        url,
-    ]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=True).stdout
 
 
 class _Dom(HTMLParser):
