@@ -7,20 +7,20 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = next((path for name in ("chromium", "chromium-browser") if (path := shutil.which(name))), None)
 REQUIRED = "MUTCHECK_REQUIRE_BROWSER"
 
 
 def chromium(tmp_path: Path, url: str, *args: str) -> str:
     """Chromium's output for `url` (e.g. with --dump-dom); skips where it is not installed, fails
     instead with MUTCHECK_REQUIRE_BROWSER set."""
-    if CHROMIUM is None:
+    browser = next((path for name in ("chromium", "chromium-browser") if (path := shutil.which(name))), None)
+    if browser is None:
         message = f"no Chromium here (.ci/run installs it and sets {REQUIRED}=1)"
         if os.environ.get(REQUIRED):
             pytest.fail(message)
         pytest.skip(message)
     command = [
-        CHROMIUM,
+        browser,
         "--headless",
         "--no-sandbox",
         "--disable-gpu",
