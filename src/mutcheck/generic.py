@@ -13,7 +13,7 @@ from pathlib import Path
 from types import CodeType
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, WhitespaceInclusivePositionProvider
+from libcst.metadata import MetadataWrapper, WhitespaceInclusivePositionProvider
 from mutmut import __version__ as mutmut_version
 from mutmut.configuration import reset_config
 from mutmut.mutation.file_mutation import create_mutations, group_by_top_level_node
@@ -21,7 +21,7 @@ from mutmut.mutation.trampoline_templates import mangle_function_name
 from mutmut.utils.format_utils import get_mutant_name
 
 from mutcheck.catalog import Mutant
-from mutcheck.mutate import AppliedMutant, Span, file_diff, line_offsets, read_source
+from mutcheck.mutate import AppliedMutant, Span, file_diff, line_offsets, read_source, replaced
 from mutcheck.problems import InputError, Problem
 from mutcheck.project_paths import outside_project
 from mutcheck.swap import code_fingerprint, swappable
@@ -80,13 +80,12 @@ def operator_of(node: cst.CSTNode) -> str:
     return _OPERATORS.get(name, "operator swap" if not isinstance(node, cst.BaseExpression) else name)
 
 
-def _splice(code: str, offsets: tuple[int, ...], position: CodeRange, replacement: str) -> str:
-    start = offsets[position.start.line - 1] + position.start.column
-    end = offsets[position.end.line - 1] + position.end.column
-    line = code[offsets[position.start.line - 1] : start]
+def _replacement(code: str, offsets: tuple[int, ...], span: Span, node_code: str) -> str:
+    """The mutated node's code at the depth of the original's block (LibCST renders a node with
+    relative indentation)."""
+    line = code[offsets[span.start_line - 1] : offsets[span.start_line - 1] + span.start_column]
     indent = line[: len(line) - len(line.lstrip())]
-    # LibCST renders a node with relative indentation; put it back at the original block's depth.
-    return code[:start] + replacement.replace("\n", "\n" + indent) + code[end:]
+    return node_code.replace("\n", "\n" + indent)
 
 
 def _mutant(mutant_id: str, path: str, site: _Site, before: str, after: str, operator: str) -> Mutant:
@@ -151,7 +150,8 @@ def _generate_file(root: Path, path: str) -> list[AppliedMutant]:
             continue
         for number, mutation in enumerate(by_function.get(site.node, ()), start=1):
             position = positions[mutation.original_node]
-            mutated = _splice(code, offsets, position, module.code_for_node(mutation.mutated_node))
+            span = Span(position.start.line, position.start.column, position.end.line, position.end.column)
+            replacement = _replacement(code, offsets, span, module.code_for_node(mutation.mutated_node))
             mutant = _mutant(
                 get_mutant_name(Path(path), f"{site.mangled}__mutmut_{number}"),
                 path,
@@ -160,12 +160,20 @@ def _generate_file(root: Path, path: str) -> list[AppliedMutant]:
                 module.code_for_node(mutation.mutated_node).strip(),
                 operator_of(mutation.original_node),
             )
-            applied.append(_applied(mutant, code, mutated, original_code, position, site, encoding))
+            mutated = replaced(code, offsets, span, replacement)
+            applied.append(_applied(mutant, code, mutated, original_code, span, replacement, site, encoding))
     return applied
 
 
 def _applied(
-    mutant: Mutant, code: str, mutated: str, original_code: CodeType, position: CodeRange, site: _Site, encoding: str
+    mutant: Mutant,
+    code: str,
+    mutated: str,
+    original_code: CodeType,
+    span: Span,
+    replacement: str,
+    site: _Site,
+    encoding: str,
 ) -> AppliedMutant:
     mutated_code = compile(mutated, mutant.file, "exec")
     return AppliedMutant(
@@ -173,7 +181,8 @@ def _applied(
         original=code,
         mutated=mutated,
         diff=file_diff(mutant.file, code, mutated),
-        span=Span(position.start.line, position.start.column, position.end.line, position.end.column),
+        span=span,
+        replacement=replacement,
         equivalent_by_compilation=code_fingerprint(original_code) == code_fingerprint(mutated_code),
         scope_qualname=site.qualname,
         swap_target=site.qualname if swappable(original_code, mutated_code, site.qualname) else None,

@@ -57,7 +57,8 @@ def merge_results(shards: list[tuple[Path, dict[str, Any]]]) -> dict[str, Any]:
 
 def merged_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
     """The run facts of shards run side by side: every time is the slowest shard's (per phase, the
-    longest any shard spent in it), `jobs` the most workers any shard had, the control runs summed.
+    longest any shard spent in it), `jobs` the most workers any shard had, the control runs summed,
+    `ci` only if every shard ran in CI.
     A field that some shard's file lacks (written before the field existed) is left out."""
     run: dict[str, Any] = {key: runs[0][key] for key in SAME_IN_EVERY_SHARD if key in runs[0]}
     run.update(
@@ -66,6 +67,8 @@ def merged_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
         jobs=max(r["jobs"] for r in runs),
         shard=None,
     )
+    if all("ci" in r for r in runs):
+        run["ci"] = all(r["ci"] for r in runs)
     if all("timings" in r for r in runs):
         phases = dict.fromkeys(phase for r in runs for phase in r["timings"])
         run["timings"] = {phase: max(r["timings"].get(phase, 0) for r in runs) for phase in phases}

@@ -3,6 +3,7 @@
 import ast
 import difflib
 import io
+import re
 import textwrap
 import tokenize
 from collections.abc import Sequence
@@ -51,7 +52,8 @@ class AppliedMutant:
     original: str
     mutated: str
     diff: str
-    span: Span
+    span: Span  # the original text the edit replaces: `replacement` in its place makes `mutated`
+    replacement: str
     equivalent_by_compilation: bool
     scope_qualname: str  # the scope as Python names its code, e.g. "outer.<locals>.inner"
     swap_target: str | None  # the function whose __code__ can carry the mutant, or None: run a copy
@@ -246,9 +248,6 @@ class _ParsedFile:
     code: CodeType | None
     indexes: dict[tuple[str, bool, int], _MatchIndex] = field(default_factory=dict, compare=False)
 
-    def offset(self, line: int, column: int) -> int:
-        return self.line_offsets[line - 1] + column
-
     def index(self, scope: str, expression: bool, statement_count: int) -> _MatchIndex:
         """The scope's match index for this kind of edit, built on first use."""
         key = (scope, expression, statement_count)
@@ -269,11 +268,20 @@ def read_source(path: Path) -> tuple[str, str]:
 
 
 def line_offsets(text: str) -> tuple[int, ...]:
-    """The character offset at which each line of `text` starts (plus one past the end)."""
-    offsets = [0]
-    for line in text.splitlines(keepends=True):
-        offsets.append(offsets[-1] + len(line))
+    """The character offset at which each line of `text` starts (plus one past the end).
+
+    Lines end at "\n" only, as LibCST counts them in text read with universal newlines: a form
+    feed or U+2028 inside a line does not end it (str.splitlines would say it does)."""
+    offsets = [0, *(match.end() for match in re.finditer("\n", text))]
+    if offsets[-1] != len(text):
+        offsets.append(len(text))
     return tuple(offsets)
+
+
+def replaced(text: str, offsets: tuple[int, ...], span: Span, replacement: str) -> str:
+    """`text` (its `line_offsets`) with the text of `span` replaced by `replacement`."""
+    start = offsets[span.start_line - 1] + span.start_column
+    return text[:start] + replacement + text[offsets[span.end_line - 1] + span.end_column :]
 
 
 def file_diff(path: str, original: str, mutated: str) -> str:
@@ -362,21 +370,20 @@ def _expression_source(match: str, replace: str, column: int) -> str:
     return f"({source})" if _parse_expression(f"({source})") is not None else f"({source}\n{indent})"
 
 
-def _splice(parsed: _ParsedFile, mutant: Mutant, targets: tuple[cst.CSTNode, ...], block: Sequence) -> str:
-    """The file's text with the targets' source replaced (positions, not a tree rewrite: fast)."""
+def _splice(parsed: _ParsedFile, mutant: Mutant, targets: tuple[cst.CSTNode, ...], block: Sequence) -> tuple[Span, str]:
+    """The span of the file's text the edit replaces, and what replaces it (positions, not a tree
+    rewrite: fast)."""
     first, last = parsed.positions[targets[0]], parsed.positions[targets[-1]]
-    start = parsed.offset(first.start.line, first.start.column)
-    end = parsed.offset(last.end.line, last.end.column)
-    text = parsed.text
+    span = Span(first.start.line, first.start.column, last.end.line, last.end.column)
     if not block:
-        return text[:start] + _expression_source(mutant.match, mutant.replace, first.start.column) + text[end:]
-    indent = " " * first.start.column
+        return span, _expression_source(mutant.match, mutant.replace, first.start.column)
     if mutant.replace is None and len(targets) < len(block):
-        line_start = parsed.offset(first.start.line, 0)
-        line_end = parsed.line_offsets[last.end.line] if last.end.line < len(parsed.line_offsets) else len(text)
-        return text[:line_start] + text[line_end:]
+        # Deleted with their whole lines (indentation, trailing comment, line break): the span
+        # runs from the first line's start to the last line's end, its line break included.
+        line_end = parsed.line_offsets[last.end.line] - parsed.line_offsets[last.end.line - 1]
+        return Span(first.start.line, 0, last.end.line, line_end), ""
     lines = _parse_block(mutant.replace or "pass")[0].splitlines()
-    return text[:start] + ("\n" + indent).join(lines) + text[end:]
+    return span, ("\n" + " " * first.start.column).join(lines)
 
 
 def apply_mutant(mutant: Mutant, root: Path) -> AppliedMutant:
@@ -418,7 +425,8 @@ def apply_mutant(mutant: Mutant, root: Path) -> AppliedMutant:
         raise _fail(mutant, "match", f"not found in {mutant.scope}; candidates: {preview}")
     targets, block = matches[0]
 
-    mutated = _splice(parsed, mutant, targets, block)
+    span, replacement = _splice(parsed, mutant, targets, block)
+    mutated = replaced(parsed.text, parsed.line_offsets, span, replacement)
     try:
         mutated.encode(encoding)  # the fallback path writes it in the file's own encoding
     except UnicodeEncodeError as error:
@@ -432,7 +440,6 @@ def apply_mutant(mutant: Mutant, root: Path) -> AppliedMutant:
     if mutant.replace is not None and _ast_key(mutant.replace, expression=expression) == key:
         raise _fail(mutant, "replace", "rejected: the edit leaves the code unchanged (AST-equal)")
 
-    first, last = parsed.positions[targets[0]], parsed.positions[targets[-1]]
     target = parsed.finder.outermost_functions[mutant.scope]
     diff = file_diff(mutant.file, parsed.text, mutated)
     return AppliedMutant(
@@ -440,7 +447,8 @@ def apply_mutant(mutant: Mutant, root: Path) -> AppliedMutant:
         original=parsed.text,
         mutated=mutated,
         diff=diff,
-        span=Span(first.start.line, first.start.column, last.end.line, last.end.column),
+        span=span,
+        replacement=replacement,
         equivalent_by_compilation=parsed.code is not None
         and code_fingerprint(parsed.code) == code_fingerprint(mutated_code),
         scope_qualname=parsed.finder.qualnames[mutant.scope],

@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import os
 import platform
 import subprocess
 from importlib.resources import files
@@ -33,6 +34,11 @@ def catalog_digest(catalog: Catalog) -> str:
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
 
 
+def in_ci() -> bool:
+    """The `CI` environment variable says so, as GitHub Actions, GitLab and most CI services set it."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
 def head_sha(root: Path) -> str | None:
     completed = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, check=False)
     return completed.stdout.strip() if completed.returncode == 0 else None
@@ -59,6 +65,7 @@ def _mutant_entry(result: MutantResult, order: int) -> dict[str, Any]:
         "file": mutant.file,
         "scope": mutant.scope,
         "span": vars(applied.span),
+        "replacement": applied.replacement,
         "diff": applied.diff,
         "origin": mutant.origin,
         "title": mutant.title,
@@ -154,6 +161,7 @@ def build_results(
         "run": {
             "mutcheck_version": __version__,
             "python": platform.python_version(),
+            "ci": in_ci(),
             "head_sha": head_sha(root),
             "uncommitted_changes": uncommitted_changes(root),
             "catalog_digest": catalog_digest(catalog),
@@ -216,6 +224,7 @@ def _with_later_fields(data: dict[str, Any]) -> dict[str, Any]:
     """Fields version 1 gained later, filled in as a file written before them means them."""
     data["run"].setdefault("languages", ["en", "zh"])
     data["run"].setdefault("strict_generic", False)
+    data["run"].setdefault("ci", False)  # as the Stryker report of such a file always said
     data["summary"].setdefault("known_gaps", 0)
     for mutant in data["mutants"]:
         mutant.setdefault("survives", None)

@@ -18,6 +18,7 @@ from mutcheck.generic import generate, target_files
 from mutcheck.report.texts import say
 from mutcheck.results import load_results
 from tests.mutcheck.engine_project import make_engine_project
+from tests.mutcheck.spans import at_span
 
 # mutmut's exit codes, as its own status table reads them.
 MUTMUT_STATUS = {0: "survived", 1: "killed", 3: "killed", 33: "no-coverage", 5: "no-coverage", 36: "timeout"}
@@ -59,6 +60,7 @@ def test_generated_mutants_are_named_as_mutmut_names_them(project):
     assert first.diff.startswith("--- a/src/tiny.py\n+++ b/src/tiny.py\n")
     assert first.mutant.title["en"].startswith(first.mutant.operator + ": ")
     assert first.span.start_line >= 1 and first.swap_target == "clamp"
+    assert all(at_span(m.original, vars(m.span), m.replacement) == m.mutated for m in applied)
 
 
 def _mutmut_verdicts(project: Path, scratch: Path) -> dict[str, str]:

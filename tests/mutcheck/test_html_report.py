@@ -2,9 +2,6 @@
 
 import copy
 import json
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -12,33 +9,13 @@ from bs4 import BeautifulSoup, Tag
 
 from mutcheck.report import texts
 from mutcheck.report.html import render_html
+from tests.mutcheck.browser import chromium
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
 REPOSITORY = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPOSITORY / "build" / "test-artifacts"
-CHROMIUM = next((path for name in ("chromium", "chromium-browser") if (path := shutil.which(name))), None)
-if CHROMIUM is None and not os.environ.get("MUTCHECK_REQUIRE_BROWSER"):
-    pytest.skip("no Chromium here (.ci/run installs it and requires this test)", allow_module_level=True)
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 WINDOW = (1400, 2400)
-
-
-def chromium(tmp_path: Path, url: str, *args: str) -> str:
-    assert CHROMIUM, "MUTCHECK_REQUIRE_BROWSER is set, but there is no chromium or chromium-browser"
-    command = [
-        CHROMIUM,
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--user-data-dir={tmp_path / 'profile'}",
-        *args,
-        url,
-    ]
-    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=True).stdout
 
 
 def rendered(tmp_path: Path, fragment: str, results: dict = RESULTS) -> BeautifulSoup:

@@ -27,7 +27,7 @@ def applied(mutant_id: str, killed_by=(), equivalent=None, compile_equal=False, 
         "c.toml",
         survives=survives,
     )
-    return AppliedMutant(mutant, "", "", "", Span(1, 0, 1, 1), compile_equal, "f", "f")
+    return AppliedMutant(mutant, "", "", "", Span(1, 0, 1, 1), "", compile_equal, "f", "f")
 
 
 def engine_run(**mutants: dict[int, str]) -> EngineRun:

@@ -56,6 +56,14 @@ def test_every_shard_merges_and_the_times_are_the_slowest_shards(shards, tmp_pat
     assert merged["run"]["jobs"] == max(r["jobs"] for r in runs)
 
 
+def test_the_merged_run_was_made_in_ci_only_if_every_shard_was(shards):
+    loaded = [(shards[k], load_results(shards[k])) for k in ("1/2", "2/2")]
+    for flags in ((True, True), (True, False), (False, True), (False, False)):
+        for (_, shard), flag in zip(loaded, flags, strict=True):
+            shard["run"]["ci"] = flag
+        assert merge_results(loaded)["run"]["ci"] is all(flags), flags
+
+
 def test_each_time_is_the_maximum_whichever_shard_comes_first(shards):
     """Shard 2's times made the larger, so that a value taken from the first shard alone shows."""
     first, second = load_results(shards["1/2"]), load_results(shards["2/2"])

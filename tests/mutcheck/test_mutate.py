@@ -7,6 +7,7 @@ import pytest
 from mutcheck.catalog import Mutant
 from mutcheck.mutate import MutationError, Span, apply_mutant
 from tests.mutcheck.engine_project import make_project
+from tests.mutcheck.spans import at_span
 
 
 def mutant(**fields) -> Mutant:
@@ -65,6 +66,36 @@ def test_deleting_the_only_statement_leaves_pass(project):
         mutant(scope="Counter.add.checked", match="return step if step > 0 else 0", replace=None), project
     )
     assert "        def checked(step):\n            pass\n" in applied.mutated
+
+
+@pytest.mark.parametrize(
+    ("fields", "span", "replacement"),
+    [
+        ({}, Span(5, 7, 5, 18), "value <= low"),
+        (
+            {"match": "return value", "replace": "value = 0\nreturn value"},
+            Span(9, 4, 9, 16),
+            "value = 0\n    return value",
+        ),
+        ({"scope": "unused", "match": "return x + 1", "replace": None}, Span(37, 4, 37, 16), "pass"),
+        # A deleted statement goes with its whole lines: the span ends past the last one's line break.
+        ({"match": "if value > high:\n    return high", "replace": None}, Span(7, 0, 8, 20), ""),
+    ],
+    ids=["expression", "statements", "only-statement-deleted", "statements-deleted"],
+)
+def test_the_replacement_in_place_of_the_span_is_the_mutated_file(project, fields, span, replacement):
+    applied = apply_mutant(mutant(**fields), project)
+    assert (applied.span, applied.replacement) == (span, replacement)
+    assert at_span(applied.original, vars(applied.span), applied.replacement) == applied.mutated
+
+
+def test_a_form_feed_or_line_separator_inside_a_line_does_not_end_it(tmp_path):
+    """Python and LibCST end lines at line breaks only (str.splitlines also splits at these)."""
+    source = 'SEPARATED = "a\u2028b"\n\x0c\ndef f(x):\n    return x + 1\n'
+    (tmp_path / "m.py").write_text(source, encoding="utf-8")
+    applied = apply_mutant(mutant(file="m.py", scope="f", match="x + 1", replace="x - 1"), tmp_path)
+    assert applied.mutated == source.replace("x + 1", "x - 1")
+    assert applied.span == Span(4, 11, 4, 16)
 
 
 def test_method_and_nested_function_scopes(project):

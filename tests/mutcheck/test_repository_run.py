@@ -4,6 +4,10 @@ from pathlib import Path
 
 import pytest
 
+from mutcheck.mutate import file_diff
+from mutcheck.report.stryker import render_stryker
+from tests.mutcheck.spans import at_location
+
 REPOSITORY = Path(__file__).resolve().parents[2]
 
 
@@ -63,3 +67,18 @@ def test_seed_003_retry_matrix_is_reproduced(results):
 
 def test_catalog_runs_entirely_by_code_swapping(results):
     assert {entry["path"] for entry in results["mutants"] if entry["verdict"] != "equivalent"} == {"swap"}
+
+
+def test_every_stryker_location_and_replacement_give_the_mutated_file(results):
+    diffs = {entry["id"]: entry["diff"] for entry in results["mutants"]}
+    checked = []
+    for path, file in render_stryker(results)["files"].items():
+        for mutant in file["mutants"]:
+            mutated = at_location(file["source"], mutant["location"], mutant["replacement"])
+            assert file_diff(path, file["source"], mutated) == diffs[mutant["id"]], mutant["id"]
+            checked.append(mutant)
+    assert len(checked) == len(results["mutants"])
+    deletions = sum(
+        path.read_text(encoding="utf-8").count("\ndelete = true") for path in REPOSITORY.glob("mutants/*.toml")
+    )
+    assert deletions and sum(mutant["replacement"] == "" for mutant in checked) == deletions

@@ -48,6 +48,8 @@ def _mutant(results: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
         "testsCompleted": sum(outcome != "not-run" for outcome in entry["outcomes"].values()),
         "duration": round(entry["seconds"] * 1000, 1),
     }
+    if "replacement" in entry:  # results written before it was recorded have none: the viewer shows the title
+        mutant["replacement"] = entry["replacement"]
     reason = _status_reason(entry, lang)
     if reason:
         mutant["statusReason"] = reason
@@ -72,6 +74,6 @@ def render_stryker(results: dict[str, Any]) -> dict[str, Any]:
         "files": files,
         "testFiles": test_files,
         "framework": {"name": "mutcheck", "version": run["mutcheck_version"]},
-        "system": {"ci": False, "os": {"platform": platform.system().lower()}},
+        "system": {"ci": run["ci"], "os": {"platform": platform.system().lower()}},
         "config": {key: run[key] for key in ("jobs", "bail", "baseline_rounds", "shard", "only", "diff_base")},
     }

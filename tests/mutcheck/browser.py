@@ -1,0 +1,35 @@
+"""Headless Chromium for the tests that render a page: a run of it, or the test skipped where it is missing."""
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REQUIRED = "MUTCHECK_REQUIRE_BROWSER"
+
+
+def chromium(tmp_path: Path, url: str, *args: str) -> str:
+    """Chromium's output for `url` (e.g. with --dump-dom); skips where it is not installed, fails
+    instead with MUTCHECK_REQUIRE_BROWSER set."""
+    browser = next((path for name in ("chromium", "chromium-browser") if (path := shutil.which(name))), None)
+    if browser is None:
+        message = f"no Chromium here (.ci/run installs it and sets {REQUIRED}=1)"
+        if os.environ.get(REQUIRED):
+            pytest.fail(message)
+        pytest.skip(message)
+    command = [
+        browser,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        *args,
+        url,
+    ]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=True).stdout
