@@ -1,7 +1,7 @@
 """The npm packages some tests run, pinned in `npm/package-lock.json` and installed once under build/.
 
-`python -m tests.mutcheck.npm_packages` installs them (as `.ci/run` does before the tests); a test
-asks for one with `npm_package(name)`, which installs them first if needed."""
+`.ci/run` installs them there before the tests; a test asks for one with `npm_package(name)`,
+which installs them first if needed."""
 
 import json
 import os
@@ -61,7 +61,3 @@ def stryker_schema() -> dict[str, Any]:
     """Stryker's mutation-testing report schema, from its pinned package."""
     path = npm_package("mutation-testing-report-schema") / "dist" / "src" / "mutation-testing-report-schema.json"
     return json.loads(path.read_text(encoding="utf-8"))
-
-
-if __name__ == "__main__":
-    install("npm")
