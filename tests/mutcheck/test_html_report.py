@@ -9,6 +9,7 @@ from bs4 import BeautifulSoup, Tag
 
 from mutcheck.report import texts
 from mutcheck.report.html import render_html
+from mutcheck.report.html_source import source_files
 from tests.mutcheck.browser import chromium
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
@@ -230,3 +231,17 @@ def test_page_makes_no_network_request_and_screenshot(tmp_path, request, run, la
     chromium(tmp_path, url, f"--screenshot={screenshot}", f"--window-size={WINDOW[0]},{WINDOW[1]}")
     assert _png_size(screenshot) == WINDOW
     assert screenshot.stat().st_size > 100_000  # a page's worth of text and grid, not a blank
+
+
+def test_the_source_view_numbers_lines_as_spans_do():
+    """A form feed or U+2028 inside a line does not start a new one (str.splitlines would say it does)."""
+    results = copy.deepcopy(RESULTS)
+    results["sources"]["src/tiny.py"] = "\f# page one\u2028still line one\n" + results["sources"]["src/tiny.py"]
+    for mutant in results["mutants"]:
+        for end in ("start_line", "end_line"):
+            mutant["span"][end] += 1
+    (tiny,), _ = source_files(results)
+    assert len(tiny.lines) == len(RESULTS["sources"]["src/tiny.py"].splitlines()) + 1
+    swap = next(m for m in results["mutants"] if m["id"] == "SWAP")
+    marked = next(line for line in tiny.lines if any(mark.id == "SWAP" for mark in line.marks))
+    assert marked.number == swap["span"]["start_line"] and "value < low" in marked.text

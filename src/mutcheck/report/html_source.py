@@ -40,7 +40,8 @@ def source_files(results: dict[str, Any]) -> tuple[list[SourceFile], dict[str, s
     for file_number, path in enumerate(paths, 1):
         lines = [
             Line(line_anchor(file_number, number), number, text, [])
-            for number, text in enumerate(results["sources"][path].splitlines(), 1)
+            # lines end at "\n" only, as spans count them (a form feed or U+2028 does not end one)
+            for number, text in enumerate(results["sources"][path].removesuffix("\n").split("\n"), 1)
         ]
         for mutant_number, entry in enumerate(catalogued, 1):
             if entry["file"] != path:
