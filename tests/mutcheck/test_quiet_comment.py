@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from mutcheck.cli import main
 from mutcheck.exit_code import ExitCode
+from mutcheck.report.html import render_html
 from mutcheck.report.markdown import render_markdown
 from mutcheck.results import load_results, summarize
 from tests.mutcheck.engine_project import make_engine_project
@@ -113,6 +114,10 @@ def test_the_footer_says_when_tracked_files_had_uncommitted_changes(tmp_path):
     assert edited["run"]["head_sha"] in _footer(edited)
     chinese = render_markdown(edited, ("zh", "en"))
     assert _footer(edited) in body and UNCOMMITTED["zh"] in chinese.split("---")[-1]
+    assert "- Tracked files had uncommitted changes: the run tested code that no commit holds." in body
+    page = render_html(edited)
+    assert "Tracked files had uncommitted changes" in page and "已跟踪的文件有未提交的改动" in page
+    assert "uncommitted changes" not in render_html(clean)
 
 
 def test_outside_git_the_run_says_nothing_about_changes(tmp_path):

@@ -166,6 +166,7 @@ def _facts(results: dict[str, Any], lang: str) -> list[str]:
         ),
         say(lang, "text", "version_line", version=run["mutcheck_version"], python=run["python"]),
         say(lang, "text", "head_line", sha=sha) if sha else say(lang, "text", "no_head"),
+        *([say(lang, "text", "uncommitted_line")] if run.get("uncommitted_changes") else []),
         *_order_dependent(baseline.get("order_dependent", []), lang),
     ]
 
