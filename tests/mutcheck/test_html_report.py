@@ -245,3 +245,14 @@ def test_the_source_view_numbers_lines_as_spans_do():
     swap = next(m for m in results["mutants"] if m["id"] == "SWAP")
     marked = next(line for line in tiny.lines if any(mark.id == "SWAP" for mark in line.marks))
     assert marked.number == swap["span"]["start_line"] and "value < low" in marked.text
+
+
+def test_a_focused_test_header_shows_its_full_id(tmp_path):
+    """Keyboard readers: tabbing onto a column header shows the whole test id, as hovering does."""
+    page = tmp_path / "report.html"
+    focus = "<script>document.querySelectorAll('#matrix th.test')[2].focus();</script>"
+    page.write_text(render_html(RESULTS).replace("</body>", focus + "</body>"), encoding="utf-8")
+    dom = BeautifulSoup(chromium(tmp_path, page.as_uri(), "--dump-dom"), "html.parser")
+    header = dom.select("#matrix th.test")[2]
+    assert header["tabindex"] == "0" and header["title"].startswith("tests/test_tiny.py::")
+    assert dom.select_one("#test-info").text == header["title"]
