@@ -19,7 +19,7 @@ from tests.mutcheck.engine_project import make_engine_project
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
 # Names, not words of a language: the tool, the language, tools and formats, catalog fields.
-NAMES = {"mutcheck", "Python", "mutmut", "JSON", "HTML", "JSONL", "killed_by", "survives"}
+NAMES = {"mutcheck", "Python", "mutmut", "JSON", "HTML", "JSONL", "git", "killed_by", "survives"}
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z_]+|[A-Za-z]")
 
 
@@ -36,7 +36,11 @@ def _data(results: dict[str, Any]) -> list[str]:
         values |= {mutant["id"], mutant["file"], mutant["origin"], mutant["scope"], *mutant["aliases"]}
         values |= set(mutant["diff"].splitlines()) | set(mutant["witnesses"].values())
         values |= {problem["detail"] or "" for problem in mutant["problems"] if problem["kind"] == "broken"}
-        values |= {mutant["tracked"] or ""}
+        values |= {
+            mutant["tracked"] or "",
+            *mutant["killed_by"],
+            *(problem["test"] or "" for problem in mutant["problems"]),
+        }
         for field in ("title", "why", "hint", "equivalent", "survives"):
             if mutant[field]:  # the catalog's Chinese text may name code
                 values |= set(re.findall(r"[A-Za-z_][A-Za-z0-9_.()\[\]'\"=<>:-]*", mutant[field]["zh"]))
@@ -48,7 +52,8 @@ def _data(results: dict[str, Any]) -> list[str]:
 
 def _plain(markdown: str) -> str:
     """The comment as read: escapes undone, link breaks and our own tags and fence names gone."""
-    markdown = re.sub(r"\\(.)", r"\1", markdown.replace("\u200b", ""))
+    # Markdown escapes only punctuation: a "\\n" in quoted code stays as written
+    markdown = re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", markdown.replace("\u200b", ""))
     return re.sub(r"</?(details|summary|sub|br)>|^`{3,}diff$", " ", markdown, flags=re.M)
 
 

@@ -67,7 +67,7 @@ def test_the_comment_neutralises_what_the_failed_run_printed():
 
 def test_install_failure_and_unfinished_runs_have_their_own_reason():
     install = render_not_run(NotRun("install", None, (), None), ("en",))
-    assert "installing mutcheck or the project under test failed" in install and "run at unknown" in install
+    assert "installing mutcheck or the project under test failed" in install and "head commit unknown" in install
     merge = render_not_run(NotRun("merge", None, (), HEAD_SHA), ("zh",))
     assert "mutcheck merge 没有运行完（作业被停止、取消或超时）。" in merge
 

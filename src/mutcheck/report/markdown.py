@@ -103,12 +103,17 @@ def _framed(bodies: dict[str, str], footer: str) -> str:
 
 
 def _footer(results: dict[str, Any], lang: str) -> str:
+    run = results["run"]
+    return _footer_line(lang, run["mutcheck_version"], run["head_sha"], bool(run.get("uncommitted_changes")))
+
+
+def _footer_line(lang: str, version: str, sha: str | None, uncommitted: bool) -> str:
     """The version and the head commit, and whether the tested code differed from it; the SHA,
     checked by the schema, is the one reference we mean to link."""
-    run = results["run"]
-    key = "footer_uncommitted" if run.get("uncommitted_changes") else "footer"
-    sha = run["head_sha"]
-    return _translator(lang)("text", key, version=run["mutcheck_version"], sha=Markup(sha) if sha else "unknown")
+    t = _translator(lang)
+    if sha is None:
+        return t("text", "footer_no_head", version=version)
+    return t("text", "footer_uncommitted" if uncommitted else "footer", version=version, sha=Markup(sha))
 
 
 def _headlines_only(views: list[ReportView], footer: str) -> str:
@@ -185,6 +190,4 @@ def render_not_run(not_run: "NotRun", languages: tuple[str, ...]) -> str:
         if not_run.errors:
             parts += ["", f"{t('text', 'not_run_said')}:", "", fence("\n".join(not_run.errors))]
         bodies[lang] = "\n".join(parts)
-    sha = not_run.head_sha
-    footer = _translator(languages[0])("text", "footer", version=__version__, sha=Markup(sha) if sha else "unknown")
-    return _framed(bodies, footer)
+    return _framed(bodies, _footer_line(languages[0], __version__, not_run.head_sha, uncommitted=False))

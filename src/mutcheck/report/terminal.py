@@ -69,8 +69,9 @@ def _family_table(results: dict[str, Any], lang: str) -> Table:
 
 
 def _print(console: Console, text: str, **options: Any) -> None:
-    """Run text is untrusted and our sentences are not markup: printed as written."""
-    console.print(text, markup=False, highlight=False, **options)
+    """Run text is untrusted and our sentences are not markup: printed as written, one line never
+    wrapped (a test id stays whole to copy or grep)."""
+    console.print(text, markup=False, highlight=False, soft_wrap=True, **options)
 
 
 def _baseline_failures(results: dict[str, Any], lang: str, console: Console) -> None:

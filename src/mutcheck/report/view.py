@@ -82,7 +82,6 @@ class ReportView:
     families: list[dict[str, Any]]
     killing_tests: list[str]
     facts: list[str]
-    footer: str
     generic: GenericView | None
     verdicts: list[tuple[str, str]] = field(default_factory=list)
 
@@ -217,7 +216,6 @@ def build_view(results: dict[str, Any], lang: str) -> ReportView:
             }
         )
     killing = sorted({test for mutant in mutants for test in mutant.killers})
-    sha = results["run"]["head_sha"] or "unknown"
     return ReportView(
         lang=lang,
         headline=_headline(results, lang),
@@ -232,7 +230,6 @@ def build_view(results: dict[str, Any], lang: str) -> ReportView:
         families=families,
         killing_tests=killing,
         facts=_facts(results, lang),
-        footer=say(lang, "text", "footer", version=results["run"]["mutcheck_version"], sha=sha),
         generic=_generic(results, lang),
         verdicts=[(verdict, say(lang, "verdict", verdict)) for verdict in VERDICTS],
     )
