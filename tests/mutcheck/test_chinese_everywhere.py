@@ -91,8 +91,15 @@ def _baseline_failed(results: dict[str, Any]) -> dict[str, Any]:
     return results
 
 
+def _outside_git(results: dict[str, Any]) -> dict[str, Any]:
+    results = copy.deepcopy(results)
+    results["run"]["head_sha"] = None
+    return results
+
+
 RUNS = {
     "findings": lambda: RESULTS,
+    "outside git": lambda: _outside_git(RESULTS),
     "known gaps": lambda: _known_gaps(RESULTS),
     "baseline failed": lambda: _baseline_failed(RESULTS),
 }
