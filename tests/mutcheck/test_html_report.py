@@ -256,3 +256,13 @@ def test_a_focused_test_header_shows_its_full_id(tmp_path):
     header = dom.select("#matrix th.test")[2]
     assert header["tabindex"] == "0" and header["title"].startswith("tests/test_tiny.py::")
     assert dom.select_one("#test-info").text == header["title"]
+
+
+@pytest.mark.parametrize("fragment", ["m-3", "s-1-5"])
+def test_a_link_to_a_mutant_or_a_source_line_survives_the_page_load(tmp_path, fragment):
+    page = tmp_path / "report.html"
+    record = "<script>document.body.dataset.hash = location.hash;</script>"
+    page.write_text(render_html(RESULTS).replace("</body>", record + "</body>"), encoding="utf-8")
+    dom = BeautifulSoup(chromium(tmp_path, f"{page.as_uri()}#{fragment}", "--dump-dom"), "html.parser")
+    assert dom.body["data-hash"] == f"#{fragment}"
+    assert dom.select_one(f"#{fragment}") is not None  # the anchor it names exists
