@@ -185,7 +185,11 @@ def show(mutant_id: str, lang: str | None, project: Path | None) -> None:
     except MutationError as error:
         raise InputError([error.problem]) from error
     saved = current_run(config.root)
-    results = load_results(saved.path) if saved else None
+    try:
+        results = load_results(saved.path) if saved else None
+    except InputError as error:  # show needs no run: a damaged saved one is only not shown
+        click.echo(f"warning: the saved run cannot be read, so no verdict is shown: {error.problems[0]}", err=True)
+        saved = results = None
     console = _Console(highlight=False, soft_wrap=True)
     heading = (
         f"{escape(mutant.id)}[/bold] {escape(mutant.title[lang])}  ({escape(mutant.family)}; {escape(mutant.origin)})"

@@ -21,10 +21,12 @@ def selection(run: dict[str, Any]) -> str | None:
 
 def run_line(saved: SavedRun, results: dict[str, Any], lang: str) -> str:
     """Which run this was: its head, when it was saved, and what of the catalog it ran."""
-    head = saved.head[:SHORT_SHA] if saved.head else say(lang, "saved", "no_head")
     subset = selection(results["run"])
     chosen = say(lang, "saved", "subset", selection=subset) if subset else say(lang, "saved", "whole_catalog")
-    return say(lang, "saved", "run", head=head, when=saved.saved_at.strftime(TIME_FORMAT), selection=chosen)
+    when = saved.saved_at.strftime(TIME_FORMAT)
+    if saved.head is None:
+        return say(lang, "saved", "run_no_head", when=when, selection=chosen)
+    return say(lang, "saved", "run", head=saved.head[:SHORT_SHA], when=when, selection=chosen)
 
 
 def _changed_since(entry: dict[str, Any], applied: "AppliedMutant") -> bool:

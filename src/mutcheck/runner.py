@@ -74,14 +74,15 @@ def write_text(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def _save_state(root: Path, results: dict[str, Any]) -> None:
+def _save_state(root: Path, results: dict[str, Any], lang: str) -> None:
     """Keep the results for `report` and `show`; the run's outcome does not depend on it."""
+    from mutcheck.report.texts import say
     from mutcheck.state import save_run
 
     try:
         save_run(root, results)
     except OSError as error:
-        print(f"warning: this run's results were not saved for `mutcheck report` and `show`: {error}", file=sys.stderr)
+        print(say(lang, "progress", "not_saved", error=error), file=sys.stderr)
 
 
 def run_catalog(request: RunRequest, console: Console) -> ExitCode:
@@ -160,7 +161,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     for fmt, path in outputs:
         if path:
             write_text(path, render(results, fmt, run_languages(results)))
-    _save_state(config.root, results)
+    _save_state(config.root, results, config.languages[0])
     terminal.render(results, console)
     if results["mutants"] and all(m["verdict"] == "no-coverage" for m in results["mutants"]):
         console.print(say(config.languages[0], "progress", "no_coverage_warning"), markup=False, highlight=False)

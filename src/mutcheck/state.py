@@ -2,6 +2,7 @@
 
 import hashlib
 import os
+import shlex
 import tempfile
 from dataclasses import dataclass
 from datetime import datetime
@@ -91,6 +92,6 @@ def saved_run_here(root: Path) -> SavedRun:
     message = f"no saved run at {_short(head_sha(root))}: run `mutcheck run` first"
     latest = latest_run(root)
     if latest is not None:
-        when = latest.saved_at.strftime(TIME_FORMAT)
-        message += f", or render the last one, at {_short(latest.head)} ({when}): mutcheck report {latest.path}"
+        when, path = latest.saved_at.strftime(TIME_FORMAT), shlex.quote(str(latest.path))
+        message += f", or render the last one, at {_short(latest.head)} ({when}): mutcheck report {path}"
     raise InputError([Problem(str(root), "", "", message)])

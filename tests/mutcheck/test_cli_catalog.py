@@ -39,7 +39,8 @@ def test_show_prints_diff_why_and_killers_in_either_language():
     assert "G1 episode-split condition deleted" in result.output
     assert '-        if self.has_open and text != "" and len(self.open_text) > 0' in result.output
     assert "+        if False:" in result.output
-    assert "killed by: tests/consolidation/test_episodes.py::test_e2_back_to_back_episodes_split" in result.output
+    killer = "tests/consolidation/test_episodes.py::test_e2_back_to_back_episodes_split"
+    assert f"expected to be killed by: {killer}" in result.output
     chinese = invoke("show", "G1", "--lang", "zh")
     assert "删除片段切分条件" in chinese.output
 
@@ -75,8 +76,8 @@ def test_show_speaks_the_chosen_language_in_every_label():
     assert any(line.startswith("等价：") for line in equivalent)
     killed = invoke("show", "G1", "--lang", "zh").output.splitlines()
     assert "应由以下测试击杀：tests/consolidation/test_episodes.py::test_e2_back_to_back_episodes_split" in killed
-    assert any(line.startswith("提示：") for line in killed)
-    english_labels = ("equivalent:", "known gap:", "killed by:", "hint:", "tracked:")
+    assert any(line.startswith("建议添加的测试：") for line in killed)
+    english_labels = ("equivalent:", "known gap:", "expected to be killed by:", "test to add:", "tracked:")
     assert not [line for line in equivalent + killed if line.startswith(english_labels)]
 
 

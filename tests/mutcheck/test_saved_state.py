@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from mutcheck.cli import main
 from mutcheck.exit_code import ExitCode
 from mutcheck.results import load_results
-from mutcheck.state import KEPT_HEADS, project_folder, save_run
+from mutcheck.state import KEPT_HEADS, current_run, project_folder, save_run
 from tests.mutcheck.engine_project import make_engine_project
 
 SUBSET = ["--only", "SWAP", "--only", "SURVIVOR"]
@@ -90,7 +90,7 @@ def test_show_adds_the_last_verdict_its_killers_and_witnesses(tmp_path, cache):
     assert "问题：意外存活：选中的测试都没有失败" in survivor
     assert "可能已经过时" not in "\n".join(survivor)
     unrun = invoke(project, "show", "LOOP").output.splitlines()
-    assert unrun[-1] == "The last run at this commit did not run this mutant: run `mutcheck run --only LOOP`."
+    assert unrun[-1] == "The last run at this commit did not run LOOP: `mutcheck run` runs the whole catalog."
 
 
 def test_show_says_a_saved_verdict_may_be_stale_once_the_entry_changed(tmp_path, cache):
@@ -116,7 +116,7 @@ def test_a_project_outside_git_keeps_its_run_too(tmp_path, cache):
     project = make_engine_project(tmp_path / "project")
     invoke(project, "run", "--only", "SWAP")
     assert (project_folder(project) / "no-commit.json").is_file()
-    assert "Last saved run, at no commit (" in invoke(project, "show", "SWAP").output
+    assert "Last saved run, outside git (" in invoke(project, "show", "SWAP").output
     assert invoke(project, "report").exit_code == ExitCode.OK
 
 
@@ -145,5 +145,18 @@ def test_only_the_last_heads_of_a_project_are_kept(tmp_path, cache):
     assert len(list(project_folder(tmp_path).iterdir())) == KEPT_HEADS
 
 
-def test_the_test_session_keeps_state_out_of_the_users_cache():
-    assert Path(os.environ["XDG_CACHE_HOME"]) != Path.home() / ".cache"
+def test_the_test_session_keeps_state_out_of_the_users_cache(tmp_path):
+    cache = Path(os.environ["XDG_CACHE_HOME"])
+    assert cache != Path.home() / ".cache"
+    assert project_folder(tmp_path).is_relative_to(cache)  # where runs are really saved during the tests
+
+
+def test_show_with_a_damaged_saved_run_warns_and_shows_the_catalog(tmp_path, cache):
+    project = make_engine_project(tmp_path / "project", git=True)
+    invoke(project, "run", "--only", "SWAP")
+    saved = current_run(project)
+    saved.path.write_text('{"format": "mutcheck-results", "version": 1, "ru', encoding="utf-8")
+    result = invoke(project, "show", "SWAP")
+    assert result.exit_code == ExitCode.OK, result.output
+    assert "SWAP why" in result.stdout and "No saved verdict yet at this commit" in result.stdout
+    assert result.stderr.startswith("warning: the saved run cannot be read, so no verdict is shown: ")
