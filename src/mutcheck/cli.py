@@ -146,12 +146,12 @@ def list_command(
     from mutcheck import listing
 
     config = _config(project)
-    listed = listing.listed_mutants(config, catalog_of(config), families, only, diff_base, shard)
+    listed = listing.listed_mutants(config, catalog_of(config), families, only, diff_base, shard, lines=as_json)
     if as_json:
-        click.echo(json.dumps([listing.as_json(applied) for applied in listed], indent=1, ensure_ascii=False))
+        click.echo(json.dumps([listing.as_json(entry) for entry in listed], indent=1, ensure_ascii=False))
         return
     table = Table("id", "family", "location", "expectation", box=None, pad_edge=False)
-    for mutant in (applied.mutant for applied in listed):
+    for mutant in (entry.mutant for entry in listed):
         table.add_row(mutant.id, mutant.family, f"{mutant.file}::{mutant.scope}", listing.expectation_summary(mutant))
     _Console(width=200).print(table)
 

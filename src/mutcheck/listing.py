@@ -1,15 +1,19 @@
 """What `mutcheck list` lists: the entries `run` would select, as table rows or JSON objects."""
 
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from mutcheck.catalog import Catalog, Mutant
 from mutcheck.config import Config
 from mutcheck.plan import Shard, narrow
 from mutcheck.problems import InputError, Problem
-from mutcheck.runner import applied_mutants
+from mutcheck.runner import applied_mutants, unknown_only
 
-if TYPE_CHECKING:
-    from mutcheck.mutate import AppliedMutant
+
+@dataclass(frozen=True)
+class Listed:
+    mutant: Mutant
+    line: int | None  # the first line the edit changes, when the entry was applied
 
 
 def listed_mutants(
@@ -19,16 +23,25 @@ def listed_mutants(
     only: tuple[str, ...],
     diff_base: str | None,
     shard: str | None,
-) -> list["AppliedMutant"]:
-    """The mutants `run` with these `--only`, `--diff` and `--shard` would run, of these families (all when none)."""
+    lines: bool,
+) -> list[Listed]:
+    """The mutants `run` with these `--only`, `--diff` and `--shard` would run, of these families (all
+    when none). Entries are applied (so one that does not apply is an error, as in `run`) only when
+    their lines are needed: for `--diff`, and for `lines`."""
     unknown = [name for name in families if name not in catalog.families]
     if unknown:
         known = ", ".join(sorted(catalog.families)) or "none"
         raise InputError([Problem("--family", name, "", f"no such family (known: {known})") for name in unknown])
-    selected = narrow(
-        config.root, catalog, applied_mutants(config, catalog, only), diff_base, Shard.parse(shard) if shard else None
-    )
-    return [applied for applied in selected if not families or applied.mutant.family in families]
+    chosen = Shard.parse(shard) if shard else None
+    if diff_base or lines:
+        applied = narrow(config.root, catalog, applied_mutants(config, catalog, only), diff_base, chosen)
+        listed = [Listed(entry.mutant, entry.span.start_line) for entry in applied]
+    else:
+        if problems := unknown_only(config, catalog, only):
+            raise InputError(problems)
+        selected = catalog.select(list(only))
+        listed = [Listed(mutant, None) for mutant in selected if not chosen or chosen.keeps(mutant.id)]
+    return [entry for entry in listed if not families or entry.mutant.family in families]
 
 
 def expectation_kind(mutant: Mutant) -> str:
@@ -45,16 +58,16 @@ def expectation_summary(mutant: Mutant) -> str:
     return "known gap" if kind == "survives" else kind
 
 
-def as_json(applied: "AppliedMutant") -> dict[str, Any]:
+def as_json(listed: Listed) -> dict[str, Any]:
     """One listed mutant as `list --json` writes it (the README describes the shape)."""
-    mutant = applied.mutant
+    mutant = listed.mutant
     return {
         "id": mutant.id,
         "aliases": list(mutant.aliases),
         "family": mutant.family,
         "file": mutant.file,
         "scope": mutant.scope,
-        "line": applied.span.start_line,
+        "line": listed.line,
         "expectation": expectation_kind(mutant),
         "killed_by": list(mutant.killed_by),
         "equivalent": mutant.equivalent,

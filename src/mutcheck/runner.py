@@ -48,15 +48,21 @@ def catalog_of(config: Config) -> Catalog:
     return load_catalog(config.catalog_dir, config.root, config.languages)
 
 
+def unknown_only(config: Config, catalog: Catalog, only: tuple[str, ...]) -> list[Problem]:
+    """The `--only` names that are no mutant id, alias or family."""
+    known = {name for m in catalog.mutants for name in (m.id, m.family, *m.aliases)}
+    if config.generic:
+        known.add("generic")  # `--only generic`: the generic operator mutants alone
+    return [
+        Problem("--only", name, "", "no mutant id, alias or family of that name") for name in only if name not in known
+    ]
+
+
 def applied_mutants(config: Config, catalog: Catalog, only: tuple[str, ...]) -> list["AppliedMutant"]:
     """The selected catalog entries, applied; every unknown `--only` name and failed application at once."""
     from mutcheck.mutate import MutationError, apply_mutant
 
-    known = {name for m in catalog.mutants for name in (m.id, m.family, *m.aliases)}
-    if config.generic:
-        known.add("generic")  # `--only generic`: the generic operator mutants alone
-    problems = [Problem("--only", name, "", "no mutant id, alias or family of that name") for name in only]
-    problems = [problem for problem in problems if problem.entry not in known]
+    problems = unknown_only(config, catalog, only)
     applied = []
     for mutant in catalog.select(list(only)):
         try:

@@ -126,3 +126,15 @@ def test_list_selects_exactly_what_run_runs_with_only_shard_and_diff(tmp_path):
     assert _run(project, tmp_path / "diff.json", "--diff", "main") == ["SURVIVOR"]
     subprocess.run(["git", "checkout", "-q", "--", "src/tiny.py"], cwd=project, check=True)
     assert _listed(project, "--diff", "main") == []
+
+
+def test_list_lists_a_catalog_whose_entry_does_not_apply_and_json_names_it(tmp_path):
+    """Listing needs no edit applied; the line in --json (and --diff) does, and then a bad entry is an error."""
+    broken = entry(id='"BROKEN"', match='"value < nowhere"', replace='"value > nowhere"')
+    project = make_engine_project(tmp_path / "project", catalog=entry() + "\n" + broken)
+    listed = CliRunner().invoke(main, ["list", "--project", str(project)])
+    assert listed.exit_code == ExitCode.OK, listed.output
+    assert "BROKEN" in listed.output
+    as_json = CliRunner().invoke(main, ["list", "--json", "--project", str(project)])
+    assert as_json.exit_code == ExitCode.USAGE
+    assert "BROKEN" in as_json.output and "match" in as_json.output
