@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from bs4 import BeautifulSoup
 from click.testing import CliRunner
 
 from mutcheck.cli import main
@@ -105,18 +106,39 @@ RUNS = {
 }
 
 
+def _read(text: str, fmt: str) -> str:
+    """What a reader of the report reads: the comment unescaped, the page's text and tooltips (its
+    script draws the grid from words the browser test checks), Stryker's texts."""
+    if fmt == "markdown":
+        return _plain(text)
+    if fmt == "html":
+        page = BeautifulSoup(text, "html.parser")
+        for hidden in page.select("script, style, .en"):
+            hidden.decompose()
+        return "\n".join([page.get_text("\n"), *(node["title"] for node in page.select("[title]"))])
+    if fmt == "stryker":
+        mutants = [mutant for file in json.loads(text)["files"].values() for mutant in file["mutants"]]
+        return "\n".join(
+            value for mutant in mutants for value in (mutant["description"], mutant.get("statusReason", ""))
+        )
+    return text
+
+
+FORMATS = ["text", "markdown", "html", "stryker"]
+
+
 @pytest.mark.parametrize("run", RUNS)
-@pytest.mark.parametrize("fmt", ["text", "markdown"])
+@pytest.mark.parametrize("fmt", FORMATS)
 def test_a_report_in_chinese_has_no_english_label(fmt, run):
     results = RUNS[run]()
     text = render(results, fmt, ("zh",))
-    assert english_left(_plain(text), results) == set(), text
+    assert english_left(_read(text, fmt), results) == set(), text
 
 
-@pytest.mark.parametrize("fmt", ["text", "markdown"])
+@pytest.mark.parametrize("fmt", FORMATS)
 def test_the_repository_run_in_chinese_has_no_english_label(fmt, repository_results):
     text = render(repository_results, fmt, ("zh",))
-    assert english_left(_plain(text), repository_results) == set()
+    assert english_left(_read(text, fmt), repository_results) == set()
 
 
 def test_the_check_finds_an_english_label():

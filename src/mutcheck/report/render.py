@@ -34,7 +34,7 @@ def render(results: dict[str, Any], fmt: str, languages: tuple[str, ...]) -> str
     if fmt == "html":
         return render_html(results, languages)
     if fmt == "stryker":
-        return json.dumps(render_stryker(results), indent=1, ensure_ascii=False) + "\n"
+        return json.dumps(render_stryker(results, languages[0]), indent=1, ensure_ascii=False) + "\n"
     buffer = io.StringIO()
     console = Console(file=buffer, width=160, highlight=False)
     for position, lang in enumerate(languages):

@@ -1,9 +1,10 @@
-"""Stryker's mutation-testing-report-schema (version 2): the format dashboards and other tools read."""
+"""Stryker's mutation-testing-report-schema (version 2): the format dashboards and other tools read,
+in one language (the run's first, or the one asked for)."""
 
 import platform
 from typing import Any
 
-from mutcheck.report.texts import run_languages
+from mutcheck.report.texts import run_languages, say
 from mutcheck.results import is_known_gap
 
 STATUS = {
@@ -18,21 +19,20 @@ STATUS = {
 
 def _status_reason(entry: dict[str, Any], lang: str) -> str | None:
     if entry["verdict"] == "equivalent":
-        proof = entry["equivalent"][lang] if entry["equivalent"] else "byte code identical to the original"
-        return f"equivalent: {proof}"
+        proof = entry["equivalent"][lang] if entry["equivalent"] else say(lang, "stryker", "same_byte_code")
+        return say(lang, "stryker", "equivalent", proof=proof)
     if is_known_gap(entry):  # Survived or NoCoverage, as catalogued
-        tracked = f" (tracked: {entry['tracked']})" if entry["tracked"] else ""
-        return f"known gap: {entry['survives'][lang]}{tracked}"
+        reason = say(lang, "stryker", "known_gap", reason=entry["survives"][lang])
+        return reason + (say(lang, "stryker", "tracked", issue=entry["tracked"]) if entry["tracked"] else "")
     if entry["verdict"] == "broken":
         return next((p["detail"] for p in entry["problems"] if p["kind"] == "broken"), None)
     witnesses = list(entry["witnesses"].values())
     return "; ".join(witnesses) if witnesses else None
 
 
-def _mutant(results: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+def _mutant(results: dict[str, Any], entry: dict[str, Any], lang: str) -> dict[str, Any]:
     tests = results["tests"]
     span = entry["span"]
-    lang = run_languages(results)[0]
     mutant = {
         "id": entry["id"],
         "mutatorName": entry["operator"] if entry["generic"] else entry["family"],
@@ -56,13 +56,14 @@ def _mutant(results: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
     return mutant
 
 
-def render_stryker(results: dict[str, Any]) -> dict[str, Any]:
+def render_stryker(results: dict[str, Any], lang: str | None = None) -> dict[str, Any]:
+    lang = lang or run_languages(results)[0]
     files: dict[str, dict[str, Any]] = {}
     for entry in results["mutants"]:
         file = files.setdefault(
             entry["file"], {"language": "python", "source": results["sources"][entry["file"]], "mutants": []}
         )
-        file["mutants"].append(_mutant(results, entry))
+        file["mutants"].append(_mutant(results, entry, lang))
     test_files: dict[str, dict[str, Any]] = {}
     for test in results["tests"]:
         path, _, name = test.partition("::")
