@@ -176,6 +176,16 @@ def test_untrusted_text_is_escaped_in_html():
     ]
 
 
+def test_untrusted_source_is_escaped_in_the_html_source_view():
+    results = hostile_results()
+    hostile = "\n".join(HOSTILE) + "\n</pre></details><script>alert(2)</script>\n"
+    results["sources"]["src/tiny.py"] += hostile
+    html = render_html(results)
+    assert html.count("<script>") == 1 and html.count("</script>") == 2  # ours, and the grid's data
+    assert "&lt;script&gt;alert(2)&lt;/script&gt;" in html and "&lt;/pre&gt;&lt;/details&gt;" in html
+    assert "<!-- mutcheck -->" not in html
+
+
 def test_diff_lines_are_told_apart_by_their_place_in_the_diff():
     diff = "--- a/f.py\n+++ b/f.py\n@@ -1,2 +1,2 @@\n keep\n---x\n+++x\n"
     assert diff_lines(diff) == [
