@@ -8,12 +8,14 @@ from pathlib import Path
 import pytest
 
 REQUIRED = "MUTCHECK_REQUIRE_BROWSER"
+# Debian's Chromium; GitHub's runners have Google Chrome.
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
 
 def chromium(tmp_path: Path, url: str, *args: str) -> str:
     """Chromium's output for `url` (e.g. with --dump-dom); skips where it is not installed, fails
     instead with MUTCHECK_REQUIRE_BROWSER set."""
-    browser = next((path for name in ("chromium", "chromium-browser") if (path := shutil.which(name))), None)
+    browser = next((path for name in BROWSERS if (path := shutil.which(name))), None)
     if browser is None:
         message = f"no Chromium here (.ci/run installs it and sets {REQUIRED}=1)"
         if os.environ.get(REQUIRED):
