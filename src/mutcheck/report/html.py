@@ -4,7 +4,7 @@ from typing import Any
 
 from mutcheck.report import texts
 from mutcheck.report.html_grid import grid_data
-from mutcheck.report.html_source import source_files
+from mutcheck.report.html_source import mutant_anchor, source_files
 from mutcheck.report.view import build_view
 
 LINE_KINDS = {"@": "hunk", "+": "added", "-": "removed"}
@@ -36,6 +36,7 @@ def render_html(results: dict[str, Any], languages: tuple[str, ...] | None = Non
             first_lines=first_lines,
             families=list(dict.fromkeys(mutant["family"] for mutant in grid["mutants"])),
             diff_lines=diff_lines,
+            mutant_anchor=mutant_anchor,
             t=texts.say,
         )
     )

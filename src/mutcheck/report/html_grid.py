@@ -4,6 +4,7 @@ from typing import Any
 
 from mutcheck.matrix import KILLED, TIMEOUT, VERDICTS, names_node
 from mutcheck.outcome import OUTCOMES
+from mutcheck.report.html_source import mutant_anchor
 from mutcheck.report.texts import say
 
 # Problems that name an expected killer which did not detect a detected mutant.
@@ -24,7 +25,7 @@ def _mutant(tests: list[str], entry: dict[str, Any], number: int) -> dict[str, A
         missed = expected
     return {
         "id": entry["id"],
-        "anchor": f"m-{number}",
+        "anchor": mutant_anchor(number),
         "family": entry["family"],
         "verdict": entry["verdict"],
         "met": entry["expectation_met"],

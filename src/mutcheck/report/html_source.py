@@ -32,6 +32,11 @@ def line_anchor(file_number: int, line: int) -> str:
     return f"s-{file_number}-{line}"
 
 
+def mutant_anchor(number: int) -> str:
+    """The details of the catalogued mutant `number` (from 1, in the results' order)."""
+    return f"m-{number}"
+
+
 def source_files(results: dict[str, Any]) -> tuple[list[SourceFile], dict[str, str]]:
     """The files catalogued mutants change, in path order, and each mutant's first line (id → anchor)."""
     catalogued = [entry for entry in results["mutants"] if not entry["generic"]]
@@ -48,7 +53,8 @@ def source_files(results: dict[str, Any]) -> tuple[list[SourceFile], dict[str, s
                 continue
             span = entry["span"]
             first_lines[entry["id"]] = line_anchor(file_number, span["start_line"])
-            mark = (f"m-{mutant_number}", entry["id"], entry["family"], entry["verdict"], entry["expectation_met"])
+            anchor = mutant_anchor(mutant_number)
+            mark = (anchor, entry["id"], entry["family"], entry["verdict"], entry["expectation_met"])
             for line in lines[span["start_line"] - 1 : span["end_line"]]:
                 line.marks.append(Mark(*mark, first=line.number == span["start_line"]))
         files.append(SourceFile(path, lines))
