@@ -8,8 +8,10 @@ fixed sleep. SIGINT and SIGTERM are checked the moment mutcheck has exited (it w
 cleanup); after SIGKILL, which mutcheck cannot see, its host notices and stops the rest.
 """
 
+import re
 import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -30,6 +32,12 @@ EXIT_CODES = {signal.SIGINT: ExitCode.INTERRUPTED, signal.SIGTERM: ExitCode.TERM
 @pytest.fixture(scope="module")
 def project(tmp_path_factory):
     return make_hostile_project(tmp_path_factory.mktemp("interrupted") / "project")
+
+
+def _internal_error(stderr: str) -> str:
+    """The details an internal error left in its file, for the failure message."""
+    found = re.search(r"details in (\S+)", stderr)
+    return Path(found[1]).read_text(encoding="utf-8") if found and Path(found[1]).is_file() else ""
 
 
 def _interrupted_line(signum: int) -> str:
@@ -59,9 +67,10 @@ def test_an_interrupted_run_leaves_nothing(project, tmp_path, moment, signum):
     if signum == signal.SIGKILL:
         assert run.scratch_folders(), "the killed run could not remove its scratch folder"
         next_run = Run(project, tmp_path, "--only", "SPAWN_SWAP").start()
-        next_code, _, _ = next_run.finish()
+        next_code, next_stdout, next_stderr = next_run.finish()
+        said = next_stdout + next_stderr + _internal_error(next_stderr)  # before its folders go
         next_run.kill_leftovers()
-        assert next_code == ExitCode.EXPECTATION_FAILED
+        assert next_code == ExitCode.EXPECTATION_FAILED, said
         assert run.scratch_folders() == []
 
 
