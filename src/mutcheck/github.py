@@ -6,20 +6,18 @@ says what permission or limit was hit.
 
 import json
 import logging
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import urlsplit
 
 import requests
 from github import Auth, Github, GithubException, GithubRetry, RateLimitExceededException, set_log_level
 from github.PullRequest import PullRequest
 from unidiff import PatchSet
 
+from mutcheck.inline import InlineFinding, InlinePlan, PostedComment, marked_mutant, reconcile
 from mutcheck.report.escape import MARKER
 
 GITHUB_BODY_LIMIT = 65_536
-_INLINE_ID = re.compile(r"<!-- mutcheck:inline (\S+) -->")
 ACTIONS_BOT = "github-actions[bot]"
 TWO_WORKFLOWS = (
     "Pull requests from forks only get a read-only token: run `mutcheck run` on `pull_request` and post "
@@ -41,19 +39,6 @@ def quoted(text: object, secret: str = "") -> str:
     line = " ".join("".join(c if c.isprintable() else " " for c in str(text)).split())
     line = line.replace(secret, "<GITHUB_TOKEN>") if secret else line
     return line if len(line) <= SERVER_TEXT_LIMIT else line[: SERVER_TEXT_LIMIT - 1] + "…"
-
-
-@dataclass(frozen=True)
-class InlineFinding:
-    mutant_id: str
-    path: str
-    line: int
-    body: str  # already rendered and escaped, starting with the inline marker
-
-
-def inline_marker(mutant_id: str) -> str:
-    """Marks our inline comment for one mutant; the id is quoted so it cannot end the comment."""
-    return f"<!-- mutcheck:inline {quote(mutant_id, safe='')} -->"
 
 
 def connect(token: str, api_url: str, retries: int = 4, backoff: float = 1.0, throttle: bool = True) -> Github:
@@ -163,40 +148,83 @@ def diff_lines(pull: PullRequest) -> dict[str, set[int]]:
     return lines
 
 
+# The thread of each review comment, for resolving it: REST does not say, GraphQL does.
+_REVIEW_THREADS = """
+query($owner: String!, $name: String!, $number: Int!, $first: Int!, $after: String) {
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      reviewThreads(first: $first, after: $after) {
+        pageInfo { hasNextPage endCursor }
+        nodes { id isResolved comments(first: 1) { nodes { databaseId } } }
+      }
+    }
+  }
+}
+"""
+THREADS_PER_PAGE = 100
+
+
+def review_threads(pull: PullRequest) -> dict[int, tuple[str, bool]]:
+    """Each review thread's id and whether it is resolved, by the id of the comment that opened it."""
+    repo = pull.base.repo
+    variables = {"owner": repo.owner.login, "name": repo.name, "number": pull.number, "first": THREADS_PER_PAGE}
+    threads = {}
+    while True:
+        _, data = pull.requester.graphql_query(_REVIEW_THREADS, variables)
+        page = data["data"]["repository"]["pullRequest"]["reviewThreads"]
+        for thread in page["nodes"]:
+            for opening in thread["comments"]["nodes"]:
+                threads[opening["databaseId"]] = (thread["id"], thread["isResolved"])
+        if not page["pageInfo"]["hasNextPage"]:
+            return threads
+        variables["after"] = page["pageInfo"]["endCursor"]
+
+
+def _set_thread_resolved(pull: PullRequest, thread_id: str, resolved: bool) -> None:
+    mutation = "resolveReviewThread" if resolved else "unresolveReviewThread"
+    pull.requester.graphql_named_mutation(mutation, {"threadId": thread_id}, "thread { id isResolved }")
+
+
 def sync_inline_findings(
     pull: PullRequest,
     head_sha: str,
     findings: Iterable[InlineFinding],
     author: str,
     review_body: str,
-    resolved_body: str,
-) -> dict[str, int]:
-    """One review with a comment per new finding in the diff; later runs edit instead of repeating."""
+    resolved_text: str,
+) -> InlinePlan:
+    """Make the pull request's inline comments match `findings` (see `inline.reconcile`); returns what was done.
+
+    New and moved findings go into one review at `head_sha`, the commit whose diff `pull` shows."""
     in_diff = diff_lines(pull)
-    wanted = {f.mutant_id: f for f in findings if f.line in in_diff.get(f.path, set())}
-    existing = {}
+    ours = {}
     for comment in pull.get_review_comments():
-        if comment.user.login == author and (match := _INLINE_ID.match(comment.body)):
-            existing[unquote(match.group(1))] = comment
-    counts = {"created": 0, "updated": 0, "resolved": 0, "unchanged": 0}
-    new = []
-    for mutant_id, finding in wanted.items():
-        comment = existing.get(mutant_id)
-        if comment is None:
-            new.append({"path": finding.path, "line": finding.line, "side": "RIGHT", "body": finding.body})
-        elif comment.body != finding.body:
-            comment.edit(finding.body)
-            counts["updated"] += 1
-        else:
-            counts["unchanged"] += 1
-    for mutant_id, comment in existing.items():
-        if mutant_id not in wanted:
-            body = inline_marker(mutant_id) + "\n" + resolved_body
-            if comment.body != body:
-                comment.edit(body)
-                counts["resolved"] += 1
-    if new:
+        if comment.user.login == author and (mutant_id := marked_mutant(comment.body)) is not None:
+            ours[comment.id] = (mutant_id, comment)
+    threads = review_threads(pull) if ours else {}
+    posted = [
+        PostedComment(
+            comment.id,
+            mutant_id,
+            comment.path,
+            comment.line,
+            comment.body,
+            comment.created_at,
+            *threads.get(comment.id, (None, False)),
+        )
+        for mutant_id, comment in ours.values()
+    ]
+    plan = reconcile(findings, posted, in_diff, resolved_text)
+    for comment_id in plan.deletions:
+        ours[comment_id][1].delete()
+    for comment_id, body in plan.edits:
+        ours[comment_id][1].edit(body)
+    for thread_id in plan.resolve:
+        _set_thread_resolved(pull, thread_id, True)
+    for thread_id in plan.unresolve:
+        _set_thread_resolved(pull, thread_id, False)
+    if plan.post:
+        new = [{"path": f.path, "line": f.line, "side": "RIGHT", "body": f.body} for f in plan.post]
         commit = pull.base.repo.get_commit(head_sha)
         pull.create_review(commit=commit, body=review_body, event="COMMENT", comments=new)
-        counts["created"] = len(new)
-    return counts
+    return plan

@@ -6,6 +6,7 @@ from typing import Any
 from mutcheck import github
 from mutcheck.artifact import NotRun
 from mutcheck.github import PublishError
+from mutcheck.inline import InlineFinding, InlinePlan, inline_marker
 from mutcheck.report.markdown import render_inline_finding, render_markdown, render_not_run, render_sentence
 from mutcheck.report.texts import known_languages, run_languages
 
@@ -17,13 +18,13 @@ def is_finding_survivor(mutant: dict[str, Any]) -> bool:
     return mutant["verdict"] == "survived" and any(p["kind"] == "unexpected-survivor" for p in mutant["problems"])
 
 
-def _findings(results: dict[str, Any]) -> list[github.InlineFinding]:
+def _findings(results: dict[str, Any]) -> list[InlineFinding]:
     return [
-        github.InlineFinding(
+        InlineFinding(
             mutant["id"],
             mutant["file"],
             mutant["span"]["start_line"],
-            github.inline_marker(mutant["id"]) + "\n" + render_inline_finding(results, mutant["id"]),
+            inline_marker(mutant["id"]) + "\n" + render_inline_finding(results, mutant["id"]),
         )
         for mutant in results["mutants"]
         if is_finding_survivor(mutant)
@@ -58,8 +59,7 @@ def publish(
     try:
         pull = client.get_repo(repository).get_pull(pr_number)
         github.check_host(pull, api_url)
-        if expected_head is not None:
-            _check_head(made_at, pull.head.sha, expected_head, pr_number)
+        _check_head(made_at, pull.head.sha, expected_head, pr_number)
         if author is None:
             step = "finding the token's login"
             author = github.ACTIONS_BOT if os.environ.get("GITHUB_ACTIONS") == "true" else client.get_user().login
@@ -69,16 +69,15 @@ def publish(
         outcome = f"comment {github.upsert_comment(pull, body, author)}"
         if findings is not None:
             step = "posting inline findings"
-            sha = made_at or pull.head.sha
-            counts = github.sync_inline_findings(
+            plan = github.sync_inline_findings(
                 pull,
-                sha,
+                made_at,
                 findings,
                 author,
                 review_body=render_sentence(languages, "inline_review", count=len(findings)),
-                resolved_body=render_sentence(languages, "inline_resolved", sha=sha),
+                resolved_text=render_sentence(languages, "inline_resolved", sha=made_at),
             )
-            outcome += "; inline: " + ", ".join(f"{count} {kind}" for kind, count in counts.items())
+            outcome += _inline_account(plan, made_at)
     except PublishError as error:  # one of our refusals
         raise PublishError(f"{step}: {error}") from error
     except Exception as error:  # PyGithub meets a malformed answer with whatever error reading it raises
@@ -86,9 +85,25 @@ def publish(
     return outcome
 
 
-def _check_head(made_at: str | None, actual: object, expected: str, number: int) -> None:
-    """The artifact must describe the commit the event names, and the PR must still point at it."""
-    if made_at != expected:
+def _check_head(made_at: str | None, actual: object, expected: str | None, number: int) -> None:
+    """The results must describe the pull request's current head (and with `expected`, the commit the event
+    names): their inline findings are placed on that commit's diff, and GitHub rejects a line outside it."""
+    if expected is not None and made_at != expected:
         raise PublishError(f"refusing to post: the results were made at {made_at}, not at {expected}")
-    if actual != expected:
-        raise PublishError(f"refusing to post: pull request #{number} is at {github.quoted(actual)}, not at {expected}")
+    if made_at is None:
+        raise PublishError(
+            f"refusing to post: the results name no commit (made outside git), not pull request #{number}'s head"
+        )
+    if actual != made_at:
+        raise PublishError(f"refusing to post: pull request #{number} is at {github.quoted(actual)}, not at {made_at}")
+
+
+def _inline_account(plan: InlinePlan, sha: str) -> str:
+    """The counts on the first line, then one line for each finding not posted because its line is not in the diff."""
+    counts = [f"{count} {kind}" for kind, count in plan.counts.items()] + [f"{len(plan.outside_diff)} outside the diff"]
+    dropped = [
+        f"\nnot posted inline: {github.quoted(finding.mutant_id)} at {github.quoted(finding.path)}:{finding.line}"
+        f", not in the diff at {sha}"
+        for finding in plan.outside_diff
+    ]
+    return "; inline: " + ", ".join(counts) + "".join(dropped)

@@ -57,6 +57,7 @@ class FakeGitHub:
         self._next_id = 1000
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.resolved_threads: set[str] = set()  # review threads are one per review comment, by its id
 
     def __enter__(self) -> "FakeGitHub":
         self._thread.start()
@@ -104,6 +105,27 @@ class FakeGitHub:
         }
         self.review_comments.append(comment)
         return comment
+
+    def mark_outdated(self, comment: dict[str, Any]) -> None:
+        """What GitHub does to a review comment once a push changes its line: it no longer has a current one."""
+        comment["line"] = None
+        comment["position"] = None
+
+    def thread_id(self, comment: dict[str, Any]) -> str:
+        return f"PRRT_{comment['id']}"
+
+    def thread_resolved(self, comment: dict[str, Any]) -> bool:
+        return self.thread_id(comment) in self.resolved_threads
+
+    def in_diff(self, path: str, line: int) -> bool:
+        """Whether a hunk of the pull request's diff of `path` covers `line` on the new side."""
+        for changed in self.files:
+            if changed["filename"] != path or not changed.get("patch"):
+                continue
+            for start, count in re.findall(r"^@@ -\S+ \+(\d+)(?:,(\d+))? @@", changed["patch"], re.MULTILINE):
+                if int(start) <= line < int(start) + int(count or 1):
+                    return True
+        return False
 
     def writes(self) -> list[tuple[str, str, Any]]:
         return [request for request in self.requests if request[0] != "GET"]
@@ -225,11 +247,22 @@ class FakeGitHub:
             return self._page(self.files, path, query)
         if (method, path) == ("GET", f"{repo}/pulls/{NUMBER}/comments"):
             return self._page(self.review_comments, path, query)
+        if method == "DELETE" and (match := re.fullmatch(rf"{repo}/pulls/comments/(\d+)", path)):
+            comment = next((c for c in self.review_comments if c["id"] == int(match.group(1))), None)
+            if comment is None:
+                return 404, {"message": "Not Found"}, {}
+            self.review_comments.remove(comment)
+            return 204, None, {}
+        if (method, path) == ("POST", "/graphql"):
+            return 200, self.graphql(body["query"], body["variables"]), {}
         if match := re.fullmatch(rf"{repo}/pulls/comments/(\d+)", path):
             comment = next(c for c in self.review_comments if c["id"] == int(match.group(1)))
             comment["body"] = body["body"]
             return 200, comment, {}
         if (method, path) == ("POST", f"{repo}/pulls/{NUMBER}/reviews"):
+            if outside := [item for item in body["comments"] if not self.in_diff(item["path"], item["line"])]:
+                reason = "Pull request review thread line must be part of the diff"
+                return 422, {"message": "Unprocessable Entity", "errors": [reason] * len(outside)}, {}
             for item in body["comments"]:
                 self.add_review_comment(item["path"], item["line"], item["body"], self.login)
             review = {
@@ -244,3 +277,37 @@ class FakeGitHub:
         if match := re.fullmatch(rf"{repo}/commits/([0-9a-f]{{40}})", path):
             return 200, {"sha": match.group(1), "url": f"{self.base}{path}"}, {}
         return 404, {"message": "Not Found", "documentation_url": "https://docs.github.com/rest"}, {}
+
+    # -- GraphQL: the pull request's review threads, and resolving them ---------------------------
+    def graphql(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:
+        if mutation := re.search(r"\b(resolveReviewThread|unresolveReviewThread)\(input: \$input\)", query):
+            thread_id = variables["input"]["threadId"]
+            if thread_id not in {self.thread_id(comment) for comment in self.review_comments}:
+                message = f"Could not resolve to a node with the global id of '{thread_id}'"
+                return {"data": {mutation.group(1): None}, "errors": [{"type": "NOT_FOUND", "message": message}]}
+            if mutation.group(1) == "resolveReviewThread":
+                self.resolved_threads.add(thread_id)
+            else:
+                self.resolved_threads.discard(thread_id)
+            thread = {"id": thread_id, "isResolved": thread_id in self.resolved_threads}
+            return {"data": {mutation.group(1): {"thread": thread}}}
+        if "reviewThreads(first: $first, after: $after)" in query:
+            if (variables["owner"], variables["name"], variables["number"]) != (OWNER, NAME, NUMBER):
+                return {"data": {"repository": None}, "errors": [{"type": "NOT_FOUND", "message": "no such pull"}]}
+            return {"data": {"repository": {"pullRequest": {"reviewThreads": self._threads_page(variables)}}}}
+        return {"errors": [{"message": f"the fake does not know this query: {query}"}]}
+
+    def _threads_page(self, variables: dict[str, Any]) -> dict[str, Any]:
+        # Threads in the order their comments were made; a cursor is the index of the next one.
+        start = int(variables.get("after") or 0)
+        end = start + variables["first"]
+        threads = [
+            {
+                "id": self.thread_id(comment),
+                "isResolved": self.thread_resolved(comment),
+                "comments": {"nodes": [{"databaseId": comment["id"]}]},
+            }
+            for comment in self.review_comments[start:end]
+        ]
+        page_info = {"hasNextPage": end < len(self.review_comments), "endCursor": str(end)}
+        return {"pageInfo": page_info, "nodes": threads}

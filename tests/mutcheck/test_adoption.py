@@ -200,7 +200,10 @@ def test_init_then_both_workflows_end_in_one_comment(tmp_path, runner_bin):
         privileged = comment_runner(untrusted, head, tmp_path / "comment-job")
         assert privileged.run_job(workflow(repository, "mutcheck-comment.yml"), "comment"), privileged.log()
         assert privileged.action_outputs == [
-            {"outcome": "comment created; inline: 1 created, 0 updated, 0 resolved, 0 unchanged"}
+            {
+                "outcome": "comment created; inline: 1 created, 0 updated, 0 resolved, 0 unresolved, 0 deleted, "
+                "0 unchanged, 0 outside the diff"
+            }
         ]
         (comment,) = fake.comments
         assert comment["body"] == (artifact / "comment.md").read_text(encoding="utf-8")

@@ -152,26 +152,36 @@ def test_an_over_long_body_is_never_sent(fake):
 
 def test_inline_findings_are_posted_once_then_updated_then_resolved(fake):
     outcome = post(fake, inline=True)
-    assert outcome.endswith("inline: 1 created, 0 updated, 0 resolved, 0 unchanged")
+    assert outcome.endswith(
+        "inline: 1 created, 0 updated, 0 resolved, 0 unresolved, 0 deleted, 0 unchanged, 0 outside the diff"
+    )
     (review,) = fake.reviews
     assert review["commit_id"] == HEAD and "1 guard mutant(s) survive" in review["body"]
     (comment,) = fake.review_comments
     assert (comment["path"], comment["line"], comment["side"]) == ("src/tiny.py", 7, "RIGHT")
     assert comment["body"].startswith("<!-- mutcheck:inline SURVIVOR -->") and "中文说明" in comment["body"]
 
-    assert post(fake, inline=True).endswith("inline: 0 created, 0 updated, 0 resolved, 1 unchanged")
+    assert post(fake, inline=True).endswith(
+        "inline: 0 created, 0 updated, 0 resolved, 0 unresolved, 0 deleted, 1 unchanged, 0 outside the diff"
+    )
     assert len(fake.reviews) == 1 and len(fake.review_comments) == 1
 
     killed = copy.deepcopy(RESULTS)
     survivor = next(m for m in killed["mutants"] if m["id"] == "SURVIVOR")
     survivor.update(verdict="killed", expectation_met=True, problems=[])
-    assert post(fake, killed, inline=True).endswith("0 created, 0 updated, 1 resolved, 0 unchanged")
-    assert "Resolved at" in fake.review_comments[0]["body"]
+    assert post(fake, killed, inline=True).endswith(
+        "0 created, 0 updated, 1 resolved, 0 unresolved, 0 deleted, 0 unchanged, 0 outside the diff"
+    )
+    assert "Resolved at" in fake.review_comments[0]["body"] and fake.thread_resolved(fake.review_comments[0])
 
 
 def test_survivors_outside_the_diff_get_no_inline_comment(fake):
     fake.files = [{"filename": "src/other.py", "patch": "@@ -1,1 +1,1 @@\n-a\n+b"}]
-    assert post(fake, inline=True).endswith("inline: 0 created, 0 updated, 0 resolved, 0 unchanged")
+    outcome = post(fake, inline=True)
+    assert outcome.endswith(
+        "inline: 0 created, 0 updated, 0 resolved, 0 unresolved, 0 deleted, 0 unchanged, 1 outside the diff\n"
+        f"not posted inline: SURVIVOR at src/tiny.py:7, not in the diff at {HEAD}"
+    )
     assert fake.reviews == []
 
 
@@ -261,5 +271,7 @@ def test_informational_generic_survivors_get_no_inline_comment(fake):
     generic = dict(copy.deepcopy(survivor), id="tiny.x_clamp__mutmut_1", generic=True, operator="comparison")
     generic["problems"] = []
     results["mutants"].append(generic)
-    assert post(fake, results, inline=True).endswith("inline: 1 created, 0 updated, 0 resolved, 0 unchanged")
+    assert post(fake, results, inline=True).endswith(
+        "inline: 1 created, 0 updated, 0 resolved, 0 unresolved, 0 deleted, 0 unchanged, 0 outside the diff"
+    )
     assert [c["body"].split(" -->")[0] for c in fake.review_comments] == ["<!-- mutcheck:inline SURVIVOR"]

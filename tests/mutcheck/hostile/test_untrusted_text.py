@@ -98,6 +98,7 @@ def huge_test_id_results() -> dict[str, Any]:
 def fake(monkeypatch):
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     with FakeGitHub() as server:
+        server.head_sha = RESULTS["run"]["head_sha"]  # results of another commit are refused
         yield server
 
 
