@@ -120,15 +120,14 @@ def response_violations(
     except ResponseNotFound:
         if status not in ANY_OPERATION_ERRORS:
             return [f"{method} {path} ({op.operation_id}) answered {status}, which the operation does not document"]
-        return _error_object_violations(op, status, body)
+        return _error_object_violations(f"{method} {path} ({op.operation_id}) answer {status}", body)
     except Exception as error:  # as in request_violations
         return [f"{method} {path} ({op.operation_id}) answer {status} {reason}" for reason in _reasons(error)]
     return []
 
 
-def _error_object_violations(op: Operation, status: int, body: bytes) -> list[str]:
+def _error_object_violations(where: str, body: bytes) -> list[str]:
     schema = description()["components"]["schemas"]["basic-error"]
-    where = f"{op.method} {op.template} ({op.operation_id}) answer {status}"
     try:
         payload = json.loads(body)
     except ValueError as error:
