@@ -109,8 +109,16 @@ class FakeGitHub:
         with self._lock:
             self._next_id += 1
             comment_id = self._next_id
+        # The example is a reply on a multi-line range; ours is a single-line comment of the head commit.
         comment = {
             **example("pull-request-review-comment-items"),
+            "start_line": None,
+            "original_start_line": None,
+            "start_side": None,
+            "original_line": line,
+            "commit_id": self.head_sha,
+            "original_commit_id": self.head_sha,
+            "pull_request_review_id": len(self.reviews) + 1,
             "id": comment_id,
             "node_id": f"PRRC_{comment_id}",
             "url": f"{self.base}/repos/{OWNER}/{NAME}/pulls/comments/{comment_id}",
@@ -123,6 +131,7 @@ class FakeGitHub:
             "updated_at": TIMESTAMP.format(0),
             "pull_request_url": f"{self.base}/repos/{OWNER}/{NAME}/pulls/{NUMBER}",
         }
+        del comment["in_reply_to_id"]
         self.review_comments.append(comment)
         return comment
 

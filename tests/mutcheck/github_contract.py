@@ -24,6 +24,9 @@ SERVER = "https://api.github.com"  # the description's server; only the path of 
 # Where the description is narrower than what GitHub answers; each is widened here, and only these.
 # - A review comment whose line is no longer in the diff ("outdated") has `line` and `position` null.
 NULLABLE = {"pull-request-review-comment": ("line", "position")}
+# - A single-line review comment has `start_side` null: the description marks it nullable, but its enum
+#   leaves out null, which OpenAPI 3.0.3 requires of a nullable enum.
+NULL_IN_ENUM = {"pull-request-review-comment": ("start_side",)}
 # - Any operation answers 401 (bad token), 403 (no permission, rate limit), 404 (gone, or not visible to the
 #   token), 422, 429 (rate limit) and 5xx with GitHub's error object, though the description lists only some.
 ANY_OPERATION_ERRORS = {401, 403, 404, 422, 429, 500, 502, 503, 504}
@@ -39,12 +42,15 @@ class Operation:
 
 @functools.cache
 def description() -> dict[str, Any]:
-    """The parsed description, with the known gaps (NULLABLE) widened."""
+    """The parsed description, with the known gaps (NULLABLE, NULL_IN_ENUM) widened."""
     path = npm_package("@octokit/openapi") / "generated" / "api.github.com.json"
     spec = json.loads(path.read_text(encoding="utf-8"))
     for schema, fields in NULLABLE.items():
         for name in fields:
             spec["components"]["schemas"][schema]["properties"][name]["nullable"] = True
+    for schema, fields in NULL_IN_ENUM.items():
+        for name in fields:
+            spec["components"]["schemas"][schema]["properties"][name]["enum"].append(None)
     return spec
 
 
