@@ -81,10 +81,28 @@ def _described(error: Exception, secret: str) -> str:
 def _server_message(data: object, secret: str) -> str:
     """GitHub's own explanation in an error answer; PyGithub wraps a body that is not JSON as {"data": …}."""
     if isinstance(data, dict) and "message" in data:
-        return quoted(data["message"], secret)
+        # The message is often only "Unprocessable Entity"; the reason is in `errors`.
+        reasons = _error_reasons(data.get("errors"))
+        message = quoted(data["message"], secret)
+        return f"{message}: {quoted('; '.join(reasons), secret)}" if reasons else message
     if isinstance(data, bytes | str) or (isinstance(data, dict) and "data" in data):
         return "an answer that is not JSON"
     return quoted(data, secret) if data else "no explanation"
+
+
+def _error_reasons(errors: object) -> list[str]:
+    """The reasons in an error answer's `errors`: plain strings, or objects with a `message` (else a `code`)."""
+    if not isinstance(errors, list):
+        return []
+    reasons = []
+    for error in errors:
+        if isinstance(error, dict):
+            error = error.get("message") or " ".join(
+                str(error[key]) for key in ("resource", "field", "code") if key in error
+            )
+        if error:
+            reasons.append(str(error))
+    return reasons
 
 
 def _refusal(status: int, message: str) -> str:

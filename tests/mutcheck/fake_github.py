@@ -1,7 +1,9 @@
 """A small fake of GitHub's REST API on 127.0.0.1, enough for PyGithub to post and edit comments.
 
-It answers with realistic JSON (every object carries its `url`), paginates with Link headers,
-records every request, and can be told to fail the next matching requests.
+It answers with GitHub's own examples from its OpenAPI description (every field the real API returns),
+overriding only what the tests control; paginates with Link headers; records every request; and can be
+told to fail the next matching requests. Every request and every answer is checked against the description
+(`github_contract`); leaving the fake with a violation recorded fails the test.
 """
 
 import json
@@ -12,8 +14,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
+from tests.mutcheck import github_contract
+from tests.mutcheck.github_contract import example
+
 OWNER, NAME, NUMBER = "octo", "widgets", 7
 HEAD_SHA = "a" * 40
+DOCUMENTATION = "https://docs.github.com/rest"
 TIMESTAMP = "2026-11-29T12:00:{:02}Z"
 # The pull request changes line 7 of src/tiny.py (lines 4-9 are in its diff).
 PATCH = "\n".join(
@@ -39,6 +45,14 @@ class Failure:
     message: str = "failure"
     headers: dict[str, str] = field(default_factory=dict)
     raw: bytes | None = None  # sent as is instead of {"message": …}: truncated JSON, an HTML page
+    errors: list[Any] = field(default_factory=list)  # GitHub's reasons in a 422: strings or {"code", "message"}
+
+    def payload(self) -> Any:
+        """What GitHub's error answers look like; `raw` is sent unchecked, being deliberately malformed."""
+        if self.raw is not None:
+            return self.raw
+        error = {"message": self.message, "documentation_url": DOCUMENTATION}
+        return {**error, "errors": self.errors} if self.errors else error
 
 
 class FakeGitHub:
@@ -51,6 +65,8 @@ class FakeGitHub:
         self.review_comments: list[dict[str, Any]] = []
         self.reviews: list[dict[str, Any]] = []
         self.failures: list[Failure] = []
+        self.violations: list[str] = []  # of GitHub's OpenAPI description, by a request or by an answer
+        github_contract.description()  # loaded (or the test skipped, without npm) before the first request
         self.login = "mutcheck-bot"
         self.head_sha = HEAD_SHA
         self.files = [{"filename": "src/tiny.py", "patch": PATCH}]
@@ -66,6 +82,8 @@ class FakeGitHub:
     def __exit__(self, *_: object) -> None:
         self.server.shutdown()
         self.server.server_close()
+        if self.violations:
+            raise AssertionError("GitHub's OpenAPI description is violated:\n" + "\n".join(self.violations))
 
     # -- state helpers -------------------------------------------------------------------------
     def add_comment(self, body: str, login: str) -> dict[str, Any]:
@@ -74,13 +92,14 @@ class FakeGitHub:
             comment_id = self._next_id
         repo = f"{self.base}/repos/{OWNER}/{NAME}"
         comment = {
+            **example("issue-comment"),
             "id": comment_id,
             "node_id": f"IC_{comment_id}",
             "url": f"{repo}/issues/comments/{comment_id}",
             "html_url": f"https://github.example/{OWNER}/{NAME}/pull/{NUMBER}#issuecomment-{comment_id}",
             "issue_url": f"{repo}/issues/{NUMBER}",
             "body": body,
-            "user": {"login": login, "id": 1, "type": "Bot", "url": f"{self.base}/users/{login}"},
+            "user": self.user_json(login),
             "created_at": TIMESTAMP.format(len(self.comments) % 60),
             "updated_at": TIMESTAMP.format(len(self.comments) % 60),
         }
@@ -91,18 +110,29 @@ class FakeGitHub:
         with self._lock:
             self._next_id += 1
             comment_id = self._next_id
+        # The example is a reply on a multi-line range; ours is a single-line comment of the head commit.
         comment = {
+            **example("pull-request-review-comment-items"),
+            "start_line": None,
+            "original_start_line": None,
+            "start_side": None,
+            "original_line": line,
+            "commit_id": self.head_sha,
+            "original_commit_id": self.head_sha,
+            "pull_request_review_id": len(self.reviews) + 1,
             "id": comment_id,
+            "node_id": f"PRRC_{comment_id}",
             "url": f"{self.base}/repos/{OWNER}/{NAME}/pulls/comments/{comment_id}",
             "path": path,
             "line": line,
             "side": "RIGHT",
             "body": body,
-            "user": {"login": login, "id": 1, "type": "Bot"},
+            "user": self.user_json(login),
             "created_at": TIMESTAMP.format(0),
             "updated_at": TIMESTAMP.format(0),
             "pull_request_url": f"{self.base}/repos/{OWNER}/{NAME}/pulls/{NUMBER}",
         }
+        del comment["in_reply_to_id"]
         self.review_comments.append(comment)
         return comment
 
@@ -131,32 +161,54 @@ class FakeGitHub:
         return [request for request in self.requests if request[0] != "GET"]
 
     # -- JSON ----------------------------------------------------------------------------------
-    def repo_json(self) -> dict[str, Any]:
+    def user_json(self, login: str) -> dict[str, Any]:
         return {
+            **example("issue-comment")["user"],
+            "login": login,
+            "id": 1,
+            "type": "Bot",
+            "url": f"{self.base}/users/{login}",
+        }
+
+    # The description's examples lack a few fields its own schemas require (`language`, a team's `type`,
+    # `user_view_type`); each answer sets them, and a repository that is no fork has no `source`/`parent`.
+    def repo_json(self) -> dict[str, Any]:
+        repository = example("full-repository-default-response")
+        del repository["source"], repository["parent"]
+        return {
+            **repository,
+            "fork": False,
+            "language": "Python",
             "id": 1,
             "name": NAME,
             "full_name": f"{OWNER}/{NAME}",
             "url": f"{self.base}/repos/{OWNER}/{NAME}",
             "html_url": f"https://github.example/{OWNER}/{NAME}",
-            "owner": {"login": OWNER, "id": 2, "type": "Organization"},
+            "owner": {**self.user_json(OWNER), "id": 2, "type": "Organization"},
             "private": False,
         }
 
+    def files_json(self) -> list[dict[str, Any]]:
+        return [{**example("diff-entry-items"), **changed} for changed in self.files]
+
     def pull_json(self) -> dict[str, Any]:
         repo = {**self.repo_json(), "url": f"{self.links}/repos/{OWNER}/{NAME}"}
+        pull = example("pull-request")
         return {
+            **pull,
             "id": 77,
             "number": NUMBER,
             "state": "open",
             "title": "Change clamp",
             "url": f"{repo['url']}/pulls/{NUMBER}",
             "html_url": f"https://github.example/{OWNER}/{NAME}/pull/{NUMBER}",
+            "requested_teams": [],
             "issue_url": f"{repo['url']}/issues/{NUMBER}",
             "comments_url": f"{repo['url']}/issues/{NUMBER}/comments",
             "review_comments_url": f"{repo['url']}/pulls/{NUMBER}/comments",
-            "head": {"sha": self.head_sha, "ref": "feature", "repo": repo, "label": "octo:feature"},
-            "base": {"sha": "b" * 40, "ref": "main", "repo": repo, "label": "octo:main"},
-            "user": {"login": "contributor", "id": 3},
+            "head": {**pull["head"], "sha": self.head_sha, "ref": "feature", "repo": repo, "label": "octo:feature"},
+            "base": {**pull["base"], "sha": "b" * 40, "ref": "main", "repo": repo, "label": "octo:main"},
+            "user": {**self.user_json("contributor"), "id": 3, "type": "User"},
         }
 
     # -- HTTP ----------------------------------------------------------------------------------
@@ -167,16 +219,24 @@ class FakeGitHub:
             def log_message(self, *_: object) -> None:
                 pass
 
-            def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+            def _send(
+                self, status: int, payload: Any, headers: dict[str, str] | None = None, checked: bool = True
+            ) -> None:
                 if isinstance(payload, bytes):
                     data = payload
                 else:
                     data = b"" if payload is None else json.dumps(payload).encode()
-                headers = {"Content-Type": "application/json; charset=utf-8", **(headers or {})}
+                # One value per header: a test's own (a rate limit's remaining 0) replaces the default.
+                defaults = {"Content-Type": "application/json; charset=utf-8", "X-RateLimit-Limit": "5000"}
+                headers = {**defaults, "X-RateLimit-Remaining": "4999", **(headers or {})}
+                if checked:  # before answering, so that a violation is recorded before the client goes on
+                    fake.violations.extend(
+                        github_contract.response_violations(
+                            self.command, urlparse(self.path).path, status, headers["Content-Type"], data, headers
+                        )
+                    )
                 self.send_response(status)
                 self.send_header("Content-Length", str(len(data)))
-                self.send_header("X-RateLimit-Limit", "5000")
-                self.send_header("X-RateLimit-Remaining", "4999")
                 for name, value in headers.items():
                     self.send_header(name, value)
                 self.end_headers()
@@ -185,13 +245,14 @@ class FakeGitHub:
             def _handle(self, method: str) -> None:
                 url = urlparse(self.path)
                 length = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(length)) if length else None
+                raw = self.rfile.read(length)
+                body = json.loads(raw) if length else None
                 fake.requests.append((method, url.path, body))
+                fake.violations.extend(github_contract.request_violations(method, url.path, parse_qs(url.query), raw))
                 for failure in fake.failures:
                     if failure.times and failure.method == method and re.fullmatch(failure.path, url.path):
                         failure.times -= 1
-                        payload = {"message": failure.message} if failure.raw is None else failure.raw
-                        self._send(failure.status, payload, failure.headers)
+                        self._send(failure.status, failure.payload(), failure.headers, checked=failure.raw is None)
                         return
                 status, payload, headers = fake.route(method, url.path, parse_qs(url.query), body)
                 self._send(status, payload, headers)
@@ -224,7 +285,8 @@ class FakeGitHub:
     def route(self, method: str, path: str, query: dict[str, list[str]], body: Any) -> tuple[int, Any, dict[str, str]]:
         repo = f"/repos/{OWNER}/{NAME}"
         if (method, path) == ("GET", "/user"):
-            return 200, {"login": self.login, "id": 1, "url": f"{self.base}/users/{self.login}"}, {}
+            user = example("private-user-response-with-public-and-private-profile-information")
+            return 200, {**user, **self.user_json(self.login), "user_view_type": "private"}, {}
         if (method, path) == ("GET", repo):
             return 200, self.repo_json(), {}
         if (method, path) == ("GET", f"{repo}/pulls/{NUMBER}"):
@@ -244,7 +306,7 @@ class FakeGitHub:
                 self.comments.remove(comment)
                 return 204, None, {}
         if (method, path) == ("GET", f"{repo}/pulls/{NUMBER}/files"):
-            return self._page(self.files, path, query)
+            return self._page(self.files_json(), path, query)
         if (method, path) == ("GET", f"{repo}/pulls/{NUMBER}/comments"):
             return self._page(self.review_comments, path, query)
         if method == "DELETE" and (match := re.fullmatch(rf"{repo}/pulls/comments/(\d+)", path)):
@@ -266,17 +328,24 @@ class FakeGitHub:
             for item in body["comments"]:
                 self.add_review_comment(item["path"], item["line"], item["body"], self.login)
             review = {
+                **example("pull-request-review"),
                 "id": len(self.reviews) + 1,
                 "body": body["body"],
                 "state": "COMMENTED",
                 "commit_id": body.get("commit_id"),
-                "user": {"login": self.login},
+                "user": self.user_json(self.login),
             }
             self.reviews.append(review)
             return 200, review, {}
         if match := re.fullmatch(rf"{repo}/commits/([0-9a-f]{{40}})", path):
-            return 200, {"sha": match.group(1), "url": f"{self.base}{path}"}, {}
-        return 404, {"message": "Not Found", "documentation_url": "https://docs.github.com/rest"}, {}
+            commit = {
+                **example("commit"),
+                "sha": match.group(1),
+                "url": f"{self.base}{path}",
+                "files": self.files_json(),
+            }
+            return 200, commit, {}
+        return 404, {"message": "Not Found", "documentation_url": DOCUMENTATION}, {}
 
     # -- GraphQL: the pull request's review threads, and resolving them ---------------------------
     def graphql(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:

@@ -110,6 +110,25 @@ def test_other_refusals_are_explained(fake, status, expected):
     assert expected in str(raised.value)
 
 
+def test_a_rejected_review_says_why_not_only_unprocessable_entity(fake):
+    reason = "Pull request review thread line must be part of the diff"
+    fake.failures.append(Failure("POST", r".*/pulls/7/reviews", 422, 1, "Unprocessable Entity", errors=[reason]))
+    with pytest.raises(PublishError) as raised:
+        post(fake, inline=True)
+    assert f"(422 Unprocessable Entity: {reason})" in str(raised.value)
+
+
+def test_the_reasons_of_a_validation_failure_are_each_shown(fake):
+    errors = [
+        {"resource": "IssueComment", "field": "body", "code": "custom", "message": "body is too long"},
+        {"resource": "IssueComment", "field": "body", "code": "missing_field"},
+    ]
+    fake.failures.append(Failure("POST", r".*/issues/7/comments", 422, 1, "Validation Failed", errors=errors))
+    with pytest.raises(PublishError) as raised:
+        post(fake)
+    assert "(422 Validation Failed: body is too long; IssueComment body missing_field)" in str(raised.value)
+
+
 def test_server_errors_are_retried_then_succeed(fake):
     fake.failures.append(Failure("POST", r".*/issues/7/comments", 502, 2, "Bad Gateway"))
     assert post(fake) == "comment created"

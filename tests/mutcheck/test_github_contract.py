@@ -1,0 +1,80 @@
+"""The fake GitHub is held to GitHub's OpenAPI description: a malformed request or answer fails the test."""
+
+import json
+
+import pytest
+import requests
+
+from mutcheck import github
+from tests.mutcheck import github_contract
+from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, Failure, FakeGitHub
+
+REPO = f"/repos/{OWNER}/{NAME}"
+
+
+def pull_request(fake: FakeGitHub):
+    client = github.connect("token", fake.base, retries=0, throttle=False)
+    return client.get_repo(f"{OWNER}/{NAME}").get_pull(NUMBER)
+
+
+def test_a_request_with_a_body_field_of_the_wrong_kind_fails_the_test():
+    with pytest.raises(AssertionError) as raised, FakeGitHub() as fake:
+        comment = {"path": "src/tiny.py", "line": "7", "side": "RIGHT", "body": "x"}  # a line is a number
+        pull_request(fake).create_review(body="review", event="COMMENT", comments=[comment])
+    where = f"POST {REPO}/pulls/{NUMBER}/reviews (pulls/create-review) request comments/0/line"
+    assert f"{where}: '7' is not of type 'integer'" in str(raised.value)
+
+
+def test_an_answer_without_a_required_field_fails_the_test():
+    with pytest.raises(AssertionError) as raised, FakeGitHub() as fake:
+        comment = fake.add_review_comment("src/tiny.py", 7, "a finding", "mutcheck-bot")
+        del comment["diff_hunk"]
+        list(pull_request(fake).get_review_comments())
+    where = f"GET {REPO}/pulls/{NUMBER}/comments (pulls/list-review-comments) answer 200 0"
+    assert f"{where}: 'diff_hunk' is a required property" in str(raised.value)
+
+
+def test_the_checker_names_the_operation_field_and_reason():
+    assert github_contract.request_violations("GET", f"{REPO}/pulls/x/files", {}, b"") == [
+        f"GET {REPO}/pulls/x/files (pulls/list-files) request path parameter pull_number: "
+        "CastError(value='x', type='integer')"
+    ]
+    unnamed = github_contract.request_violations("PATCH", f"{REPO}/issues/comments/1", {}, b'{"text": "x"}')
+    assert unnamed == [
+        f"PATCH {REPO}/issues/comments/1 (issues/update-comment) request (the whole body): "
+        "'body' is a required property"
+    ]
+    assert github_contract.request_violations("GET", "/not/github", {}, b"") == [
+        "GET /not/github: no operation in GitHub's REST API has this method and path"
+    ]
+    moved = github_contract.response_violations("GET", f"{REPO}/pulls/{NUMBER}", 302, "application/json", b"{}", {})
+    assert moved == [f"GET {REPO}/pulls/{NUMBER} (pulls/get) answered 302, which the operation does not document"]
+    error = github_contract.response_violations("GET", f"{REPO}/pulls/{NUMBER}", 502, "application/json", b"[]", {})
+    assert error == [f"GET {REPO}/pulls/{NUMBER} (pulls/get) answer 502 (the whole body): [] is not of type 'object'"]
+
+
+def test_outdated_review_comments_may_have_no_line():
+    comment = github_contract.example("pull-request-review-comment-items") | {"line": None, "position": None}
+    body = json.dumps([comment]).encode()
+    path = f"{REPO}/pulls/{NUMBER}/comments"
+    assert github_contract.response_violations("GET", path, 200, "application/json", body, {}) == []
+    assert github_contract.response_violations(
+        "GET", path, 200, "application/json", body.replace(b'"line": null', b'"line": "2"'), {}
+    )
+
+
+def test_the_answers_carry_the_fields_real_github_returns():
+    with FakeGitHub() as fake:
+        fake.add_review_comment("src/tiny.py", 7, "a finding", "mutcheck-bot")
+        (comment,) = pull_request(fake).get_review_comments()
+        assert comment.node_id and comment.diff_hunk.startswith("@@") and len(comment.commit_id) == 40
+        assert comment.pull_request_review_id is not None and comment.user.type == "Bot"
+
+
+def test_a_rate_limit_answer_sends_each_header_once():
+    limited = {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "1"}
+    with FakeGitHub() as fake:
+        fake.failures.append(Failure("GET", f"{REPO}/pulls/{NUMBER}", 403, 1, "API rate limit exceeded", limited))
+        answer = requests.get(f"{fake.base}{REPO}/pulls/{NUMBER}", timeout=10)
+    assert answer.headers["X-RateLimit-Remaining"] == "0"  # sent twice, requests joins them as "4999, 0"
+    assert answer.json() == {"message": "API rate limit exceeded", "documentation_url": "https://docs.github.com/rest"}
