@@ -67,6 +67,7 @@ class FakeGitHub:
         self.failures: list[Failure] = []
         self.violations: list[str] = []  # of GitHub's OpenAPI description, by a request or by an answer
         github_contract.description()  # loaded (or the test skipped, without npm) before the first request
+        github_contract.graphql_schema()
         self.login = "mutcheck-bot"
         self.head_sha = HEAD_SHA
         self.files = [{"filename": "src/tiny.py", "patch": PATCH}]
@@ -255,6 +256,9 @@ class FakeGitHub:
                         self._send(failure.status, failure.payload(), failure.headers, checked=failure.raw is None)
                         return
                 status, payload, headers = fake.route(method, url.path, parse_qs(url.query), body)
+                if (method, url.path) == ("POST", github_contract.GRAPHQL):
+                    answer = json.dumps(payload).encode()
+                    fake.violations.extend(github_contract.graphql_response_violations(raw, status, answer))
                 self._send(status, payload, headers)
 
             def do_GET(self) -> None:

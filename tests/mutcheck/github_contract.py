@@ -2,7 +2,9 @@
 every request the fake receives and every answer it sends.
 
 The description is `api.github.com.json` from the pinned npm package `@octokit/openapi` (its `$ref`s are
-resolved as needed; the dereferenced variant is over 70 MB and slower to load).
+resolved as needed; the dereferenced variant is over 70 MB and slower to load). Requests to `/graphql`,
+which the REST description does not cover, are checked against GitHub's GraphQL schema (`schema.graphql`
+of the pinned `@octokit/graphql-schema`): the document, its variables, and the answer's data.
 """
 
 import copy
@@ -12,6 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+import graphql
+from graphql.execution.values import get_variable_values
 from openapi_core import Config, OpenAPI
 from openapi_core.templating.responses.exceptions import ResponseNotFound
 from openapi_core.testing import MockRequest, MockResponse
@@ -97,8 +101,58 @@ def _reasons(error: Exception) -> list[str]:
     return reasons
 
 
+GRAPHQL = "/graphql"
+
+
+@functools.cache
+def graphql_schema() -> graphql.GraphQLSchema:
+    # GitHub's own schema breaks two of the SDL rules graphql-core enforces (a field defined twice, a
+    # deprecated field implementing one that is not): taken as GitHub publishes it, queries still checked.
+    sdl = (npm_package("@octokit/graphql-schema") / "schema.graphql").read_text("utf-8")
+    return graphql.build_schema(sdl, assume_valid=True, assume_valid_sdl=True)
+
+
+def _graphql_document(body: bytes) -> tuple[graphql.DocumentNode, dict[str, Any]]:
+    payload = json.loads(body)
+    return graphql.parse(payload["query"]), payload.get("variables") or {}
+
+
+def graphql_request_violations(body: bytes) -> list[str]:
+    """What is wrong with a GraphQL request, by GitHub's schema: the document, then its variables."""
+    try:
+        document, variables = _graphql_document(body)
+    except (ValueError, KeyError, graphql.GraphQLError) as error:
+        return [f"POST {GRAPHQL}: not a GraphQL request ({error})"]
+    schema = graphql_schema()
+    reasons = [error.message for error in graphql.validate(schema, document)]
+    for definition in document.definitions:
+        if isinstance(definition, graphql.OperationDefinitionNode) and not reasons:
+            coerced = get_variable_values(schema, definition.variable_definitions or (), variables)
+            reasons += [error.message for error in coerced] if isinstance(coerced, list) else []
+    return [f"POST {GRAPHQL} request: {reason}" for reason in reasons]
+
+
+def graphql_response_violations(request: bytes, status: int, body: bytes) -> list[str]:
+    """What is wrong with the answer's data, by GitHub's schema: the request's own document executed
+    over that data must give it back without an error (a missing non-null field, a wrong type)."""
+    try:
+        document, variables = _graphql_document(request)
+        payload = json.loads(body)
+    except (ValueError, KeyError, graphql.GraphQLError):
+        return []  # the request is already reported
+    if status != 200 or payload.get("data") is None or payload.get("errors"):
+        return []  # GitHub's errors carry no data to check
+    result = graphql.execute(graphql_schema(), document, root_value=payload["data"], variable_values=variables)
+    reasons = [error.message for error in result.errors or ()]
+    if not reasons and result.data != payload["data"]:
+        reasons.append("the data has fields the query did not ask for")
+    return [f"POST {GRAPHQL} answer: {reason}" for reason in reasons]
+
+
 def request_violations(method: str, path: str, query: dict[str, list[str]], body: bytes) -> list[str]:
     """What is wrong with a request, by the description: an unknown operation, a parameter, the JSON body."""
+    if (method, path) == ("POST", GRAPHQL):
+        return graphql_request_violations(body)
     op = operation(method, path)
     if op is None:
         return [f"{method} {path}: no operation in GitHub's REST API has this method and path"]

@@ -78,3 +78,44 @@ def test_a_rate_limit_answer_sends_each_header_once():
         answer = requests.get(f"{fake.base}{REPO}/pulls/{NUMBER}", timeout=10)
     assert answer.headers["X-RateLimit-Remaining"] == "0"  # sent twice, requests joins them as "4999, 0"
     assert answer.json() == {"message": "API rate limit exceeded", "documentation_url": "https://docs.github.com/rest"}
+
+
+THREADS = (
+    "query($owner: String!, $name: String!, $number: Int!) { repository(owner: $owner, name: $name) "
+    "{ pullRequest(number: $number) { reviewThreads(first: 10) { nodes { id isResolved } } } } }"
+)
+
+
+def _graphql(query: str, **variables) -> bytes:
+    return json.dumps({"query": query, "variables": variables}).encode()
+
+
+def test_graphql_requests_are_checked_against_githubs_graphql_schema():
+    good = _graphql(THREADS, owner=OWNER, name=NAME, number=NUMBER)
+    assert github_contract.request_violations("POST", "/graphql", {}, good) == []
+    unknown_field = _graphql(THREADS.replace("isResolved", "isSolved"), owner=OWNER, name=NAME, number=NUMBER)
+    assert github_contract.request_violations("POST", "/graphql", {}, unknown_field) == [
+        "POST /graphql request: Cannot query field 'isSolved' on type 'PullRequestReviewThread'."
+        " Did you mean 'isResolved' or 'resolvedBy'?"
+    ]
+    wrong_variable = _graphql(THREADS, owner=OWNER, name=NAME, number="seven")
+    (violation,) = github_contract.request_violations("POST", "/graphql", {}, wrong_variable)
+    assert violation.startswith("POST /graphql request: Variable '$number' got invalid value 'seven'")
+
+
+def test_graphql_answers_are_checked_against_the_query_and_the_schema():
+    request = _graphql(THREADS, owner=OWNER, name=NAME, number=NUMBER)
+
+    def answer(thread: dict) -> bytes:
+        nodes = {"nodes": [thread]}
+        return json.dumps({"data": {"repository": {"pullRequest": {"reviewThreads": nodes}}}}).encode()
+
+    assert github_contract.graphql_response_violations(request, 200, answer({"id": "T", "isResolved": False})) == []
+    (missing,) = github_contract.graphql_response_violations(request, 200, answer({"id": "T"}))
+    assert missing == (
+        "POST /graphql answer: Cannot return null for non-nullable field PullRequestReviewThread.isResolved."
+    )
+    (extra,) = github_contract.graphql_response_violations(
+        request, 200, answer({"id": "T", "isResolved": True, "x": 1})
+    )
+    assert extra == "POST /graphql answer: the data has fields the query did not ask for"
