@@ -100,7 +100,9 @@ def test_graphql_requests_are_checked_against_githubs_graphql_schema():
     ]
     wrong_variable = _graphql(THREADS, owner=OWNER, name=NAME, number="seven")
     (violation,) = github_contract.request_violations("POST", "/graphql", {}, wrong_variable)
-    assert violation.startswith("POST /graphql request: Variable '$number' got invalid value 'seven'")
+    assert violation == (
+        "POST /graphql request: Variable '$number' has invalid value: Int cannot represent non-integer value: 'seven'"
+    )
 
 
 def test_graphql_answers_are_checked_against_the_query_and_the_schema():
