@@ -41,12 +41,20 @@ class Failure:
     raw: bytes | None = None  # sent as is instead of {"message": …}: truncated JSON, an HTML page
 
 
+def refused_for_lack_of(method: str, path: str, permissions: str) -> Failure:
+    """GitHub's 403 when the token lacks a permission: `permissions` as its x-accepted-github-permissions
+    header names them (e.g. `contents=read`, or alternatives like `issues=write; pull_requests=write`)."""
+    headers = {"X-Accepted-GitHub-Permissions": permissions}
+    return Failure(method, path, 403, 1, "Resource not accessible by integration", headers)
+
+
 class FakeGitHub:
     def __init__(self) -> None:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.links = self.base  # where the URLs inside answers point (another host to test PyGithub's check)
         self.requests: list[tuple[str, str, Any]] = []
+        self.request_headers: list[dict[str, str]] = []  # in the order of `requests`
         self.comments: list[dict[str, Any]] = []
         self.review_comments: list[dict[str, Any]] = []
         self.reviews: list[dict[str, Any]] = []
@@ -154,7 +162,7 @@ class FakeGitHub:
                 self.send_response(status)
                 self.send_header("Content-Length", str(len(data)))
                 self.send_header("X-RateLimit-Limit", "5000")
-                self.send_header("X-RateLimit-Remaining", "4999")
+                self.send_header("X-RateLimit-Remaining", headers.pop("X-RateLimit-Remaining", "4999"))  # once
                 for name, value in headers.items():
                     self.send_header(name, value)
                 self.end_headers()
@@ -165,6 +173,7 @@ class FakeGitHub:
                 length = int(self.headers.get("Content-Length") or 0)
                 body = json.loads(self.rfile.read(length)) if length else None
                 fake.requests.append((method, url.path, body))
+                fake.request_headers.append(dict(self.headers.items()))
                 for failure in fake.failures:
                     if failure.times and failure.method == method and re.fullmatch(failure.path, url.path):
                         failure.times -= 1
