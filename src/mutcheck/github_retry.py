@@ -31,19 +31,18 @@ class RateLimitTooLong(Exception):
 class GitHubRetry(Retry):
     """urllib3's Retry, waiting as GitHub asks (at most `cap` seconds each time) through `sleep`."""
 
-    def __init__(
-        self, cap: float, sleep: Callable[[float], None] = time.sleep, wait: float | None = None, **kwargs: Any
-    ) -> None:
+    def __init__(self, cap: float, sleep: Callable[[float], None] = time.sleep, **kwargs: Any) -> None:
         kwargs.setdefault("status_forcelist", [*range(500, 600), *RATE_LIMIT_STATUSES])
         # POST and PATCH too: GitHub did not act on a rate-limited request, and rarely on one that got a 5xx.
         kwargs.setdefault("allowed_methods", Retry.DEFAULT_ALLOWED_METHODS | {"POST", "PATCH"})
         super().__init__(**kwargs)
-        self.cap, self._sleep, self.wait = cap, sleep, wait
+        self.cap, self._sleep = cap, sleep
+        self.wait: float | None = None  # set by increment() on the Retry that sleeps before the next try
 
     def new(self, **kw: Any) -> Self:
         return super().new(**{"cap": self.cap, "sleep": self._sleep, **kw})
 
-    def increment(  # type: ignore[override]  # urllib3's own signature, narrowed to what it passes
+    def increment(
         self,
         method: str | None = None,
         url: str | None = None,
@@ -51,10 +50,10 @@ class GitHubRetry(Retry):
         error: Exception | None = None,
         _pool: Any = None,
         _stacktrace: Any = None,
-    ) -> Retry:
+    ) -> "GitHubRetry":
         wait = None if response is None else self._wait_for(response)
         retry = super().increment(method, url, response, error, _pool, _stacktrace)
-        retry.wait = wait  # type: ignore[attr-defined]
+        retry.wait = wait
         return retry
 
     def sleep(self, response: HTTPResponse | None = None) -> None:
