@@ -1,4 +1,5 @@
-"""The engine under each supported pytest and Python, and the oldest supported mutmut: what CI runs (`nox`)."""
+"""The engine under each supported pytest and Python, and the oldest supported mutmut and PyGithub: what CI runs
+(`nox`)."""
 
 import re
 import tomllib
@@ -52,3 +53,24 @@ def generic_oldest(session: nox.Session) -> None:
     with `mutmut run` needs a pytest before 9 there: mutmut 3.8.0's own runner fails under 9."""
     session.install("-e", ".[test]", f"mutmut=={OLDEST_MUTMUT}", "pytest==8.4.*")
     session.run("python", "-m", "pytest", "-q", "tests/mutcheck/test_generic.py")
+
+
+# The tests that talk to the fake GitHub, and the lowest PyGithub of the `github` extra; the newest comes with `.[dev]`.
+GITHUB_TESTS = [
+    "tests/mutcheck/test_github.py",
+    "tests/mutcheck/test_github_permissions.py",
+    "tests/mutcheck/test_github_rate_limits.py",
+    "tests/mutcheck/test_not_run.py",
+    "tests/mutcheck/hostile/test_github_failures.py",
+    "tests/mutcheck/hostile/test_artifacts.py",
+    "tests/mutcheck/hostile/test_untrusted_text.py",
+]
+GITHUB_EXTRA = tomllib.loads(Path("pyproject.toml").read_text())["project"]["optional-dependencies"]["github"]
+OLDEST_PYGITHUB = re.fullmatch(r"PyGithub>=([0-9.]+)", GITHUB_EXTRA[0]).group(1)
+
+
+@nox.session(python="3.11")
+def github_oldest(session: nox.Session) -> None:
+    """The GitHub tests with the oldest PyGithub mutcheck supports."""
+    session.install("-e", ".[test,github]", f"PyGithub=={OLDEST_PYGITHUB}")
+    session.run("python", "-m", "pytest", "-q", *GITHUB_TESTS)

@@ -6,14 +6,16 @@ says what permission or limit was hit.
 
 import json
 import logging
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit
 
 import requests
-from github import Auth, Github, GithubException, GithubRetry, RateLimitExceededException, set_log_level
+from github import Auth, Github, GithubException, RateLimitExceededException, set_log_level
 from github.PullRequest import PullRequest
 from unidiff import PatchSet
 
+from mutcheck.github_retry import GitHubRetry, RateLimitTooLong
 from mutcheck.inline import InlineFinding, InlinePlan, PostedComment, marked_mutant, reconcile
 from mutcheck.report.escape import MARKER
 
@@ -41,20 +43,53 @@ def quoted(text: object, secret: str = "") -> str:
     return line if len(line) <= SERVER_TEXT_LIMIT else line[: SERVER_TEXT_LIMIT - 1] + "…"
 
 
-def connect(token: str, api_url: str, retries: int = 4, backoff: float = 1.0, throttle: bool = True) -> Github:
-    """A client that retries 5xx answers and rate limits `retries` times with exponential backoff."""
-    retry = GithubRetry(total=retries, backoff_factor=backoff, max_rate_limit_wait=120)
+# The REST API version every request names, so that an answer's shape does not change under us.
+API_VERSION = "2022-11-28"
+MEDIA_TYPE = "application/vnd.github+json"
+# The longest mutcheck waits for a rate limit at a time; a longer one fails with the time it resets.
+RATE_LIMIT_CAP = 120.0
+
+
+class VersionedToken(Auth.Token):
+    """The token, and the API version and media type on every request (PyGithub's per-request header hook)."""
+
+    def authentication(self, headers: dict) -> None:
+        super().authentication(headers)
+        headers["X-GitHub-Api-Version"] = API_VERSION
+        headers.setdefault("Accept", MEDIA_TYPE)  # a call that asks for another media type keeps it
+
+
+def connect(
+    token: str,
+    api_url: str,
+    retries: int = 4,
+    backoff: float = 1.0,
+    throttle: bool = True,
+    rate_limit_cap: float = RATE_LIMIT_CAP,
+    sleep: Callable[[float], None] = time.sleep,
+) -> Github:
+    """A client that retries 5xx answers and rate limits `retries` times, waiting as GitHub asks."""
+    retry = GitHubRetry(cap=rate_limit_cap, sleep=sleep, total=retries, backoff_factor=backoff)
     set_log_level(logging.WARNING)  # PyGithub logs each refused request to stderr; our one line says what happened
     pacing = {} if throttle else {"seconds_between_requests": None, "seconds_between_writes": None}
-    return Github(auth=Auth.Token(token), base_url=api_url, per_page=100, retry=retry, **pacing)
+    try:
+        return Github(auth=VersionedToken(token), base_url=api_url, per_page=100, retry=retry, **pacing)
+    except (AssertionError, TypeError, ValueError) as error:  # PyGithub checks its arguments with assertions
+        raise PublishError(f"PyGithub cannot use {quoted(api_url, token)}: {_described(error, token)}") from error
 
 
 def explain(error: Exception, what: str, secret: str) -> PublishError:
     """A PublishError that tells the user what to change, on one line, without `secret` (the token)."""
-    return PublishError(f"{what}: {_reason(error, secret)}")
+    return PublishError(f"{what}: {_reason(error, what, secret)}")
 
 
-def _reason(error: Exception, secret: str) -> str:
+def _reason(error: Exception, what: str, secret: str) -> str:
+    if isinstance(error, RateLimitTooLong):
+        resets = error.resets_at.strftime("%Y-%m-%d %H:%M:%S UTC")
+        return (
+            f"GitHub's rate limit lets the next request through at {resets}, in {error.wait:.0f} s, longer than "
+            f"the {error.cap:.0f} s mutcheck waits; run the job again after that time"
+        )
     if isinstance(error, RateLimitExceededException):
         return "GitHub's API rate limit was hit and did not reset within the retries; try later"
     if isinstance(error, requests.exceptions.RetryError):
@@ -66,7 +101,7 @@ def _reason(error: Exception, secret: str) -> str:
     if isinstance(error, json.JSONDecodeError):
         return f"GitHub's answer is not valid JSON (cut short?): {quoted(error, secret)}"
     if isinstance(error, GithubException):
-        return _refusal(error.status, _server_message(error.data, secret))
+        return _refusal(error.status, _server_message(error.data, secret), _needed(error.headers, what))
     # PyGithub checks an answer's shape and the hosts of the URLs in it with assertions, and meets
     # an answer of the wrong shape with whatever error reading it raises.
     unusable = "GitHub's answer cannot be used (a URL on another host, or not the expected data)"
@@ -105,12 +140,39 @@ def _error_reasons(errors: object) -> list[str]:
     return reasons
 
 
-def _refusal(status: int, message: str) -> str:
+# What each step needs when GitHub's answer does not say (no x-accepted-github-permissions header).
+STEP_PERMISSIONS = {
+    "reading the pull request": [["pull-requests: read"]],
+    "posting the comment": [["pull-requests: write"]],
+    "posting inline findings": [["pull-requests: write", "contents: read"]],
+}
+
+
+def _needed(headers: object, step: str) -> list[list[str]]:
+    """The permissions, named as in a workflow's `permissions:`, that GitHub accepts for the refused endpoint.
+
+    GitHub's header lists alternative sets separated by `;`, each of `name=level` items joined by `,`."""
+    accepted = headers.get("x-accepted-github-permissions") if isinstance(headers, dict) else None
+    if not isinstance(accepted, str) or "=" not in accepted:
+        return STEP_PERMISSIONS.get(step, [])
+    return [
+        [f"{quoted(name).replace('_', '-')}: {quoted(level)}" for name, _, level in (i.partition("=") for i in items)]
+        for alternative in accepted.split(";")
+        if (items := [item.strip() for item in alternative.split(",") if "=" in item])
+    ]
+
+
+def _refusal(status: int, message: str, needed: list[list[str]]) -> str:
     if status == 401:
         return f"GitHub rejected the token (401 {message}); check the token in the GITHUB_TOKEN environment variable"
     if status == 403:
-        lacking = "the token lacks the `pull-requests: write` permission"
-        return f"GitHub refused (403 {message}): {lacking}. {TWO_WORKFLOWS}"
+        if not needed:
+            return f"GitHub refused (403 {message}): the token lacks a permission this step needs"
+        lacking = " or ".join(" and ".join(f"`{permission}`" for permission in group) for group in needed)
+        forks = any(permission.endswith(": write") for group in needed for permission in group)
+        advice = f" {TWO_WORKFLOWS}" if forks else ""
+        grant = "grant it in the job's `permissions:`"
+        return f"GitHub refused (403 {message}): the token lacks {lacking}; {grant}.{advice}"
     if status == 404:
         return "not found (404): the repository or pull request, or the token cannot see it"
     if status == 422:

@@ -54,9 +54,10 @@ def publish(
         made_at = results["run"]["head_sha"]
         findings = _findings(results) if inline else None  # known gaps survive as catalogued: not findings
         languages = run_languages(results)
-    client = client or github.connect(token, api_url)
-    step = "reading the pull request"
+    step = "connecting to GitHub"
     try:
+        client = client or github.connect(token, api_url)
+        step = "reading the pull request"
         pull = client.get_repo(repository).get_pull(pr_number)
         github.check_host(pull, api_url)
         _check_head(made_at, pull.head.sha, expected_head, pr_number)

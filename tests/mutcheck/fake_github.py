@@ -55,12 +55,20 @@ class Failure:
         return {**error, "errors": self.errors} if self.errors else error
 
 
+def refused_for_lack_of(method: str, path: str, permissions: str) -> Failure:
+    """GitHub's 403 when the token lacks a permission: `permissions` as its x-accepted-github-permissions
+    header names them (e.g. `contents=read`, or alternatives like `issues=write; pull_requests=write`)."""
+    headers = {"X-Accepted-GitHub-Permissions": permissions}
+    return Failure(method, path, 403, 1, "Resource not accessible by integration", headers)
+
+
 class FakeGitHub:
     def __init__(self) -> None:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.base = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.links = self.base  # where the URLs inside answers point (another host to test PyGithub's check)
         self.requests: list[tuple[str, str, Any]] = []
+        self.request_headers: list[dict[str, str]] = []  # in the order of `requests`
         self.comments: list[dict[str, Any]] = []
         self.review_comments: list[dict[str, Any]] = []
         self.reviews: list[dict[str, Any]] = []
@@ -250,6 +258,7 @@ class FakeGitHub:
                 body = json.loads(raw) if length else None
                 fake.requests.append((method, url.path, body))
                 fake.violations.extend(github_contract.request_violations(method, url.path, parse_qs(url.query), raw))
+                fake.request_headers.append(dict(self.headers.items()))
                 for failure in fake.failures:
                     if failure.times and failure.method == method and re.fullmatch(failure.path, url.path):
                         failure.times -= 1

@@ -198,7 +198,11 @@ def test_init_then_both_workflows_end_in_one_comment(tmp_path, runner_bin):
         assert status == {"stage": "run", "finished": True, "exit_status": 1, "errors": [], "head_sha": head}
 
         privileged = comment_runner(untrusted, head, tmp_path / "comment-job")
-        assert privileged.run_job(workflow(repository, "mutcheck-comment.yml"), "comment"), privileged.log()
+        comment_workflow = workflow(repository, "mutcheck-comment.yml")
+        # what a private repository needs, named: the rest are none
+        expected = {"actions": "read", "contents": "read", "pull-requests": "write"}
+        assert comment_workflow["jobs"]["comment"]["permissions"] == expected
+        assert privileged.run_job(comment_workflow, "comment"), privileged.log()
         assert privileged.action_outputs == [
             {
                 "outcome": "comment created; inline: 1 created, 0 updated, 0 resolved, 0 unresolved, 0 deleted, "

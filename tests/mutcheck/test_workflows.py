@@ -49,7 +49,7 @@ def test_privileged_workflow_never_checks_out_pull_request_code():
     comment = yaml.safe_load((REPOSITORY / ".github/workflows/mutcheck-comment.yml").read_text(encoding="utf-8"))
     assert comment["permissions"] == {}
     job = comment["jobs"]["comment"]
-    assert job["permissions"] == {"actions": "read", "pull-requests": "write"}
+    assert job["permissions"] == {"actions": "read", "contents": "read", "pull-requests": "write"}  # private ones too
     for step in job["steps"]:
         assert "ref" not in step.get("with", {}), step  # default branch only
     untrusted = yaml.safe_load((REPOSITORY / ".github/workflows/mutcheck.yml").read_text(encoding="utf-8"))

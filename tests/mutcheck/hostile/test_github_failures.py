@@ -117,3 +117,15 @@ def test_a_server_that_echoes_the_token_does_not_get_it_printed(fake, tmp_path):
     fake.failures.append(Failure("GET", rf".*/pulls/{NUMBER}", 422, 1, echo))
     line = assert_one_line_failure(comment(fake, tmp_path), "422 token <GITHUB_TOKEN> is not valid [2J here")
     assert "\x1b" not in line
+
+
+def test_an_api_url_pygithub_cannot_use_is_one_line_before_any_request(fake, tmp_path):
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps(RESULTS), encoding="utf-8")
+    arguments = ["comment", "--repo", f"{OWNER}/{NAME}", "--pr", "7", "--results", str(results)]
+    outcome = CliRunner(env={"GITHUB_TOKEN": TOKEN, "GITHUB_ACTIONS": None}).invoke(
+        main, [*arguments, "--api-url", "ftp://127.0.0.1/api"]
+    )
+    line = assert_one_line_failure(outcome, "connecting to GitHub: PyGithub cannot use ftp://127.0.0.1/api")
+    assert line.endswith("AssertionError: Unknown URL scheme")
+    assert fake.requests == []
