@@ -114,7 +114,15 @@ def _described(error: Exception, secret: str) -> str:
 
 
 def _server_message(data: object, secret: str) -> str:
-    """GitHub's own explanation in an error answer; PyGithub wraps a body that is not JSON as {"data": …}."""
+    """GitHub's own explanation in an error answer; PyGithub wraps a body that is not JSON as {"data": …},
+    and raises a GraphQL answer's `errors` (each with a `type` and a `message`) beside its `data`."""
+    if isinstance(data, dict) and isinstance(data.get("errors"), list) and "message" not in data:
+        reasons = [
+            f"{error.get('type')}: {error.get('message')}" if error.get("type") else str(error.get("message"))
+            for error in data["errors"]
+            if isinstance(error, dict)
+        ]
+        return quoted("; ".join(reasons), secret) if reasons else "no explanation"
     if isinstance(data, dict) and "message" in data:
         # The message is often only "Unprocessable Entity"; the reason is in `errors`.
         reasons = _error_reasons(data.get("errors"))
@@ -260,9 +268,15 @@ def review_threads(pull: PullRequest) -> dict[int, tuple[str, bool]]:
         variables["after"] = page["pageInfo"]["endCursor"]
 
 
-def _set_thread_resolved(pull: PullRequest, thread_id: str, resolved: bool) -> None:
-    mutation = "resolveReviewThread" if resolved else "unresolveReviewThread"
-    pull.requester.graphql_named_mutation(mutation, {"threadId": thread_id}, "thread { id isResolved }")
+def _set_threads_resolved(pull: PullRequest, plan: InlinePlan) -> None:
+    """Resolve and reopen the plan's threads; one GitHub refuses is left as it was, and why goes into the plan:
+    GitHub gates these mutations on the token's `contents: write`, which a comment job may not grant."""
+    for thread_ids, mutation in ((plan.resolve, "resolveReviewThread"), (plan.unresolve, "unresolveReviewThread")):
+        for thread_id in thread_ids:
+            try:
+                pull.requester.graphql_named_mutation(mutation, {"threadId": thread_id}, "thread { id isResolved }")
+            except GithubException as error:
+                plan.threads_refused.append(_server_message(error.data, ""))
 
 
 def sync_inline_findings(
@@ -270,12 +284,14 @@ def sync_inline_findings(
     head_sha: str,
     findings: Iterable[InlineFinding],
     author: str,
-    review_body: str,
+    review_body: Callable[[int], str],
     resolved_text: str,
+    judged: set[str],
 ) -> InlinePlan:
     """Make the pull request's inline comments match `findings` (see `inline.reconcile`); returns what was done.
 
-    New and moved findings go into one review at `head_sha`, the commit whose diff `pull` shows."""
+    New and moved findings go into one review at `head_sha`, the commit whose diff `pull` shows, whose body
+    `review_body` words for the number of comments it carries; threads are resolved after it."""
     in_diff = diff_lines(pull)
     ours = {}
     for comment in pull.get_review_comments():
@@ -294,17 +310,14 @@ def sync_inline_findings(
         )
         for mutant_id, comment in ours.values()
     ]
-    plan = reconcile(findings, posted, in_diff, resolved_text)
+    plan = reconcile(findings, posted, in_diff, resolved_text, judged)
     for comment_id in plan.deletions:
         ours[comment_id][1].delete()
     for comment_id, body in plan.edits:
         ours[comment_id][1].edit(body)
-    for thread_id in plan.resolve:
-        _set_thread_resolved(pull, thread_id, True)
-    for thread_id in plan.unresolve:
-        _set_thread_resolved(pull, thread_id, False)
     if plan.post:
         new = [{"path": f.path, "line": f.line, "side": "RIGHT", "body": f.body} for f in plan.post]
         commit = pull.base.repo.get_commit(head_sha)
-        pull.create_review(commit=commit, body=review_body, event="COMMENT", comments=new)
+        pull.create_review(commit=commit, body=review_body(len(new)), event="COMMENT", comments=new)
+    _set_threads_resolved(pull, plan)
     return plan

@@ -43,6 +43,7 @@ class InlinePlan:
     resolve: list[str] = field(default_factory=list)  # thread ids
     unresolve: list[str] = field(default_factory=list)
     outside_diff: list[InlineFinding] = field(default_factory=list)
+    threads_refused: list[str] = field(default_factory=list)  # GitHub's reason for each thread left as it was
     counts: dict[str, int] = field(
         default_factory=lambda: dict.fromkeys(
             ("created", "updated", "resolved", "unresolved", "deleted", "unchanged"), 0
@@ -66,16 +67,20 @@ def reconcile(
     posted: Iterable[PostedComment],
     in_diff: dict[str, set[int]],
     resolved_text: str,
+    judged: set[str],
 ) -> InlinePlan:
     """What makes the pull request show exactly the current findings, each on its current line.
 
     A comment counts for a finding only on the finding's path and current line; one elsewhere or outdated
     is left as it is and its thread resolved (the finding is posted again where it is now). Of several
     comments for one mutant on one line (a retried POST) the newest is kept. A comment whose survivor is
-    gone says so and its thread is resolved; a resolved thread whose finding is current is reopened."""
+    gone says so and its thread is resolved; when it comes back, the thread we resolved is reopened (one
+    a reviewer resolved over an unchanged finding stays resolved). A comment of a mutant this run did not
+    judge (`judged`: the ids it ran; `--diff` leaves some out) is left alone: nothing is known of it."""
     plan = InlinePlan()
     findings = list(findings)
     surviving = {finding.mutant_id for finding in findings}
+    posted = [comment for comment in posted if comment.mutant_id in judged]
     wanted = {}
     for finding in findings:
         if finding.line in in_diff.get(finding.path, set()):
@@ -112,7 +117,9 @@ def _without_duplicates(posted: Iterable[PostedComment], plan: InlinePlan) -> li
 def _keep_current(comment: PostedComment, finding: InlineFinding, plan: InlinePlan) -> None:
     if comment.body != finding.body:
         plan.edits.append((comment.comment_id, finding.body))
-    if comment.thread_resolved and comment.thread_id is not None:
+    # A resolved thread whose text is not the finding's was resolved with the survivor gone (or the
+    # finding changed since): it comes back. One resolved over the same finding is a reviewer's call.
+    if comment.thread_resolved and comment.thread_id is not None and comment.body != finding.body:
         plan.unresolve.append(comment.thread_id)
         plan.counts["unresolved"] += 1
     else:

@@ -75,8 +75,9 @@ def publish(
                 made_at,
                 findings,
                 author,
-                review_body=render_sentence(languages, "inline_review", count=len(findings)),
+                review_body=lambda count: render_sentence(languages, "inline_review", count=count),
                 resolved_text=render_sentence(languages, "inline_resolved", sha=made_at),
+                judged={mutant["id"] for mutant in results["mutants"]},
             )
             outcome += _inline_account(plan, made_at)
     except PublishError as error:  # one of our refusals
@@ -107,4 +108,11 @@ def _inline_account(plan: InlinePlan, sha: str) -> str:
         f", not in the diff at {sha}"
         for finding in plan.outside_diff
     ]
-    return "; inline: " + ", ".join(counts) + "".join(dropped)
+    refused = ""
+    if plan.threads_refused:
+        reasons = "; ".join(dict.fromkeys(plan.threads_refused))
+        refused = (
+            f"\n{len(plan.threads_refused)} review thread(s) left as they were: GitHub refused ({reasons});"
+            " resolving review threads needs the token's contents: write"
+        )
+    return "; inline: " + ", ".join(counts) + "".join(dropped) + refused

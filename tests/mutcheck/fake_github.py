@@ -83,6 +83,9 @@ class FakeGitHub:
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.resolved_threads: set[str] = set()  # review threads are one per review comment, by its id
+        # GitHub gates resolving and reopening threads on the token's `contents: write`: False answers as it
+        # does for a token without it.
+        self.may_resolve_threads = True
 
     def __enter__(self) -> "FakeGitHub":
         self._thread.start()
@@ -229,7 +232,12 @@ class FakeGitHub:
                 pass
 
             def _send(
-                self, status: int, payload: Any, headers: dict[str, str] | None = None, checked: bool = True
+                self,
+                status: int,
+                payload: Any,
+                headers: dict[str, str] | None = None,
+                checked: bool = True,
+                injected: bool = False,
             ) -> None:
                 if isinstance(payload, bytes):
                     data = payload
@@ -241,7 +249,13 @@ class FakeGitHub:
                 if checked:  # before answering, so that a violation is recorded before the client goes on
                     fake.violations.extend(
                         github_contract.response_violations(
-                            self.command, urlparse(self.path).path, status, headers["Content-Type"], data, headers
+                            self.command,
+                            urlparse(self.path).path,
+                            status,
+                            headers["Content-Type"],
+                            data,
+                            headers,
+                            injected,
                         )
                     )
                 self.send_response(status)
@@ -262,7 +276,8 @@ class FakeGitHub:
                 for failure in fake.failures:
                     if failure.times and failure.method == method and re.fullmatch(failure.path, url.path):
                         failure.times -= 1
-                        self._send(failure.status, failure.payload(), failure.headers, checked=failure.raw is None)
+                        payload = failure.payload()
+                        self._send(failure.status, payload, failure.headers, checked=failure.raw is None, injected=True)
                         return
                 status, payload, headers = fake.route(method, url.path, parse_qs(url.query), body)
                 if (method, url.path) == ("POST", github_contract.GRAPHQL):
@@ -363,6 +378,9 @@ class FakeGitHub:
     # -- GraphQL: the pull request's review threads, and resolving them ---------------------------
     def graphql(self, query: str, variables: dict[str, Any]) -> dict[str, Any]:
         if mutation := re.search(r"\b(resolveReviewThread|unresolveReviewThread)\(input: \$input\)", query):
+            if not self.may_resolve_threads:
+                refused = {"type": "FORBIDDEN", "message": "Resource not accessible by integration"}
+                return {"data": {mutation.group(1): None}, "errors": [refused]}
             thread_id = variables["input"]["threadId"]
             if thread_id not in {self.thread_id(comment) for comment in self.review_comments}:
                 message = f"Could not resolve to a node with the global id of '{thread_id}'"

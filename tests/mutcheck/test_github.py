@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from github import GithubException
 
 from mutcheck import github
 from mutcheck.cli import main
@@ -294,3 +295,13 @@ def test_informational_generic_survivors_get_no_inline_comment(fake):
         "inline: 1 created, 0 updated, 0 resolved, 0 unresolved, 0 deleted, 0 unchanged, 0 outside the diff"
     )
     assert [c["body"].split(" -->")[0] for c in fake.review_comments] == ["<!-- mutcheck:inline SURVIVOR"]
+
+
+def test_a_refused_graphql_call_says_githubs_reasons():
+    """PyGithub raises a GraphQL answer's errors as a 400 whose data holds them beside `data`."""
+    refused = {"data": {"resolveReviewThread": None}, "errors": [
+        {"type": "FORBIDDEN", "message": "Resource not accessible by integration"}
+    ]}  # fmt: skip
+    error = github.explain(GithubException(400, refused, {}), "posting inline findings", "token")
+    assert "FORBIDDEN: Resource not accessible by integration" in str(error)
+    assert "not JSON" not in str(error)

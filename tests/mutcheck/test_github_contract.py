@@ -47,19 +47,23 @@ def test_the_checker_names_the_operation_field_and_reason():
     assert github_contract.request_violations("GET", "/not/github", {}, b"") == [
         "GET /not/github: no operation in GitHub's REST API has this method and path"
     ]
-    moved = github_contract.response_violations("GET", f"{REPO}/pulls/{NUMBER}", 302, "application/json", b"{}", {})
-    assert moved == [f"GET {REPO}/pulls/{NUMBER} (pulls/get) answered 302, which the operation does not document"]
-    error = github_contract.response_violations("GET", f"{REPO}/pulls/{NUMBER}", 502, "application/json", b"[]", {})
-    assert error == [f"GET {REPO}/pulls/{NUMBER} (pulls/get) answer 502 (the whole body): [] is not of type 'object'"]
+    pull = f"{REPO}/pulls/{NUMBER}"
+    moved = github_contract.response_violations("GET", pull, 302, "application/json", b"{}", {}, injected=True)
+    assert moved == [f"GET {pull} (pulls/get) answered 302, which the operation does not document"]
+    error = github_contract.response_violations("GET", pull, 502, "application/json", b"[]", {}, injected=True)
+    assert error == [f"GET {pull} (pulls/get) answer 502 (the whole body): [] is not of type 'object'"]
+    # Only an injected failure may answer a status the operation does not document; the fake's own may not.
+    own = github_contract.response_violations("GET", pull, 502, "application/json", b"{}", {}, injected=False)
+    assert own == [f"GET {pull} (pulls/get) answered 502, which the operation does not document"]
 
 
 def test_outdated_review_comments_may_have_no_line():
     comment = github_contract.example("pull-request-review-comment-items") | {"line": None, "position": None}
     body = json.dumps([comment]).encode()
     path = f"{REPO}/pulls/{NUMBER}/comments"
-    assert github_contract.response_violations("GET", path, 200, "application/json", body, {}) == []
+    assert github_contract.response_violations("GET", path, 200, "application/json", body, {}, injected=False) == []
     assert github_contract.response_violations(
-        "GET", path, 200, "application/json", body.replace(b'"line": null', b'"line": "2"'), {}
+        "GET", path, 200, "application/json", body.replace(b'"line": null', b'"line": "2"'), {}, injected=False
     )
 
 

@@ -86,6 +86,40 @@ def test_a_gone_survivor_resolves_its_thread_and_one_that_comes_back_reopens_it(
     assert len(fake.review_comments) == 1 and len(fake.reviews) == 1
 
 
+def test_a_token_that_may_not_resolve_threads_still_posts_and_says_what_it_left(fake):
+    """GitHub refuses resolveReviewThread without `contents: write`: the findings are posted all the same."""
+    post(fake)
+    (old,) = fake.review_comments
+    fake.may_resolve_threads = False
+    outcome = post(fake, survivor_at(8))
+    assert inline_counts(outcome) == {"created": 1, "resolved": 1}
+    assert [c["line"] for c in fake.review_comments] == [7, 8] and not fake.thread_resolved(old)
+    assert outcome.splitlines()[-1] == (
+        "1 review thread(s) left as they were: GitHub refused (FORBIDDEN: Resource not accessible by"
+        " integration); resolving review threads needs the token's contents: write"
+    )
+
+
+def test_a_thread_a_reviewer_resolved_stays_resolved(fake):
+    post(fake)
+    (comment,) = fake.review_comments
+    fake.resolved_threads.add(fake.thread_id(comment))  # "won't fix", by hand
+    assert inline_counts(post(fake)) == {"unchanged": 1}
+    assert fake.thread_resolved(comment)
+
+
+def test_the_review_counts_the_comments_it_carries(fake):
+    """Not the findings: one is outside the diff, so the review carries one comment and says one."""
+    results = copy.deepcopy(RESULTS)
+    survivor = next(m for m in results["mutants"] if m["id"] == "SURVIVOR")
+    results["mutants"].append(
+        {**copy.deepcopy(survivor), "id": "ELSEWHERE", "span": {**survivor["span"], "start_line": 30}}
+    )
+    outcome = post(fake, results)
+    assert inline_counts(outcome) == {"created": 1, "outside the diff": 1}
+    assert len(fake.reviews) == 1 and fake.reviews[0]["body"].startswith("mutcheck: 1 guard mutant(s) survive")
+
+
 def test_duplicates_of_a_finding_keep_the_newest_and_delete_the_rest(fake):
     post(fake)
     (first,) = fake.review_comments
