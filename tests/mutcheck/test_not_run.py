@@ -87,3 +87,8 @@ def test_comment_from_a_status_only_artifact_posts_once_and_leaves_inline_findin
         other = CliRunner(env=env).invoke(main, [*arguments, "--from-artifact", str(directory), "--head-sha", "b" * 40])
         assert other.exit_code == ExitCode.PUBLISH_FAILED
         assert f"the results were made at {HEAD_SHA}, not at {'b' * 40}" in other.output
+        fake.head_sha = "c" * 40  # the pull request moved on since that run
+        moved = CliRunner(env=env).invoke(main, [*arguments, "--from-artifact", str(directory), "--head-sha", HEAD_SHA])
+        assert moved.exit_code == ExitCode.PUBLISH_FAILED
+        assert f"pull request #7 is at {'c' * 40}, not at {HEAD_SHA}" in moved.output
+        assert len(fake.comments) == 1
