@@ -1,5 +1,6 @@
-"""Fixtures shared by mutcheck's own tests: a cache folder of their own, the repository's own run."""
+"""Fixtures shared by mutcheck's own tests: a cache folder of their own, the repository's own run, a fake GitHub."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -8,8 +9,12 @@ from click.testing import CliRunner
 from mutcheck.cli import main
 from mutcheck.exit_code import ExitCode
 from mutcheck.results import load_results
+from tests.mutcheck.fake_github import FakeGitHub
 
 REPOSITORY = Path(__file__).resolve().parents[2]
+GOLDEN_HEAD = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))["run"][
+    "head_sha"
+]
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -28,3 +33,12 @@ def repository_results(tmp_path_factory, _cache_folder) -> dict:
     outcome = CliRunner().invoke(main, ["run", "--project", str(REPOSITORY), "--json", str(path)])
     assert outcome.exit_code == ExitCode.OK, outcome.output
     return load_results(path)
+
+
+@pytest.fixture
+def fake(monkeypatch) -> FakeGitHub:
+    """A fake GitHub on 127.0.0.1 whose pull request is at the golden results' commit, seen from outside Actions."""
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    with FakeGitHub() as server:
+        server.head_sha = GOLDEN_HEAD
+        yield server

@@ -21,14 +21,6 @@ REPOSITORY = f"{OWNER}/{NAME}"
 HEAD = RESULTS["run"]["head_sha"]
 
 
-@pytest.fixture
-def fake(monkeypatch):
-    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    with FakeGitHub() as server:
-        server.head_sha = HEAD
-        yield server
-
-
 def post(fake: FakeGitHub, results=RESULTS, **options) -> str:
     client = github.connect("token", fake.base, retries=3, backoff=0.01, throttle=False)
     arguments = {"author": None, "expected_head": None, "inline": False, **options}

@@ -14,14 +14,6 @@ RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_te
 HEAD = RESULTS["run"]["head_sha"]
 
 
-@pytest.fixture
-def fake(monkeypatch):
-    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    with FakeGitHub() as server:
-        server.head_sha = HEAD
-        yield server
-
-
 def post(fake: FakeGitHub, inline: bool = True) -> str:
     client = github.connect("token", fake.base, retries=1, backoff=0.01, throttle=False)
     return publish(RESULTS, f"{OWNER}/{NAME}", NUMBER, "token", fake.base, None, None, inline, client=client)

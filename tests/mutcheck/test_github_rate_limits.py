@@ -20,14 +20,6 @@ PRIMARY = "API rate limit exceeded for installation ID 1."
 SECONDARY = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
 
 
-@pytest.fixture
-def fake(monkeypatch):
-    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    with FakeGitHub() as server:
-        server.head_sha = RESULTS["run"]["head_sha"]
-        yield server
-
-
 def post(fake: FakeGitHub, waits: list[float], cap: float = 120.0, retries: int = 4) -> str:
     client = github.connect("token", fake.base, retries, 0.01, throttle=False, rate_limit_cap=cap, sleep=waits.append)
     return publish(RESULTS, f"{OWNER}/{NAME}", NUMBER, "token", fake.base, None, None, False, client=client)

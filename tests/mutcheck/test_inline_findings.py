@@ -19,14 +19,6 @@ HEAD = RESULTS["run"]["head_sha"]
 MARKER = "<!-- mutcheck:inline SURVIVOR -->"
 
 
-@pytest.fixture
-def fake(monkeypatch):
-    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    with FakeGitHub() as server:
-        server.head_sha = HEAD
-        yield server
-
-
 def post(fake: FakeGitHub, results=RESULTS) -> str:
     client = github.connect("token", fake.base, retries=3, backoff=0.01, throttle=False)
     return publish(results, REPOSITORY, NUMBER, "token", fake.base, None, None, True, client=client)

@@ -18,14 +18,6 @@ HTML = {"Content-Type": "text/html; charset=utf-8"}
 PAGE = b"<html><head><title>Bad Gateway</title></head>\n<body><h1>Bad Gateway</h1></body></html>"
 
 
-@pytest.fixture
-def fake(monkeypatch):
-    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    with FakeGitHub() as server:
-        server.head_sha = RESULTS["run"]["head_sha"]
-        yield server
-
-
 def comment(fake: FakeGitHub, tmp_path: Path):
     results = tmp_path / "results.json"
     results.write_text(json.dumps(RESULTS), encoding="utf-8")

@@ -5,8 +5,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from mutcheck import github
 from mutcheck.publish import publish
 from mutcheck.report.markdown import COMMENT_LIMIT, render_markdown
@@ -92,14 +90,6 @@ def huge_test_id_results() -> dict[str, Any]:
         for problem in mutant["problems"]:
             problem["test"] = long_id if problem["test"] == old else problem["test"]
     return results
-
-
-@pytest.fixture
-def fake(monkeypatch):
-    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    with FakeGitHub() as server:
-        server.head_sha = RESULTS["run"]["head_sha"]  # results of another commit are refused
-        yield server
 
 
 def post(fake: FakeGitHub, results: dict[str, Any]) -> str:
