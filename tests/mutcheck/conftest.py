@@ -2,6 +2,7 @@
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -9,7 +10,9 @@ from click.testing import CliRunner
 from mutcheck.cli import main
 from mutcheck.exit_code import ExitCode
 from mutcheck.results import load_results
-from tests.mutcheck.fake_github import FakeGitHub
+
+if TYPE_CHECKING:
+    from tests.mutcheck.fake_github import FakeGitHub
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 GOLDEN_HEAD = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))["run"][
@@ -36,8 +39,11 @@ def repository_results(tmp_path_factory, _cache_folder) -> dict:
 
 
 @pytest.fixture
-def fake(monkeypatch) -> FakeGitHub:
+def fake(monkeypatch) -> "FakeGitHub":
     """A fake GitHub on 127.0.0.1 whose pull request is at the golden results' commit, seen from outside Actions."""
+    # Imported here: the fake's contract check needs `.[dev]`, and the engine's version matrix has `.[test]`.
+    from tests.mutcheck.fake_github import FakeGitHub
+
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     with FakeGitHub() as server:
         server.head_sha = GOLDEN_HEAD
