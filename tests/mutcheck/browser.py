@@ -1,5 +1,6 @@
 """Headless Chromium for the tests that render a page: a run of it, or the test skipped where it is missing."""
 
+import json
 import os
 import shutil
 import subprocess
@@ -35,3 +36,13 @@ def chromium(tmp_path: Path, url: str, *args: str) -> str:
         url,
     ]
     return subprocess.run(command, capture_output=True, text=True, timeout=120, check=True).stdout
+
+
+def page_requests(tmp_path: Path, page: Path) -> list[str]:
+    """The URLs the page at `page` (a file) asked the network for while Chromium loaded it, from
+    Chromium's own network log: requests whose initiator is the file's opaque origin ("null"), not
+    the browser's background ones."""
+    log = tmp_path / "net-log.json"
+    chromium(tmp_path, page.as_uri(), f"--log-net-log={log}", "--dump-dom")
+    events = json.loads(log.read_text(encoding="utf-8"))["events"]
+    return sorted({e["params"]["url"] for e in events if e.get("params", {}).get("initiator") == "null"})
