@@ -67,6 +67,7 @@ def test_declared_equivalent_that_is_killed_fails_the_run():
     matrix = build_matrix(engine_run(E={0: "failed"}), [applied("E", equivalent={"en": "p", "zh": "证"})], bail=False)
     assert matrix.results[0].verdict == "killed"
     assert matrix.results[0].problems == (Unmet("equivalent-killed", "t.py::test_a", "killed"),)
+    assert matrix.exit_code == ExitCode.EXPECTATION_FAILED
 
 
 def test_timeout_counts_as_detection_for_its_test():
