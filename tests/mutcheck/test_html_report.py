@@ -196,17 +196,12 @@ def test_the_chinese_page_has_no_english_label(tmp_path):
     assert "Mutants" in _visible_texts(rendered(tmp_path, "lang=en"), "zh")
 
 
-@pytest.fixture(scope="module")
-def green_results(repository_results) -> dict:
-    """This repository's own run: every catalogued mutant behaves as catalogued."""
-    return repository_results
-
-
-def test_the_green_run_shows_each_selected_test_once(tmp_path, green_results):
-    dom = rendered(tmp_path, "", green_results)
-    selected = {green_results["tests"][index] for mutant in green_results["mutants"] for index in mutant["selected"]}
+def test_the_green_run_shows_each_selected_test_once(tmp_path, repository_results):
+    dom = rendered(tmp_path, "", repository_results)
+    tests = repository_results["tests"]
+    selected = {tests[index] for mutant in repository_results["mutants"] for index in mutant["selected"]}
     assert sorted(columns(dom)) == sorted(selected)
-    assert len(visible_rows(dom)) == len(green_results["mutants"])
+    assert len(visible_rows(dom)) == len(repository_results["mutants"])
     assert not dom.select("#matrix td.missed")
 
 
@@ -219,7 +214,7 @@ def _png_size(path: Path) -> tuple[int, int]:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("run", ["failing", "green"])
 def test_page_makes_no_network_request_and_screenshot(tmp_path, request, run, lang):
-    results = RESULTS if run == "failing" else request.getfixturevalue("green_results")
+    results = RESULTS if run == "failing" else request.getfixturevalue("repository_results")
     page = render_html(results)
     assert "default-src 'none'" in page
     (tmp_path / "report.html").write_text(page, encoding="utf-8")
