@@ -20,10 +20,10 @@ STATUS = {
 def _status_reason(entry: dict[str, Any], lang: str) -> str | None:
     if entry["verdict"] == "equivalent":
         proof = entry["equivalent"][lang] if entry["equivalent"] else say(lang, "stryker", "same_byte_code")
-        return say(lang, "stryker", "equivalent", proof=proof)
+        return say(lang, "show", "equivalent", proof=proof)  # as `mutcheck show` words it
     if is_known_gap(entry):  # Survived or NoCoverage, as catalogued
-        reason = say(lang, "stryker", "known_gap", reason=entry["survives"][lang])
-        return reason + (say(lang, "stryker", "tracked", issue=entry["tracked"]) if entry["tracked"] else "")
+        reason = say(lang, "show", "known_gap", reason=entry["survives"][lang])
+        return reason + (say(lang, "terminal", "tracked", tracked=entry["tracked"]) if entry["tracked"] else "")
     if entry["verdict"] == "broken":
         return next((p["detail"] for p in entry["problems"] if p["kind"] == "broken"), None)
     witnesses = list(entry["witnesses"].values())
