@@ -33,9 +33,18 @@ ENGINE_TESTS = [
     "tests/mutcheck/hostile/test_processes.py",
     "tests/mutcheck/hostile/test_interrupts.py",
 ]
-# The lowest mutmut of the `generic` extra's range; the newest comes with `.[dev]`.
-GENERIC_EXTRA = tomllib.loads(Path("pyproject.toml").read_text())["project"]["optional-dependencies"]["generic"]
-OLDEST_MUTMUT = re.fullmatch(r"mutmut>=([0-9.]+),<[0-9.]+", GENERIC_EXTRA[0]).group(1)
+EXTRAS = tomllib.loads(Path("pyproject.toml").read_text())["project"]["optional-dependencies"]
+
+
+def lowest(extra: str, package: str) -> str:
+    """The lowest version of `package` that the extra allows (its `>=` bound)."""
+    requirement = next(line for line in EXTRAS[extra] if line.startswith(package))
+    return re.search(r">=([0-9.]+)", requirement).group(1)
+
+
+# The lowest mutmut of the `generic` extra's range and PyGithub of the `github` extra; the newest come with `.[dev]`.
+OLDEST_MUTMUT = lowest("generic", "mutmut")
+OLDEST_PYGITHUB = lowest("github", "PyGithub")
 
 
 @nox.session
@@ -55,7 +64,7 @@ def generic_oldest(session: nox.Session) -> None:
     session.run("python", "-m", "pytest", "-q", "tests/mutcheck/test_generic.py")
 
 
-# The tests that talk to the fake GitHub, and the lowest PyGithub of the `github` extra; the newest comes with `.[dev]`.
+# The tests that talk to the fake GitHub.
 GITHUB_TESTS = [
     "tests/mutcheck/test_github.py",
     "tests/mutcheck/test_github_contract.py",
@@ -67,8 +76,6 @@ GITHUB_TESTS = [
     "tests/mutcheck/hostile/test_artifacts.py",
     "tests/mutcheck/hostile/test_untrusted_text.py",
 ]
-GITHUB_EXTRA = tomllib.loads(Path("pyproject.toml").read_text())["project"]["optional-dependencies"]["github"]
-OLDEST_PYGITHUB = re.fullmatch(r"PyGithub>=([0-9.]+)", GITHUB_EXTRA[0]).group(1)
 
 
 @nox.session(python="3.11")
