@@ -64,13 +64,19 @@ def project_files(root: Path) -> list[Path]:
     )
     if listed.returncode == 0:
         names = [Path(name) for name in listed.stdout.decode().split("\0") if name]
-        return [name for name in names if not skipped(name.parent) and (root / name).is_file()]
+        return [name for name in names if not skipped(name.parent) and _copied_kind(root / name)]
     files = []
     for directory, subdirectories, names in os.walk(root):
         relative = Path(directory).relative_to(root)
         subdirectories[:] = [name for name in subdirectories if not skipped(relative / name)]
         files += [relative / name for name in names if (root / relative / name).is_file()]
+        files += [relative / name for name in subdirectories if (root / relative / name).is_symlink()]
     return files
+
+
+def _copied_kind(path: Path) -> bool:
+    """A regular file, or a symlink to one or to a folder (git tracks a linked folder as one entry)."""
+    return path.is_file() or (path.is_symlink() and path.is_dir())
 
 
 def _bytecode(root: Path, files: list[Path]) -> list[Path]:
@@ -107,8 +113,9 @@ def _linked_project_file(path: Path, real_root: Path) -> Path | None:
 
 def copy_project(root: Path, destination: Path) -> ScratchCopy:
     """Copy the project's files and their compiled files; a symlink to another of them (such as
-    an editable install's link tree) becomes a link to that file in the copy, so the copy
-    imports what the copy holds."""
+    an editable install's link tree) or to one of its folders becomes a link to that file or
+    folder in the copy, so the copy imports what the copy holds. A link to a folder outside the
+    project leads where it led."""
     started = time.monotonic()
     size = 0
     files = project_files(root)
@@ -118,8 +125,12 @@ def copy_project(root: Path, destination: Path) -> ScratchCopy:
     for relative in files:
         source, target = root / relative, destination / relative
         target.parent.mkdir(parents=True, exist_ok=True)
-        if (linked := _linked_project_file(source, real_root)) in copied:
+        linked = _linked_project_file(source, real_root)
+        if linked is not None and (linked in copied or (root / linked).is_dir()):
             target.symlink_to(os.path.relpath(destination / linked, target.parent))
+            continue
+        if source.is_dir():  # a link to a folder outside the project
+            target.symlink_to(source.resolve())
             continue
         shutil.copy2(source, target)
         size += target.stat().st_size

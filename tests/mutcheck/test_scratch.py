@@ -75,6 +75,29 @@ def test_a_link_to_a_project_file_links_to_the_copy_of_it(tmp_path, git):
     assert (copy / "src/linked_outside.py").read_text() == "x = 1\n"
 
 
+@pytest.mark.parametrize("git", [True, False], ids=["git", "no-git"])
+def test_a_link_to_a_folder_is_kept_leading_into_the_copy_or_where_it_led(tmp_path, git):
+    """Such as a package's `templates` linked to a top-level folder (git tracks the link itself):
+    code that reads its data through the package must find it in the copy."""
+    project, _ = _project(tmp_path / "project", git=False)
+    (project / "templates").mkdir()
+    (project / "templates/page.txt").write_text("inside\n")
+    (project / "src/templates").symlink_to("../templates")
+    outside = tmp_path / "shared"
+    outside.mkdir()
+    (outside / "data.txt").write_text("outside\n")
+    (project / "src/shared").symlink_to(outside)
+    if git:
+        commit_all(project)
+    copy = tmp_path / "copy"
+    copy_project(project, copy)
+    assert (copy / "src/templates").is_symlink()
+    assert (copy / "src/templates").resolve() == (copy / "templates").resolve()
+    assert (copy / "src/templates/page.txt").read_text() == "inside\n"
+    assert (copy / "src/shared").resolve() == outside.resolve()
+    assert (copy / "src/shared/data.txt").read_text() == "outside\n"
+
+
 def test_the_copy_takes_the_sources_compiled_files_checked_by_time_and_never_hash_based_ones(tmp_path):
     import py_compile
     import sys
