@@ -26,12 +26,20 @@ from mutcheck.runner import RunRequest, catalog_of, run_catalog, write_text
 # LibCST, jsonschema, Jinja2 and the reports load inside the commands that use them: `run`
 # starts the pytest host first, and they load while it starts.
 
-project_option = click.option(
-    "--project",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Project directory (default: the nearest one with a pyproject.toml).",
-)
+
+def project_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """`--project DIR` and `--profile NAME`: which project, and which of its configurations."""
+    command = click.option(
+        "--profile",
+        envvar="MUTCHECK_PROFILE",
+        help="Apply [tool.mutcheck.profile.NAME] over [tool.mutcheck] (env: MUTCHECK_PROFILE).",
+    )(command)
+    return click.option(
+        "--project",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help="Project directory (default: the nearest one with a pyproject.toml).",
+    )(command)
 
 
 def _reports_input_errors(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -51,8 +59,12 @@ def _reports_input_errors(command: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def _config(project: Path | None) -> Config:
-    return load_config(find_project_root((project or Path.cwd()).resolve()))
+def _root(project: Path | None) -> Path:
+    return find_project_root((project or Path.cwd()).resolve())
+
+
+def _config(project: Path | None, profile: str | None) -> Config:
+    return load_config(_root(project), profile=profile)
 
 
 class _Console(Console):
@@ -139,13 +151,14 @@ def list_command(
     shard: str | None,
     as_json: bool,
     project: Path | None,
+    profile: str | None,
 ) -> None:
     """List the catalog: id, family, location and expectation."""
     from rich.table import Table
 
     from mutcheck import listing
 
-    config = _config(project)
+    config = _config(project, profile)
     listed = listing.listed_mutants(config, catalog_of(config), families, only, diff_base, shard, lines=as_json)
     if as_json:
         click.echo(json.dumps([listing.as_json(entry) for entry in listed], indent=1, ensure_ascii=False))
@@ -161,7 +174,7 @@ def list_command(
 @click.option("--lang", help="A language of [tool.mutcheck] languages (default: the first).")
 @project_option
 @_reports_input_errors
-def show(mutant_id: str, lang: str | None, project: Path | None) -> None:
+def show(mutant_id: str, lang: str | None, project: Path | None, profile: str | None) -> None:
     """Show one mutant: its diff, why it matters, and its verdict in the last saved run."""
     from rich.syntax import Syntax
 
@@ -171,7 +184,7 @@ def show(mutant_id: str, lang: str | None, project: Path | None) -> None:
     from mutcheck.results import load_results
     from mutcheck.state import current_run
 
-    config = _config(project)
+    config = _config(project, profile)
     if lang is not None and lang not in config.languages:
         message = f"not in tool.mutcheck.languages ({', '.join(config.languages)})"
         raise InputError([Problem("--lang", lang, "", message)])
@@ -184,7 +197,7 @@ def show(mutant_id: str, lang: str | None, project: Path | None) -> None:
         applied = apply_mutant(mutant, config.root)
     except MutationError as error:
         raise InputError([error.problem]) from error
-    saved = current_run(config.root)
+    saved = current_run(config.root, config.profile)
     try:
         results = load_results(saved.path) if saved else None
     except InputError as error:  # show needs no run: a damaged saved one is only not shown
@@ -217,11 +230,11 @@ def show(mutant_id: str, lang: str | None, project: Path | None) -> None:
 @main.command()
 @project_option
 @_reports_input_errors
-def check(project: Path | None) -> None:
+def check(project: Path | None, profile: str | None) -> None:
     """Validate the catalog and apply every entry, without running tests."""
     from mutcheck.mutate import MutationError, apply_mutant
 
-    config = _config(project)
+    config = _config(project, profile)
     catalog = catalog_of(config)
     problems = unknown_killers(catalog, collect_test_ids(config))
     for mutant in catalog.mutants:
@@ -271,10 +284,12 @@ def run(
     html_path: Path | None,
     stryker_path: Path | None,
     project: Path | None,
+    profile: str | None,
 ) -> None:
     """Run every catalogued mutant against the tests that reach it and check the expectations."""
     request = RunRequest(
-        root=find_project_root((project or Path.cwd()).resolve()),
+        root=_root(project),
+        profile=profile,
         only=only,
         diff_base=diff_base,
         shard=shard,
@@ -327,7 +342,14 @@ def merge(shards: tuple[Path, ...], output: Path) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write here (default: stdout).")
 @project_option
 @_reports_input_errors
-def report(results_path: Path | None, fmt: str, lang: str | None, output: Path | None, project: Path | None) -> None:
+def report(
+    results_path: Path | None,
+    fmt: str,
+    lang: str | None,
+    output: Path | None,
+    project: Path | None,
+    profile: str | None,
+) -> None:
     """Render a results file (default: the project's last saved run at its head) as text, a Markdown
     review comment, an HTML page or Stryker JSON."""
     from mutcheck.last_run import run_line
@@ -335,7 +357,7 @@ def report(results_path: Path | None, fmt: str, lang: str | None, output: Path |
     from mutcheck.results import load_results
     from mutcheck.state import saved_run_here
 
-    saved = None if results_path else saved_run_here(find_project_root((project or Path.cwd()).resolve()))
+    saved = None if results_path else saved_run_here(_root(project), profile)
     results = load_results(saved.path if saved else results_path)
     languages = choose_languages(results, lang, fmt)
     if saved:  # on stderr, so that the rendered document stays whole

@@ -25,12 +25,14 @@ class Config:
     generic: bool = False  # also run mutmut's generic operator mutants
     strict_generic: bool = False  # generic survivors fail the run
     languages: tuple[str, ...] = ("en", "zh")  # every catalog text has exactly these; reports show them
+    profile: str | None = None  # the `[tool.mutcheck.profile.NAME]` applied over the table, if any
 
     @property
     def catalog_dir(self) -> Path:
         return self.root / self.catalog
 
 
+PROFILES = "profile"  # [tool.mutcheck.profile.NAME]: another catalog, target or suite in the same project
 _PATH_KEYS = ("target", "tests")
 _LIST_KEYS = {*_PATH_KEYS, "pytest_args"}
 _NUMBER_KEYS = {"jobs": int, "timeout_factor": float, "timeout_constant": float, "baseline_rounds": int}
@@ -111,32 +113,65 @@ def _mutcheck_table(document: dict[str, object], source: str) -> dict[str, objec
     return table
 
 
-def load_config(root: Path, overrides: dict[str, object] | None = None) -> Config:
-    """Read `[tool.mutcheck]` from `root/pyproject.toml`, then apply non-None `overrides` (command-line
-    options, named as such in problems). A `jobs` from the file is capped at the CPU count."""
+def _profiles(table: dict[str, object], source: str) -> dict[str, dict[str, object]]:
+    """The `[tool.mutcheck.profile.NAME]` tables, taken out of `table`."""
+    profiles = table.pop(PROFILES, {})
+    if not isinstance(profiles, dict):
+        raise InputError([Problem(source, "", f"tool.mutcheck.{PROFILES}", "must be a table of tables")])
+    for name, profile in profiles.items():
+        if not isinstance(profile, dict):
+            raise InputError([Problem(source, "", f"tool.mutcheck.{PROFILES}.{name}", "must be a table")])
+    return profiles
+
+
+def _chosen_profile(profiles: dict[str, dict[str, object]], profile: str | None) -> dict[str, object]:
+    if profile is None:
+        return {}
+    if profile not in profiles:
+        known = ", ".join(sorted(profiles)) or "none"
+        message = f"no [tool.mutcheck.{PROFILES}.{profile}] in pyproject.toml (known: {known})"
+        raise InputError([Problem("--profile", profile, "", message)])
+    return profiles[profile]
+
+
+def load_config(root: Path, overrides: dict[str, object] | None = None, profile: str | None = None) -> Config:
+    """Read `[tool.mutcheck]` from `root/pyproject.toml`, then the keys of its `profile.<profile>`
+    table over it, then non-None `overrides` (command-line options, named as such in problems).
+    Every profile is validated, chosen or not. A `jobs` from the file is capped at the CPU count."""
     source = "pyproject.toml"
     document, problems = read_toml(root / source, source)
     if problems:
         raise InputError(problems)
     table = _mutcheck_table(document, source)
+    profiles = _profiles(table, source)
+    chosen = _chosen_profile(profiles, profile)
     given = {key: value for key, value in (overrides or {}).items() if value is not None}
 
     def at(key: str, message: str) -> Problem:
-        """A problem with a setting, named by its command-line option when it was given there."""
+        """A problem with a setting, named by its command-line option or profile when it was given there."""
         if key in given:
             return Problem("--" + key.replace("_", "-"), "", "", message)
+        if key in chosen:
+            return Problem(source, "", f"tool.mutcheck.{PROFILES}.{profile}.{key}", message)
         return Problem(source, "", f"tool.mutcheck.{key}", message)
 
+    for name, other in profiles.items():
+        if other is not chosen:
+            problems += [
+                Problem(source, "", f"tool.mutcheck.{PROFILES}.{name}.{key}", reason)
+                for key, value in other.items()
+                for reason in _setting(root, key, value)[1]
+            ]
     values: dict[str, object] = {}
-    for key, value in {**table, **given}.items():
+    for key, value in {**table, **chosen, **given}.items():
         values[key], reasons = _setting(root, key, value)
         problems += [at(key, reason) for reason in reasons]
     if problems:
         raise InputError(problems)
-    config = Config(root=root, **values)
+    config = Config(root=root, profile=profile, **values)
     if config.timeout_factor == 0 and config.timeout_constant == 0:
         message = "timeout_factor and timeout_constant are both 0: every test would time out"
         raise InputError([at("timeout_constant", message)])
-    if "jobs" in table and "jobs" not in given:
+    if ("jobs" in table or "jobs" in chosen) and "jobs" not in given:
         return replace(config, jobs=min(config.jobs, os.cpu_count() or 1))
     return config

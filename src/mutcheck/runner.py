@@ -28,6 +28,7 @@ class RunRequest:
     """What the command line asked for; None leaves a setting to the configuration."""
 
     root: Path
+    profile: str | None = None
     only: tuple[str, ...] = ()
     diff_base: str | None = None
     shard: str | None = None
@@ -80,13 +81,13 @@ def write_text(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def _save_state(root: Path, results: dict[str, Any], lang: str) -> None:
+def _save_state(config: Config, results: dict[str, Any], lang: str) -> None:
     """Keep the results for `report` and `show`; the run's outcome does not depend on it."""
     from mutcheck.report.texts import say
     from mutcheck.state import save_run
 
     try:
-        save_run(root, results)
+        save_run(config.root, results, config.profile)
     except OSError as error:
         print(say(lang, "progress", "not_saved", error=error), file=sys.stderr)
 
@@ -101,7 +102,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         "generic": request.generic,
         "strict_generic": request.strict_generic,
     }
-    config = load_config(request.root, overrides)
+    config = load_config(request.root, overrides, request.profile)
     catalog = catalog_of(config)
     shard = Shard.parse(request.shard) if request.shard else None
     if config.generic:
@@ -167,7 +168,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     for fmt, path in outputs:
         if path:
             write_text(path, render(results, fmt, run_languages(results)))
-    _save_state(config.root, results, config.languages[0])
+    _save_state(config, results, config.languages[0])
     terminal.render(results, console)
     if results["mutants"] and all(m["verdict"] == "no-coverage" for m in results["mutants"]):
         console.print(say(config.languages[0], "progress", "no_coverage_warning"), markup=False, highlight=False)

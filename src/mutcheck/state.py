@@ -27,21 +27,23 @@ class SavedRun:
     saved_at: datetime
 
 
-def project_folder(root: Path) -> Path:
-    """One folder per project, named by a digest of its resolved path (a path may hold any character)."""
-    digest = hashlib.sha256(str(root.resolve()).encode()).hexdigest()[:16]
+def project_folder(root: Path, profile: str | None = None) -> Path:
+    """One folder per project and profile, named by a digest of the project's resolved path and the
+    profile's name (a path or name may hold any character)."""
+    key = str(root.resolve()) if profile is None else f"{root.resolve()}\0{profile}"
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
     return Path(user_cache_dir("mutcheck")) / "runs" / digest
 
 
-def _file_of(root: Path, head: str | None) -> Path:
-    return project_folder(root) / f"{head or NO_HEAD}.json"
+def _file_of(root: Path, head: str | None, profile: str | None) -> Path:
+    return project_folder(root, profile) / f"{head or NO_HEAD}.json"
 
 
-def save_run(root: Path, results: dict[str, Any]) -> Path:
+def save_run(root: Path, results: dict[str, Any], profile: str | None = None) -> Path:
     """Keep `results` as the project's last run at its head, and forget all but the last heads.
 
     Written under a temporary name and renamed, so a reader never sees half a file."""
-    target = _file_of(root, results["run"]["head_sha"])
+    target = _file_of(root, results["run"]["head_sha"], profile)
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".saving-", suffix=".json")
     os.close(handle)
@@ -68,15 +70,15 @@ def _saved(path: Path) -> SavedRun:
     return SavedRun(path, head, datetime.fromtimestamp(path.stat().st_mtime))
 
 
-def current_run(root: Path) -> SavedRun | None:
-    """The saved run at the project's head, if there is one."""
-    path = _file_of(root, head_sha(root))
+def current_run(root: Path, profile: str | None = None) -> SavedRun | None:
+    """The saved run (of `profile`) at the project's head, if there is one."""
+    path = _file_of(root, head_sha(root), profile)
     return _saved(path) if path.is_file() else None
 
 
-def latest_run(root: Path) -> SavedRun | None:
-    """The project's most recent saved run, at whatever head."""
-    files = _saved_files(project_folder(root))
+def latest_run(root: Path, profile: str | None = None) -> SavedRun | None:
+    """The project's most recent saved run (of `profile`), at whatever head."""
+    files = _saved_files(project_folder(root, profile))
     return _saved(files[0]) if files else None
 
 
@@ -84,13 +86,14 @@ def _short(head: str | None) -> str:
     return head[:SHORT_SHA] if head else "no commit"
 
 
-def saved_run_here(root: Path) -> SavedRun:
+def saved_run_here(root: Path, profile: str | None = None) -> SavedRun:
     """The saved run at the project's head; when there is none, an error that says where the last one is."""
-    saved = current_run(root)
+    saved = current_run(root, profile)
     if saved is not None:
         return saved
-    message = f"no saved run at {_short(head_sha(root))}: run `mutcheck run` first"
-    latest = latest_run(root)
+    command = "mutcheck run" if profile is None else f"mutcheck run --profile {shlex.quote(profile)}"
+    message = f"no saved run at {_short(head_sha(root))}: run `{command}` first"
+    latest = latest_run(root, profile)
     if latest is not None:
         when, path = latest.saved_at.strftime(TIME_FORMAT), shlex.quote(str(latest.path))
         message += f", or render the last one, at {_short(latest.head)} ({when}): mutcheck report {path}"

@@ -160,3 +160,25 @@ def test_show_with_a_damaged_saved_run_warns_and_shows_the_catalog(tmp_path, cac
     assert result.exit_code == ExitCode.OK, result.output
     assert "SWAP why" in result.stdout and "No saved verdict yet at this commit" in result.stdout
     assert result.stderr.startswith("warning: the saved run cannot be read, so no verdict is shown: ")
+
+
+def test_each_profile_keeps_its_own_saved_run(tmp_path, cache):
+    project = make_engine_project(tmp_path / "project", git=True)
+    with (project / "pyproject.toml").open("a", encoding="utf-8") as pyproject:
+        pyproject.write("\n[tool.mutcheck.profile.quick]\nbaseline_rounds = 1\n")
+    assert project_folder(project, "quick") != project_folder(project)
+    result = invoke(project, "run", "--only", "SWAP", "--profile", "quick")
+    assert result.exit_code == ExitCode.OK, result.output
+    assert current_run(project) is None and current_run(project, "quick") is not None
+    missing = invoke(project, "report")
+    assert missing.exit_code == ExitCode.USAGE
+    assert "run `mutcheck run` first" in missing.stderr
+    rendered = invoke(project, "report", "--profile", "quick")
+    assert rendered.exit_code == ExitCode.OK, rendered.output
+    assert rendered.stdout.rstrip().splitlines()[-1].startswith("1 mutants: 1 killed; every expectation met")
+    assert rendered.stderr.startswith("Last saved run, at ")
+    shown = CliRunner().invoke(main, ["show", "SWAP", "--project", str(project)], env={"MUTCHECK_PROFILE": "quick"})
+    assert shown.exit_code == ExitCode.OK, shown.output
+    assert "verdict: killed, as catalogued" in shown.stdout.splitlines()
+    unsaved = invoke(project, "show", "SWAP")
+    assert "verdict: killed, as catalogued" not in unsaved.stdout.splitlines()
