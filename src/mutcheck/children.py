@@ -11,7 +11,6 @@ import selectors
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import traceback
 from collections.abc import Callable
@@ -21,7 +20,7 @@ from typing import Any
 
 from mutcheck.clock import Stopwatch
 from mutcheck.events import EventWriter
-from mutcheck.imports import Relocation
+from mutcheck.imports import Relocation, host_command
 from mutcheck.outcome import TIMEOUT
 from mutcheck.process import end_group, kill_group, lead_own_group, place_in_own_group
 from mutcheck.protocol import last_error
@@ -136,7 +135,7 @@ def start_fallback(
     spec_path.write_text(json.dumps(fallback_spec), encoding="utf-8")
     with (Path(scratch) / "host.log").open("w", encoding="utf-8") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "mutcheck.host", str(spec_path)],
+            host_command(spec_path),
             cwd=project,
             pass_fds=[write_fd],
             stdout=log,

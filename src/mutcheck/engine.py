@@ -6,7 +6,6 @@ Only this module (and the host it starts) runs the project's code.
 import json
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -15,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from mutcheck.collect import pytest_args_problem
 from mutcheck.config import Config
-from mutcheck.imports import Relocation
+from mutcheck.imports import Relocation, host_command
 from mutcheck.interrupt import deferred
 from mutcheck.lab import remove_stale, scratch_folder
 from mutcheck.plan import select_tests, time_limit
@@ -173,7 +172,7 @@ def run_engine(
             # Not started without being named here, so that it is stopped below.
             with deferred(), log_path.open("w", encoding="utf-8") as log:
                 host = subprocess.Popen(
-                    [sys.executable, "-m", "mutcheck.host", str(spec_path)],
+                    host_command(spec_path),
                     cwd=scratch,
                     pass_fds=[write_fd],
                     stdin=subprocess.PIPE,

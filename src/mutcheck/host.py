@@ -2,7 +2,7 @@
 run loop to the `scheduler` (baseline, then every mutant), streaming events back as JSON lines.
 A fallback host, started by the run's host in a copy of its own, runs the tests it is given.
 
-Started as `python -m mutcheck.host SPEC.json`; never imported by the CLI process.
+Started by `imports.host_command` with a SPEC.json; never imported by the CLI process.
 """
 
 import gc
@@ -112,7 +112,3 @@ def main() -> None:
     code = pytest.main(args, plugins=[plugin])
     if not plugin.reached_run_loop:  # e.g. a test id that no longer collects because its module fails
         EventWriter(spec["events_fd"]).write(plugin.collection_failure(f"pytest stopped before running: {code!r}"))
-
-
-if __name__ == "__main__":
-    main()

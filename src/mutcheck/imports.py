@@ -1,4 +1,5 @@
-"""Making the project's own modules import from the scratch copy, however the project is installed.
+"""Which code an import loads in a run: the project's modules from the scratch copy, however the
+project is installed, and mutcheck's own machinery from where mutcheck is installed.
 
 An editable install (`pip install -e .`, `uv sync`, `poetry install`) points into the user's
 checkout: a `.pth` path entry (the project's root or `src`), setuptools' editable finder (a map
@@ -6,6 +7,12 @@ from package names to checkout folders), a link tree of symlinks, or a PYTHONPAT
 would then import the checkout, never the mutated copy. Every such route is redirected to the same
 relative place in the copy: path entries and PYTHONPATH are rewritten, and a meta-path finder in
 front moves any module spec that still resolves into the checkout.
+
+When the project is mutcheck itself (its repository, another checkout of it, or a vendored copy),
+the host loads its machinery from where the running mutcheck is installed, never from the copy;
+then forgets its own modules and any other it loaded from the project, so the tests import fresh
+ones, from the copy. The machinery keeps the module objects it already holds, so a mutant, swapped
+into the tests' modules or written into a fallback copy, never reaches the code running the tests.
 """
 
 import importlib.util
@@ -110,8 +117,33 @@ class ScratchFinder:
         return importlib.util.spec_from_file_location(spec.name, origin, submodule_search_locations=package) or spec
 
 
+_INSTALLED = str(Path(__file__).resolve().parents[1])  # the folder this mutcheck package is imported from
+_HOST = "import sys; sys.path.insert(0, sys.argv.pop(1)); from mutcheck.host import main; del sys.path[0]; main()"
+
+
+def host_command(spec_path: Path) -> list[str]:
+    """The command line of a pytest host: mutcheck's host imported from where this mutcheck is
+    installed, whatever the copy it runs in (its working directory and PYTHONPATH) holds."""
+    return [sys.executable, "-c", _HOST, _INSTALLED, str(spec_path)]
+
+
+_PACKAGE = __name__.partition(".")[0]
+
+
+def _forget_project_modules(relocation: Relocation) -> None:
+    """Drop mutcheck's own modules, and any other loaded so far whose file the copy also holds:
+    a test that imports one gets its own, from wherever the tests' imports lead (the copy)."""
+    for name, module in list(sys.modules.items()):
+        origin = getattr(module, "__file__", None)
+        ours = name == _PACKAGE or name.startswith(_PACKAGE + ".")
+        if ours or (origin and Relocation._inside(relocation.path(origin), relocation.scratch)):
+            del sys.modules[name]
+
+
 def redirect_imports(roots: Sequence[Path], scratch: Path) -> None:
-    """From now on in this process, the project's modules import from `scratch`, not from `roots`."""
+    """From now on in this process, the project's modules import from `scratch`, not from `roots`;
+    those already imported (mutcheck's own, when the project is mutcheck) are imported afresh."""
     relocation = Relocation(roots, scratch)
     sys.path[:] = [relocation.path(entry) for entry in sys.path]
     sys.meta_path.insert(0, ScratchFinder(relocation))
+    _forget_project_modules(relocation)
