@@ -94,6 +94,8 @@ def entry_lines(text: str) -> dict[str, range]:
     """
     lines = text.splitlines()
     tables = tomllib.loads(text).get("mutant", [])
+    if not tables:  # a file of comments only
+        return {}
     starts = [
         number
         for number, line in enumerate(lines, start=1)
