@@ -9,7 +9,9 @@ from mutcheck.mutate import AppliedMutant, Span
 TESTS = ["t.py::test_a", "t.py::test_b[1]", "t.py::test_b[2]"]
 
 
-def applied(mutant_id: str, killed_by=(), equivalent=None, compile_equal=False, survives=None) -> AppliedMutant:
+def applied(
+    mutant_id: str, killed_by=(), equivalent=None, compile_equal=False, survives=None, generic=False
+) -> AppliedMutant:
     mutant = Mutant(
         mutant_id,
         "f",
@@ -26,6 +28,7 @@ def applied(mutant_id: str, killed_by=(), equivalent=None, compile_equal=False, 
         (),
         "c.toml",
         survives=survives,
+        generic=generic,
     )
     return AppliedMutant(mutant, "", "", "", Span(1, 0, 1, 1), "", compile_equal, "f", "f")
 

@@ -1,0 +1,54 @@
+"""Equivalence by compilation: two sources are the same mutant only when every part of their code
+objects that can change behaviour is equal (byte code, names, constants with their types, nested code)."""
+
+import pytest
+
+from mutcheck.swap import code_fingerprint
+
+
+def same(original: str, mutated: str) -> bool:
+    return code_fingerprint(compile(original, "m.py", "exec")) == code_fingerprint(compile(mutated, "m.py", "exec"))
+
+
+@pytest.mark.parametrize(
+    ("original", "mutated"),
+    [
+        ("x = 2 * 3", "x = 6"),
+        ("def f(a, b):\n    return not a is b", "def f(a, b):\n    return a is not b"),
+        ("def f(a):\n    return a", "def f(a):\n\n\n    return (a)"),  # lines differ only
+    ],
+)
+def test_what_compiles_to_the_same_code_is_equivalent(original, mutated):
+    assert same(original, mutated)
+
+
+@pytest.mark.parametrize(
+    ("original", "mutated"),
+    [
+        ("def f(s):\n    return s.yielded_content", "def f(s):\n    return s.yielded_chunk"),  # names
+        ("def f():\n    return 1", "def f():\n    return 2"),  # constants
+        ("def f():\n    return 1", "def f():\n    return True"),  # equal and hashing alike, another type
+        ("def f():\n    return 1", "def f():\n    return 1.0"),
+        ("def f(a):\n    b = a\n    return b", "def f(a):\n    c = a\n    return c"),  # local names
+        ("def f(a, b):\n    return a", "def f(a, *, b):\n    return a"),  # the signature
+        ("def f(a, /, b):\n    return a", "def f(a, b):\n    return a"),
+        ("def f(a):\n    return a", "async def f(a):\n    return a"),  # flags
+        (
+            "def f():\n    def g():\n        return 1\n    return g",
+            "def f():\n    def g():\n        return 2\n    return g",
+        ),
+        (
+            "def f(a):\n    def g():\n        return a\n    return g",
+            "def f(a):\n    def g():\n        return 0\n    return g",
+        ),
+    ],
+)
+def test_a_difference_in_any_behaving_part_is_not_equivalent(original, mutated):
+    assert not same(original, mutated)
+
+
+def test_the_swapped_function_is_compared_by_its_free_variables_only():
+    original = compile("def f(a):\n    return a + 1", "m.py", "exec")
+    mutated = compile("def f(a):\n    return a - 1", "m.py", "exec")
+    assert code_fingerprint(original, "f") == code_fingerprint(mutated, "f")
+    assert code_fingerprint(original) != code_fingerprint(mutated)

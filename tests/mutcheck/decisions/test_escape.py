@@ -1,0 +1,62 @@
+"""Markdown escaping of untrusted text, value by value: what each function returns exactly."""
+
+from markupsafe import Markup
+
+from mutcheck.report.escape import INLINE_LIMIT, fence, finalize, inline, listing, visible
+
+ZWSP = "\u200b"
+
+
+def test_every_markdown_special_character_is_backslash_escaped():
+    assert inline("a|b\\c`d*e_f[g]h~i$j<k>l&m") == "a\\|b\\\\c\\`d\\*e\\_f\\[g\\]h\\~i\\$j\\<k\\>l\\&m"
+
+
+def test_a_pipe_or_backslash_in_a_table_cell_cannot_add_a_column():
+    row = f"| {inline('x | y')} | {inline('z' + chr(92))} |"
+    assert row == "| x \\| y | z\\\\ |"
+    assert row.replace("\\|", "").count("|") == 3  # the row's own pipes only
+
+
+def test_invisible_characters_are_spelled_out_and_whitespace_runs_collapse():
+    assert visible("a\u202eb\u200bc\x07d\te") == "a<U+202E>b<U+200B>c<U+0007>d<U+0009>e"
+    assert visible("a\tb\nc", "\n\t") == "a\tb\nc"
+    assert inline("  a \n\t b  ") == "a b"
+
+
+def test_a_value_is_capped_at_the_inline_limit_with_an_ellipsis():
+    exact = "x" * INLINE_LIMIT
+    assert inline(exact) == exact
+    longer = "y" * (INLINE_LIMIT + 1)
+    assert inline(longer) == "y" * (INLINE_LIMIT - 1) + "…"
+    assert len(inline(longer)) == INLINE_LIMIT
+
+
+def test_mentions_references_and_links_are_broken_by_a_zero_width_space():
+    assert inline("@team #12 GH-3 http://x www.y") == f"@{ZWSP}team #{ZWSP}12 GH-{ZWSP}3 http:{ZWSP}//x www{ZWSP}.y"
+
+
+def test_a_sha_is_cut_every_six_characters_and_a_short_hex_word_is_left():
+    sha = "0123456789abcdef0123"
+    assert inline(sha) == ZWSP.join(["012345", "6789ab", "cdef01", "23"])
+    assert inline("abcdef") == "abcdef"  # six hex digits are no reference
+    assert inline("abcdef1") == f"abcdef{ZWSP}1"  # seven are
+
+
+def test_a_listing_escapes_each_value_and_joins_with_commas():
+    assert listing(["a|b", "@c"]) == f"a\\|b, @{ZWSP}c"
+    assert isinstance(listing(["x"]), Markup)
+
+
+def test_a_fence_is_longer_than_any_backtick_run_and_keeps_lines_and_tabs():
+    assert fence("a\r\n\tb\n\n") == "```\na\n\tb\n```"
+    assert fence("x ```` y", "diff") == "`````diff\nx ```` y\n`````"
+    assert fence("``") == "```\n``\n```"
+    assert fence("\n\na") == "```\n\n\na\n```"
+    assert fence("a\u202eb") == "```\na<U+202E>b\n```"
+    assert fence("aX  \n") == "```\naX  \n```"  # only trailing newlines go
+
+
+def test_finalize_escapes_what_is_not_already_markup():
+    assert finalize("<b>") == "\\<b\\>"
+    trusted = Markup("<b>")
+    assert finalize(trusted) is trusted
