@@ -54,6 +54,7 @@ def test_a_fence_is_longer_than_any_backtick_run_and_keeps_lines_and_tabs():
     assert fence("\n\na") == "```\n\n\na\n```"
     assert fence("a\u202eb") == "```\na<U+202E>b\n```"
     assert fence("aX  \n") == "```\naX  \n```"  # only trailing newlines go
+    assert fence("aX\n") == "```\naX\n```"
 
 
 def test_finalize_escapes_what_is_not_already_markup():
