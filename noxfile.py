@@ -32,6 +32,7 @@ ENGINE_TESTS = [
     "tests/mutcheck/test_clock.py",
     "tests/mutcheck/hostile/test_processes.py",
     "tests/mutcheck/hostile/test_interrupts.py",
+    "tests/mutcheck/test_self_isolation.py",
 ]
 EXTRAS = tomllib.loads(Path("pyproject.toml").read_text())["project"]["optional-dependencies"]
 
@@ -50,10 +51,12 @@ OLDEST_PYGITHUB = lowest("github", "PyGithub")
 @nox.session
 @nox.parametrize(("python", "pytest"), CELLS, ids=[f"{python}-pytest{pytest}" for python, pytest in CELLS])
 def engine(session: nox.Session, pytest: str) -> None:
-    """The engine tests and `mutcheck run` on this repository, with the newest release of one pytest series."""
+    """The engine tests, and `mutcheck run` on this repository's two catalogs (the embedded target's and
+    mutcheck's own), with the newest release of one pytest series."""
     session.install("-e", ".[test]", f"pytest=={pytest}.*")
     session.run("python", "-m", "pytest", "-q", *ENGINE_TESTS)
     session.run("mutcheck", "run")
+    session.run("mutcheck", "run", "--profile", "self")
 
 
 @nox.session(python="3.11")
