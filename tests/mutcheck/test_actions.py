@@ -34,7 +34,7 @@ def test_at_most_ten_annotations():
     results = copy.deepcopy(RESULTS)
     survivor = next(m for m in results["mutants"] if m["verdict"] == "survived")
     results["mutants"] = [dict(copy.deepcopy(survivor), id=f"S{n}") for n in range(25)]
-    assert len(annotations(results)) == ANNOTATION_LIMIT
+    assert len(annotations(results)) == ANNOTATION_LIMIT == 10  # GitHub shows ten warning annotations of a step
 
 
 def test_summary_and_annotations_only_inside_actions(tmp_path, monkeypatch):

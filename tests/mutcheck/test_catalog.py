@@ -1,5 +1,6 @@
 """Catalog loading and `mutcheck check`: every problem is named by file, entry id and field."""
 
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -7,6 +8,7 @@ from click.testing import CliRunner
 
 from mutcheck.catalog import load_catalog
 from mutcheck.cli import main
+from mutcheck.config import load_config
 from mutcheck.exit_code import ExitCode
 from tests.mutcheck.engine_project import GOOD_ENTRY, english_project, entry, make_project
 
@@ -197,17 +199,27 @@ def test_repository_catalog_checks():
     assert code == ExitCode.OK, output
 
 
-def test_repository_catalog_is_fully_bilingual():
-    catalog = load_catalog(REPOSITORY / "mutants", REPOSITORY, LANGUAGES)
-    assert len(catalog.mutants) >= 50
+def _assert_bilingual(text: dict[str, str], where: str) -> None:
+    assert set(text) == set(LANGUAGES), where
+    assert text["zh"] != text["en"], f"{where}: Chinese text is a copy of the English"
+    assert any("\u4e00" <= character <= "\u9fff" for character in text["zh"]), f"{where}: no Chinese"
+
+
+REPOSITORY_PROFILES = [None, *tomllib.loads((REPOSITORY / "pyproject.toml").read_text())["tool"]["mutcheck"]["profile"]]
+
+
+@pytest.mark.parametrize("profile", REPOSITORY_PROFILES)
+def test_repository_catalog_is_fully_bilingual(profile):
+    """Every catalog the repository configures (its table's and each profile's), every text of every entry."""
+    config = load_config(REPOSITORY, profile=profile)
+    catalog = load_catalog(config.catalog_dir, REPOSITORY, config.languages)
+    assert config.languages == LANGUAGES and len(catalog.mutants) >= 50
     for mutant in catalog.mutants:
-        texts = [mutant.title, mutant.why] + [text for text in (mutant.hint, mutant.equivalent) if text]
-        for text in texts:
-            assert set(text) == set(LANGUAGES), mutant.id
-            assert text["zh"] != text["en"], f"{mutant.id}: Chinese text is a copy of the English"
-            assert any("\u4e00" <= character <= "\u9fff" for character in text["zh"]), f"{mutant.id}: no Chinese"
+        for field in ("title", "why", "hint", "equivalent", "survives"):
+            if text := getattr(mutant, field):
+                _assert_bilingual(text, f"{mutant.id}.{field}")
     for family, title in catalog.families.items():
-        assert any("\u4e00" <= character <= "\u9fff" for character in title["zh"]), family
+        _assert_bilingual(title, family)
 
 
 def test_repository_catalog_covers_every_required_family_three_times():
@@ -220,7 +232,10 @@ def test_repository_catalog_covers_every_required_family_three_times():
 
 def test_select_by_id_alias_and_family():
     catalog = load_catalog(REPOSITORY / "mutants", REPOSITORY, LANGUAGES)
-    assert [m.id for m in catalog.select(["000-M1"])] == ["G1"]
+    assert [m.id for m in catalog.select(["G1"])] == [m.id for m in catalog.select(["000-M1"])] == ["G1"]
     assert catalog.find("R4-1").id == "G27"
-    assert {m.family for m in catalog.select(["retry-gate"])} == {"retry-gate"}
+    assert [m.id for m in catalog.select(["retry-gate"])] == ["R1", "R2", "R3", "EQ8", "R5", "R6", "R7"]
+    assert [m.id for m in catalog.select(["G27", "retry-gate", "000-M1"])] == [
+        m.id for m in catalog.mutants if m.id in ("G1", "G27") or m.family == "retry-gate"
+    ]
     assert catalog.find("nope") is None

@@ -34,15 +34,23 @@ def test_list_filters_by_family():
 
 
 def test_show_prints_diff_why_and_killers_in_either_language():
-    result = invoke("show", "000-M1")
-    assert result.exit_code == ExitCode.OK
-    assert "G1 episode-split condition deleted" in result.output
-    assert '-        if self.has_open and text != "" and len(self.open_text) > 0' in result.output
-    assert "+        if False:" in result.output
     killer = "tests/consolidation/test_episodes.py::test_e2_back_to_back_episodes_split"
-    assert f"expected to be killed by: {killer}" in result.output
+    diff = ('-        if self.has_open and text != "" and len(self.open_text) > 0', "+        if False:")
+    english = invoke("show", "000-M1")
+    assert english.exit_code == ExitCode.OK, english.output
+    lines = english.output.splitlines()
+    assert lines[0].startswith("G1 episode-split condition deleted  (episode-split; ")
+    assert all(any(line.startswith(change) for line in lines) for change in diff)
+    assert "Back-to-back episodes with no tool call between them merge into one block" in english.output
+    assert f"expected to be killed by: {killer}" in lines
     chinese = invoke("show", "G1", "--lang", "zh")
-    assert "删除片段切分条件" in chinese.output
+    assert chinese.exit_code == ExitCode.OK, chinese.output
+    lines = chinese.output.splitlines()
+    assert lines[0].startswith("G1 删除片段切分条件  (episode-split; ")
+    assert all(any(line.startswith(change) for line in lines) for change in diff)
+    assert "两个相邻且中间没有工具调用的片段会合并为一个块" in chinese.output
+    assert "Back-to-back episodes" not in chinese.output
+    assert f"应由以下测试击杀：{killer}" in lines
 
 
 def test_show_equivalent_prints_its_proof():

@@ -119,7 +119,18 @@ def test_expected_killers_are_marked_apart_from_other_killers(tmp_path):
 
 def test_every_cell_says_its_outcome_and_witness(tmp_path):
     english = rendered(tmp_path, "")
-    assert all(cell.get("title") for cell in english.select("#matrix td.cell"))
+    for mutant in RESULTS["mutants"]:
+        row = cells(english, mutant["id"])
+        assert list(row) == RESULTS["tests"], mutant["id"]
+        for index, test in enumerate(RESULTS["tests"]):
+            outcome = mutant["outcomes"].get(str(index))
+            said = texts.say("en", "outcome", outcome) if outcome else texts.say("en", "text", "not_selected")
+            title = row[test]["title"]
+            assert title.startswith(f"{mutant['id']} × {test} → {said}"), title
+            if witness := mutant["witnesses"].get(str(index)):
+                assert title.endswith(f"\n{witness}"), title
+            else:
+                assert "\n" not in title, title
     swap = cells(english, "SWAP")
     assert swap["tests/test_tiny.py::test_clamp_low"]["title"] == (
         "SWAP × tests/test_tiny.py::test_clamp_low → failed · expected killer\nAssertionError: assert -1 == 0"

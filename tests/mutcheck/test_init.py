@@ -115,7 +115,7 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path):
     for args, expected in cases:
         result = init(empty, *args)
         assert result.exit_code == ExitCode.USAGE, (args, result.output)
-        assert expected in result.output and len(result.output.splitlines()) <= 2, (args, result.output)
+        assert len(result.output.splitlines()) == 1 and expected in result.output, (args, result.output)
         assert "Traceback" not in result.output
     assert list(empty.iterdir()) == []
 

@@ -94,8 +94,8 @@ def _run(project: Path, tmp_path: Path, name: str) -> dict:
     return load_results(path)
 
 
-def _footer(results: dict) -> str:
-    return [token.content for token in tokens(render_markdown(results)) if token.type == "inline"][-1]
+def _footer(results: dict, languages: tuple[str, ...] | None = None) -> str:
+    return [token.content for token in tokens(render_markdown(results, languages)) if token.type == "inline"][-1]
 
 
 def test_the_footer_says_when_tracked_files_had_uncommitted_changes(tmp_path):
@@ -110,10 +110,9 @@ def test_the_footer_says_when_tracked_files_had_uncommitted_changes(tmp_path):
     edited = _run(project, tmp_path, "edited")
     assert edited["run"]["uncommitted_changes"] is True
     body = render_markdown(edited)
-    assert _footer(edited).endswith(UNCOMMITTED["en"] + "</sub>")
-    assert edited["run"]["head_sha"] in _footer(edited)
-    chinese = render_markdown(edited, ("zh", "en"))
-    assert _footer(edited) in body and UNCOMMITTED["zh"] in chinese.split("---")[-1]
+    version, sha = edited["run"]["mutcheck_version"], edited["run"]["head_sha"]
+    assert _footer(edited) == f"<sub>mutcheck {version} · run at {sha}, {UNCOMMITTED['en']}</sub>"
+    assert _footer(edited, ("zh", "en")) == f"<sub>mutcheck {version} · 运行于 {sha}，{UNCOMMITTED['zh']}</sub>"
     assert "- Tracked files had uncommitted changes: the run tested code that no commit holds." in body
     page = render_html(edited)
     assert "Tracked files had uncommitted changes" in page and "已跟踪的文件有未提交的改动" in page

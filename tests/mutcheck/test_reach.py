@@ -69,7 +69,10 @@ def test_a_generator_resumed_in_a_later_test_counts_for_that_test(reach, target)
     assert reach.stop_test() == ["generator"]
 
 
-def test_nothing_outside_the_target_files_is_recorded(reach):
+def test_nothing_outside_the_target_files_is_recorded(reach, target):
     reach.start_test()
     _in_a_thread(lambda: Path(".").resolve())
     assert reach.stop_test() == []
+    reach.start_test()  # while it does record the target's functions, called among others
+    _in_a_thread(lambda: (Path(".").resolve(), target[0].reached(), Path(".").resolve()))
+    assert reach.stop_test() == ["reached"]

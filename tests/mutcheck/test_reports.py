@@ -267,15 +267,25 @@ def test_report_command_rejects_a_file_that_is_not_results(tmp_path):
 def test_merge_carries_every_shards_baseline():
     from mutcheck.merge import merge_results
 
-    good, bad = copy.deepcopy(RESULTS), copy.deepcopy(RESULTS)
-    good["mutants"], bad["mutants"] = RESULTS["mutants"][:4], RESULTS["mutants"][4:]
-    good["run"]["shard"], bad["run"]["shard"] = "1/2", "2/2"
-    bad["baseline"].update(ok=False, failures=[{"test": "t.py::test_x", "outcome": "failed", "witness": "boom"}])
-    merged = merge_results([(Path("a.json"), good), (Path("b.json"), bad)])
+    first, second = copy.deepcopy(RESULTS), copy.deepcopy(RESULTS)
+    first["mutants"], second["mutants"] = RESULTS["mutants"][:4], RESULTS["mutants"][4:]
+    first["run"]["shard"], second["run"]["shard"] = "1/2", "2/2"
+    failure_x = {"test": "t.py::test_x", "outcome": "failed", "witness": "boom"}
+    first["baseline"].update(ok=False, failures=[failure_x], flaky=["t.py::test_f"])
+    shards = [(Path("a.json"), first), (Path("b.json"), second)]
+    merged = merge_results(shards)  # the first shard's failed baseline, though the last one passed
     assert merged["baseline"]["ok"] is False
-    assert merged["baseline"]["failures"] == [{"test": "t.py::test_x", "outcome": "failed", "witness": "boom"}]
+    assert (merged["baseline"]["failures"], merged["baseline"]["flaky"]) == ([failure_x], ["t.py::test_f"])
     assert merged["summary"]["exit_code"] == 3
     assert "did not pass reliably" in render_markdown(merged)
+    failure_y = {"test": "t.py::test_y", "outcome": "error", "witness": "bang"}
+    second["baseline"].update(ok=False, failures=[failure_y], flaky=["t.py::test_e"])
+    both = merge_results(shards)["baseline"]
+    assert (both["ok"], both["failures"], both["flaky"]) == (
+        False,
+        [failure_x, failure_y],
+        ["t.py::test_e", "t.py::test_f"],
+    )
 
 
 def test_long_baseline_failure_lists_are_cut():

@@ -1,6 +1,8 @@
 """Nothing of a run outlives it: what a test starts is killed with the test's process, and a fallback
 mutant's scratch folder is named without the mutant's id."""
 
+from pathlib import Path
+
 import pytest
 
 from mutcheck.exit_code import ExitCode
@@ -39,4 +41,8 @@ def test_a_fallback_folder_is_not_named_after_the_mutant(spawning_run):
 
 def test_a_finished_run_leaves_no_scratch_folder(spawning_run):
     run, _, _, _ = spawning_run
+    # The scratch folders the tests ran in were made in the run's own temporary folder, which is empty now.
+    folders = {Path(marker.read_text(encoding="utf-8")) for marker in run.markers.glob("spawn-and-pass-*")}
+    assert folders and all(folder.is_relative_to(run.temporary) for folder in folders), folders
+    assert not any(folder.exists() for folder in folders), folders
     assert run.scratch_folders() == []

@@ -113,6 +113,7 @@ def test_when_no_row_can_make_it_fit_each_language_keeps_its_verdict_and_it_is_p
     assert post(fake, results) == "comment created"
     body = fake.comments[0]["body"]
     assert len(body) <= COMMENT_LIMIT
-    assert "**All 400 guard mutants behave as catalogued.**" in body and "The full report is too long" in body
-    assert "完整报告太长" in body
+    english, chinese = body.split("<summary>中文说明</summary>")
+    assert "**All 400 guard mutants behave as catalogued.**" in english and "The full report is too long" in english
+    assert "**全部 400 个守护变异体的表现与目录一致。**" in chinese and "完整报告太长" in chinese
     assert_inert(body, results, LANGUAGES)
