@@ -41,7 +41,9 @@ class Shard:
 def _git(root: Path, base: str, *args: str) -> str:
     completed = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=False)
     if completed.returncode != 0:
-        raise InputError([Problem("--diff", "", "", f"git {args[0]} {base} failed: {completed.stderr.strip()}")])
+        # Of the commands run here only merge-base fails without a word: when the histories share no commit.
+        reason = completed.stderr.strip() or "no common ancestor with HEAD"
+        raise InputError([Problem("--diff", "", "", f"git {args[0]} {base} failed: {reason}")])
     return completed.stdout
 
 

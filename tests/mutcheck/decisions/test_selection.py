@@ -120,6 +120,17 @@ def test_a_base_git_does_not_know_is_one_line_naming_the_option_and_the_command(
     assert line.startswith("--diff: git merge-base no-such-branch failed: fatal: ")
 
 
+def test_a_base_with_no_common_history_says_so(tmp_path):
+    root = repository(tmp_path / "r", {"a.py": "1\n"})
+    git(root, "switch", "-q", "--orphan", "other")
+    (root / "b.py").write_text("b\n")
+    git(root, "add", "b.py")
+    git(root, "commit", "-qm", "unrelated")
+    with pytest.raises(InputError) as error:
+        changed_lines(root, "main")
+    assert problem_lines(error) == ["--diff: git merge-base main failed: no common ancestor with HEAD"]
+
+
 def test_outside_git_the_diff_fails_with_git_s_reason(tmp_path):
     (tmp_path / "plain").mkdir()
     with pytest.raises(InputError) as error:
