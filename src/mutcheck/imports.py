@@ -8,10 +8,10 @@ would then import the checkout, never the mutated copy. Every such route is redi
 relative place in the copy: path entries and PYTHONPATH are rewritten, and a meta-path finder in
 front moves any module spec that still resolves into the checkout.
 
-When the project is mutcheck itself (its repository, another checkout of it, or a vendored copy),
-the host loads its machinery from where the running mutcheck is installed, never from the copy;
-then forgets its own modules and any other it loaded from the project, so the tests import fresh
-ones, from the copy. The machinery keeps the module objects it already holds, so a mutant, swapped
+The host loads its machinery from where the running mutcheck is installed, never from the copy,
+then forgets its own modules and any other it loaded from the project, so that when the project is
+mutcheck itself (its repository, another checkout of it, or a vendored copy) the tests import
+fresh ones, from the copy. The machinery keeps the module objects it already holds, so a mutant, swapped
 into the tests' modules or written into a fallback copy, never reaches the code running the tests.
 """
 
@@ -21,6 +21,10 @@ import sys
 from collections.abc import Mapping, Sequence
 from importlib.machinery import ModuleSpec
 from pathlib import Path
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder + os.sep)
 
 
 class Relocation:
@@ -42,10 +46,6 @@ class Relocation:
             self._real_folders[folder] = os.path.realpath(folder)
         return os.path.join(self._real_folders[folder], name)
 
-    @staticmethod
-    def _inside(path: str, folder: str) -> bool:
-        return path == folder or path.startswith(folder + os.sep)
-
     def path(self, path: str) -> str:
         """`path` (a file or folder) in the copy, or unchanged if it is outside the roots or missing there.
 
@@ -56,18 +56,18 @@ class Relocation:
             return path
         absolute = os.path.abspath(path)
         real = self._real(absolute)
-        if self._inside(real, self.scratch):
+        if _inside(real, self.scratch):
             return real
         for candidate in (real, absolute):
             for root in self.roots:
-                if self._inside(candidate, root) and os.path.exists(moved := self.scratch + candidate[len(root) :]):
+                if _inside(candidate, root) and os.path.exists(moved := self.scratch + candidate[len(root) :]):
                     return moved
         return path
 
     def originals(self, folder: str) -> list[str]:
         """The folders of the roots that `folder` (inside the copy) was copied from."""
         real = self._real(os.path.abspath(folder))
-        if not self._inside(real, self.scratch):
+        if not _inside(real, self.scratch):
             return []
         relative = real[len(self.scratch) :]
         found = [root + relative for root in self.roots if os.path.isdir(root + relative)]
@@ -117,8 +117,21 @@ class ScratchFinder:
         return importlib.util.spec_from_file_location(spec.name, origin, submodule_search_locations=package) or spec
 
 
+_PACKAGE = __name__.partition(".")[0]
 _INSTALLED = str(Path(__file__).resolve().parents[1])  # the folder this mutcheck package is imported from
-_HOST = "import sys; sys.path.insert(0, sys.argv.pop(1)); from mutcheck.host import main; del sys.path[0]; main()"
+# Only the package itself is found in that folder (sys.path is left alone, so pytest and every other
+# import resolve as they would); the working directory comes first on sys.path as `python -m` has
+# it, absolute, so a test that changes directory still imports the project.
+_HOST = f"""
+import importlib.machinery, importlib.util, os, sys
+if sys.path and sys.path[0] == "":
+    sys.path[0] = os.getcwd()
+spec = importlib.machinery.PathFinder.find_spec("{_PACKAGE}", [sys.argv.pop(1)])
+sys.modules["{_PACKAGE}"] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(sys.modules["{_PACKAGE}"])
+from {_PACKAGE}.host import main
+main()
+"""
 
 
 def host_command(spec_path: Path) -> list[str]:
@@ -127,16 +140,13 @@ def host_command(spec_path: Path) -> list[str]:
     return [sys.executable, "-c", _HOST, _INSTALLED, str(spec_path)]
 
 
-_PACKAGE = __name__.partition(".")[0]
-
-
 def _forget_project_modules(relocation: Relocation) -> None:
     """Drop mutcheck's own modules, and any other loaded so far whose file the copy also holds:
     a test that imports one gets its own, from wherever the tests' imports lead (the copy)."""
     for name, module in list(sys.modules.items()):
         origin = getattr(module, "__file__", None)
         ours = name == _PACKAGE or name.startswith(_PACKAGE + ".")
-        if ours or (origin and Relocation._inside(relocation.path(origin), relocation.scratch)):
+        if ours or (origin and _inside(relocation.path(origin), relocation.scratch)):
             del sys.modules[name]
 
 

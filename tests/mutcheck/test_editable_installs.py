@@ -219,3 +219,22 @@ def test_a_module_the_copy_leaves_out_still_imports_from_the_checkout(tmp_path):
         ("FALLBACK", "fallback", "killed"),
     }
     assert code == 0
+
+
+def test_a_flat_module_still_imports_after_a_test_changes_directory(tmp_path):
+    """Nothing installs a flat-layout project here: it imports because the working directory leads
+    sys.path, as `python -m pytest` puts it, absolute, so a test that changes directory first still
+    finds it."""
+    project = make_package(tmp_path / "project", "flat_cwd", SETUPTOOLS, "flat_cwd")
+    (project / "tests/test_clamp.py").write_text(
+        "import os\n\n\ndef test_clamp(tmp_path):\n    os.chdir(tmp_path)\n    from flat_cwd import Clamp\n\n"
+        "    assert Clamp()(11) == 10\n    assert Clamp()(3) == 3\n",
+        encoding="utf-8",
+    )
+    _git(project, "commit", "-qam", "a test that changes directory")
+    code, mutants = run_mutcheck(Path(sys.executable), project, _without_pythonpath())
+    assert {(mutant_id, m["path"], m["verdict"]) for mutant_id, m in mutants.items()} == {
+        ("SWAP", "fallback", "killed"),  # imported only inside the test: no live function to swap
+        ("FALLBACK", "fallback", "killed"),
+    }
+    assert code == 0
