@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -76,14 +77,16 @@ why = {TEXT}
 """
 
 
-@pytest.fixture(scope="module")
-def repository_copy(tmp_path_factory) -> Path:
+def repository_copy(root: Path, pytest_pythonpath: bool) -> Path:
     """This repository with a catalog that breaks two modules the engine itself runs on: the time
     limit alarm every forked test process arms (a swap), and the outcome names every process records."""
-    copy = tmp_path_factory.mktemp("self") / "mutcheck"
+    copy = root / "mutcheck"
     copy_project(REPOSITORY, copy)
-    with (copy / "pyproject.toml").open("a", encoding="utf-8") as pyproject:
-        pyproject.write(PROFILE)
+    pyproject = (copy / "pyproject.toml").read_text(encoding="utf-8")
+    if not pytest_pythonpath:  # then only the environment leads the tests to the copy's src
+        assert 'pythonpath = ["src"]\n' in pyproject
+        pyproject = pyproject.replace('pythonpath = ["src"]\n', "")
+    (copy / "pyproject.toml").write_text(pyproject + PROFILE, encoding="utf-8")
     (copy / "mutants/isolation").mkdir()
     (copy / "mutants/isolation/isolation.toml").write_text(CATALOG, encoding="utf-8")
     (copy / "tests/isolation").mkdir()
@@ -92,15 +95,43 @@ def repository_copy(tmp_path_factory) -> Path:
     return copy
 
 
-@pytest.mark.parametrize("imported_through", ["installed", "PYTHONPATH"])
-def test_mutants_of_mutcheck_reach_its_tests_and_never_its_engine(repository_copy, tmp_path, imported_through):
-    environment = dict(os.environ)
-    if imported_through == "PYTHONPATH":  # every process of the run finds mutcheck in the project first
-        environment["PYTHONPATH"] = os.pathsep.join(["src", *filter(None, [environment.get("PYTHONPATH")])])
+def editable_python(root: Path, project: Path) -> Path:
+    """A virtual environment with the project installed editable (a `.pth` entry into its src, read
+    before this environment's packages, which it sees as a site folder): what `pip install -e` of
+    the project being run writes."""
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root)], check=True)
+    python = root / "bin" / "python"
+    query = "import sysconfig; print(sysconfig.get_path('purelib'))"
+    site_packages = Path(
+        subprocess.run([python, "-c", query], capture_output=True, text=True, check=True).stdout.strip()
+    )
+    (site_packages / "0_project.pth").write_text(f"{project / 'src'}\n", encoding="utf-8")
+    outer = sysconfig.get_path("purelib")
+    (site_packages / "_outer_site.pth").write_text(f"import site; site.addsitedir({outer!r})\n", encoding="utf-8")
+    return python
+
+
+@pytest.mark.parametrize("imported_through", ["another install", "PYTHONPATH=src", "an editable install of it"])
+def test_mutants_of_mutcheck_reach_its_tests_and_never_its_engine(tmp_path, imported_through):
+    """Another install: this process's mutcheck (an editable install of another checkout, or a
+    wheel), the copy's tests led to its src by pytest's pythonpath. PYTHONPATH=src: every process of
+    the run finds the project's mutcheck first. An editable install of it: the engine and the tests
+    both import the project being run, and no pytest pythonpath leads the tests to the copy."""
+    project = repository_copy(tmp_path, pytest_pythonpath=imported_through != "an editable install of it")
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    python = Path(sys.executable)
+    if imported_through == "PYTHONPATH=src":
+        environment["PYTHONPATH"] = "src"
+    elif imported_through == "an editable install of it":
+        python = editable_python(tmp_path / "venv", project)
+        imported = subprocess.run(
+            [python, "-c", "import mutcheck; print(mutcheck.__file__)"], capture_output=True, text=True
+        )
+        assert Path(imported.stdout.strip()) == project / "src/mutcheck/__init__.py", imported.stderr
     results_path = tmp_path / "results.json"
     completed = subprocess.run(
-        [sys.executable, "-m", "mutcheck", "run", "--profile", "isolation", "--json", str(results_path)],
-        cwd=repository_copy,
+        [python, "-m", "mutcheck", "run", "--profile", "isolation", "--json", str(results_path)],
+        cwd=project,
         env=environment,
         capture_output=True,
         text=True,
