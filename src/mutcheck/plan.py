@@ -55,7 +55,9 @@ def changed_lines(root: Path, base: str) -> Changed:
     BASE...HEAD` has it), working tree included; untracked files are new. A pull request's base
     branch moves on after it branched: what landed there is not the pull request's change."""
     parted = _git(root, base, "merge-base", base, "HEAD").strip()
-    diff = _git(root, base, "diff", "--relative", "--unified=0", "--no-color", "--no-ext-diff", parted, "--")
+    # The user's diff settings (colour, an external tool, a text conversion) would make it unreadable.
+    options = ("--relative", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv")
+    diff = _git(root, base, "diff", *options, parted, "--")
     lines: Changed = {}
     for patched in PatchSet(diff):
         touched = lines.setdefault(patched.path, set())

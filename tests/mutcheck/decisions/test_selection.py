@@ -80,7 +80,8 @@ def test_changed_lines_counts_edits_additions_deletions_and_new_files(tmp_path):
 
 
 def test_changed_lines_ignore_the_user_s_git_settings_and_ignored_files(tmp_path):
-    """Colour and an external diff tool would make the diff unreadable; an ignored file is no change."""
+    """Colour, an external diff tool or a text conversion would make the diff unreadable; an
+    ignored file is no change."""
     root = repository(tmp_path / "r", {"a.py": "1\n2\n", ".gitignore": "*.log\n"})
     (root / "differ.sh").write_text("#!/bin/sh\necho external diff\n")
     (root / "differ.sh").chmod(0o755)
@@ -88,6 +89,8 @@ def test_changed_lines_ignore_the_user_s_git_settings_and_ignored_files(tmp_path
     git(root, "commit", "-qm", "tool")
     git(root, "config", "color.diff", "always")
     git(root, "config", "diff.external", str(root / "differ.sh"))
+    (root / ".git/info/attributes").write_text("*.py diff=broken\n")
+    git(root, "config", "diff.broken.textconv", "false")
     (root / "a.py").write_text("1\nchanged\n")
     (root / "run.log").write_text("ignored\n")
     assert changed_lines(root, "HEAD") == {"a.py": {2}}
