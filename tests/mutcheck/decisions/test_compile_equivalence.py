@@ -19,7 +19,10 @@ def same(original: str, mutated: str) -> bool:
         ("x = 2 * 3", "x = 6"),
         ("def f(a, b):\n    return not a is b", "def f(a, b):\n    return a is not b"),
         ("def f(a):\n    return a", "def f(a):\n\n\n    return (a)"),  # lines differ only
-        ("def f():\n    def g():\n        return 2 * 3\n    return g", "def f():\n    def g():\n        return 6\n    return g"),
+        (
+            "def f():\n    def g():\n        return 2 * 3\n    return g",
+            "def f():\n    def g():\n        return 6\n    return g",
+        ),
     ],
 )
 def test_what_compiles_to_the_same_code_is_equivalent(original, mutated):
