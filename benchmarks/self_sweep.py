@@ -16,6 +16,9 @@ SHARE_LIMIT = 0.05
 def main() -> int:
     seconds, results = run_mutcheck(scratch_repository(), "--profile", "self", "--generic")
     generic = [mutant for mutant in results["mutants"] if mutant["generic"]]
+    if not generic:
+        print("no generic mutant was run")
+        return 1
     catalogued = {
         (mutant["file"], mutant["diff"]): mutant["id"]
         for mutant in results["mutants"]

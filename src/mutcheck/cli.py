@@ -27,7 +27,7 @@ from mutcheck.runner import RunRequest, catalog_of, run_catalog, write_text
 # starts the pytest host first, and they load while it starts.
 
 
-def project_option(command: Callable[..., Any]) -> Callable[..., Any]:
+def project_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """`--project DIR` and `--profile NAME`: which project, and which of its configurations."""
     command = click.option(
         "--profile",
@@ -64,7 +64,7 @@ def _root(project: Path | None) -> Path:
 
 
 def _config(project: Path | None, profile: str | None) -> Config:
-    return load_config(_root(project), profile=profile)
+    return load_config(_root(project), profile=profile or None)  # an empty MUTCHECK_PROFILE chooses none
 
 
 class _Console(Console):
@@ -142,7 +142,7 @@ def init(
 @click.option("--diff", "diff_base", metavar="BASE", help="Only the mutants `run --diff BASE` would run.")
 @click.option("--shard", help="Only the mutants of shard k of n (k/n), as `run --shard` selects.")
 @click.option("--json", "as_json", is_flag=True, help="Write one JSON document (a list of mutants) instead.")
-@project_option
+@project_options
 @_reports_input_errors
 def list_command(
     families: tuple[str, ...],
@@ -172,7 +172,7 @@ def list_command(
 @main.command()
 @click.argument("mutant_id")
 @click.option("--lang", help="A language of [tool.mutcheck] languages (default: the first).")
-@project_option
+@project_options
 @_reports_input_errors
 def show(mutant_id: str, lang: str | None, project: Path | None, profile: str | None) -> None:
     """Show one mutant: its diff, why it matters, and its verdict in the last saved run."""
@@ -228,7 +228,7 @@ def show(mutant_id: str, lang: str | None, project: Path | None, profile: str | 
 
 
 @main.command()
-@project_option
+@project_options
 @_reports_input_errors
 def check(project: Path | None, profile: str | None) -> None:
     """Validate the catalog and apply every entry, without running tests."""
@@ -266,7 +266,7 @@ def check(project: Path | None, profile: str | None) -> None:
 @click.option("--markdown", "markdown_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the comment.")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the HTML report.")
 @click.option("--stryker", "stryker_path", type=click.Path(dir_okay=False, path_type=Path), help="Write Stryker JSON.")
-@project_option
+@project_options
 @_reports_input_errors
 def run(
     only: tuple[str, ...],
@@ -289,7 +289,7 @@ def run(
     """Run every catalogued mutant against the tests that reach it and check the expectations."""
     request = RunRequest(
         root=_root(project),
-        profile=profile,
+        profile=profile or None,
         only=only,
         diff_base=diff_base,
         shard=shard,
@@ -340,7 +340,7 @@ def merge(shards: tuple[Path, ...], output: Path) -> None:
     "--lang", help="One of the run's languages, or several joined by + (default: all of them; text: the first)."
 )
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write here (default: stdout).")
-@project_option
+@project_options
 @_reports_input_errors
 def report(
     results_path: Path | None,
@@ -357,7 +357,8 @@ def report(
     from mutcheck.results import load_results
     from mutcheck.state import saved_run_here
 
-    saved = None if results_path else saved_run_here(_root(project), profile)
+    # --profile chooses whose saved run; a results file is rendered as it is.
+    saved = None if results_path else saved_run_here(_config(project, profile).root, profile or None)
     results = load_results(saved.path if saved else results_path)
     languages = choose_languages(results, lang, fmt)
     if saved:  # on stderr, so that the rendered document stays whole

@@ -32,7 +32,8 @@ class Config:
         return self.root / self.catalog
 
 
-PROFILES = "profile"  # [tool.mutcheck.profile.NAME]: another catalog, target or suite in the same project
+Profiles = dict[str, dict[str, object]]
+_PROFILES = "profile"  # [tool.mutcheck.profile.NAME]: another catalog, target or suite in the same project
 _PATH_KEYS = ("target", "tests")
 _LIST_KEYS = {*_PATH_KEYS, "pytest_args"}
 _NUMBER_KEYS = {"jobs": int, "timeout_factor": float, "timeout_constant": float, "baseline_rounds": int}
@@ -113,25 +114,24 @@ def _mutcheck_table(document: dict[str, object], source: str) -> dict[str, objec
     return table
 
 
-def _profiles(table: dict[str, object], source: str) -> dict[str, dict[str, object]]:
+def _profiles(table: dict[str, object], source: str) -> Profiles:
     """The `[tool.mutcheck.profile.NAME]` tables, taken out of `table`."""
-    profiles = table.pop(PROFILES, {})
+    profiles = table.pop(_PROFILES, {})
     if not isinstance(profiles, dict):
-        raise InputError([Problem(source, "", f"tool.mutcheck.{PROFILES}", "must be a table of tables")])
+        raise InputError([Problem(source, "", f"tool.mutcheck.{_PROFILES}", "must be a table of tables")])
     for name, profile in profiles.items():
         if not isinstance(profile, dict):
-            raise InputError([Problem(source, "", f"tool.mutcheck.{PROFILES}.{name}", "must be a table")])
+            raise InputError([Problem(source, "", f"tool.mutcheck.{_PROFILES}.{name}", "must be a table")])
     return profiles
 
 
-def _chosen_profile(profiles: dict[str, dict[str, object]], profile: str | None) -> dict[str, object]:
-    if profile is None:
-        return {}
-    if profile not in profiles:
-        known = ", ".join(sorted(profiles)) or "none"
-        message = f"no [tool.mutcheck.{PROFILES}.{profile}] in pyproject.toml (known: {known})"
-        raise InputError([Problem("--profile", profile, "", message)])
-    return profiles[profile]
+def _chosen_profile(profiles: Profiles, profile: str | None) -> tuple[dict[str, object], list[Problem]]:
+    """The chosen profile's table, or what is wrong with the choice (then the table alone applies)."""
+    if profile is None or profile in profiles:
+        return profiles.get(profile, {}), []
+    known = ", ".join(sorted(profiles)) or "none"
+    message = f"no [tool.mutcheck.{_PROFILES}.{profile}] in pyproject.toml (known: {known})"
+    return {}, [Problem("--profile", profile, "", message)]
 
 
 def load_config(root: Path, overrides: dict[str, object] | None = None, profile: str | None = None) -> Config:
@@ -144,7 +144,7 @@ def load_config(root: Path, overrides: dict[str, object] | None = None, profile:
         raise InputError(problems)
     table = _mutcheck_table(document, source)
     profiles = _profiles(table, source)
-    chosen = _chosen_profile(profiles, profile)
+    chosen, problems = _chosen_profile(profiles, profile)
     given = {key: value for key, value in (overrides or {}).items() if value is not None}
 
     def at(key: str, message: str) -> Problem:
@@ -152,13 +152,13 @@ def load_config(root: Path, overrides: dict[str, object] | None = None, profile:
         if key in given:
             return Problem("--" + key.replace("_", "-"), "", "", message)
         if key in chosen:
-            return Problem(source, "", f"tool.mutcheck.{PROFILES}.{profile}.{key}", message)
+            return Problem(source, "", f"tool.mutcheck.{_PROFILES}.{profile}.{key}", message)
         return Problem(source, "", f"tool.mutcheck.{key}", message)
 
     for name, other in profiles.items():
         if other is not chosen:
             problems += [
-                Problem(source, "", f"tool.mutcheck.{PROFILES}.{name}.{key}", reason)
+                Problem(source, "", f"tool.mutcheck.{_PROFILES}.{name}.{key}", reason)
                 for key, value in other.items()
                 for reason in _setting(root, key, value)[1]
             ]

@@ -64,19 +64,24 @@ def project_files(root: Path) -> list[Path]:
     )
     if listed.returncode == 0:
         names = [Path(name) for name in listed.stdout.decode().split("\0") if name]
-        return [name for name in names if not skipped(name.parent) and _copied_kind(root / name)]
+        return [name for name in names if not skipped(name.parent) and _copied_kind(root, name, skipped)]
     files = []
     for directory, subdirectories, names in os.walk(root):
         relative = Path(directory).relative_to(root)
         subdirectories[:] = [name for name in subdirectories if not skipped(relative / name)]
         files += [relative / name for name in names if (root / relative / name).is_file()]
-        files += [relative / name for name in subdirectories if (root / relative / name).is_symlink()]
+        files += [relative / name for name in subdirectories if _copied_kind(root, relative / name, skipped)]
     return files
 
 
-def _copied_kind(path: Path) -> bool:
-    """A regular file, or a symlink to one or to a folder (git tracks a linked folder as one entry)."""
-    return path.is_file() or (path.is_symlink() and path.is_dir())
+def _copied_kind(root: Path, relative: Path, skipped: Callable[[PurePath], bool]) -> bool:
+    """A regular file, or a symlink to one or to a folder (git tracks a linked folder as one entry),
+    unless the folder is one the copy leaves out (a link to the virtual environment)."""
+    path = root / relative
+    if not path.is_symlink() or not path.is_dir():
+        return path.is_file()
+    linked = path.resolve()
+    return not (linked.is_relative_to(root.resolve()) and skipped(PurePath(linked.relative_to(root.resolve()))))
 
 
 def _bytecode(root: Path, files: list[Path]) -> list[Path]:

@@ -1,43 +1,9 @@
 """Verdicts and expectation checks on synthetic engine runs (no process started)."""
 
-from mutcheck.catalog import Mutant
-from mutcheck.engine import BaselineRound, EngineRun, MutantRun
+from mutcheck.engine import BaselineRound
 from mutcheck.exit_code import ExitCode
 from mutcheck.matrix import Unmet, build_matrix
-from mutcheck.mutate import AppliedMutant, Span
-
-TESTS = ["t.py::test_a", "t.py::test_b[1]", "t.py::test_b[2]"]
-
-
-def applied(
-    mutant_id: str, killed_by=(), equivalent=None, compile_equal=False, survives=None, generic=False
-) -> AppliedMutant:
-    mutant = Mutant(
-        mutant_id,
-        "f",
-        "m.py",
-        "f",
-        "x",
-        "y",
-        tuple(killed_by),
-        equivalent,
-        "o",
-        {},
-        {},
-        None,
-        (),
-        "c.toml",
-        survives=survives,
-        generic=generic,
-    )
-    return AppliedMutant(mutant, "", "", "", Span(1, 0, 1, 1), "", compile_equal, "f", "f")
-
-
-def engine_run(**mutants: dict[int, str]) -> EngineRun:
-    run = EngineRun(tests=TESTS, baseline=[BaselineRound(["passed"] * 3, [0.1] * 3, [None] * 3)])
-    for mutant_id, outcomes in mutants.items():
-        run.mutants[mutant_id] = MutantRun(mutant_id, "swap", sorted(outcomes), outcomes, {}, {}, False, None, 0, 1)
-    return run
+from tests.mutcheck.engine_runs import applied, engine_run
 
 
 def test_parametrized_killer_named_without_parameters():

@@ -182,3 +182,10 @@ def test_each_profile_keeps_its_own_saved_run(tmp_path, cache):
     assert "verdict: killed, as catalogued" in shown.stdout.splitlines()
     unsaved = invoke(project, "show", "SWAP")
     assert "verdict: killed, as catalogued" not in unsaved.stdout.splitlines()
+    typo = invoke(project, "report", "--profile", "quik")
+    assert (typo.exit_code, typo.stderr) == (
+        ExitCode.USAGE,
+        "error: --profile: quik: no [tool.mutcheck.profile.quik] in pyproject.toml (known: quick)\n",
+    )
+    unset = CliRunner().invoke(main, ["report", "--project", str(project)], env={"MUTCHECK_PROFILE": ""})
+    assert unset.exit_code == ExitCode.USAGE and "run `mutcheck run` first" in unset.stderr  # the default's, unsaved

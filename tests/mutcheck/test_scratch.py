@@ -87,6 +87,7 @@ def test_a_link_to_a_folder_is_kept_leading_into_the_copy_or_where_it_led(tmp_pa
     outside.mkdir()
     (outside / "data.txt").write_text("outside\n")
     (project / "src/shared").symlink_to(outside)
+    (project / "python-env").symlink_to("venv-x")  # the junk's virtual environment: left out, link and all
     if git:
         commit_all(project)
     copy = tmp_path / "copy"
@@ -96,6 +97,7 @@ def test_a_link_to_a_folder_is_kept_leading_into_the_copy_or_where_it_led(tmp_pa
     assert (copy / "src/templates/page.txt").read_text() == "inside\n"
     assert (copy / "src/shared").resolve() == outside.resolve()
     assert (copy / "src/shared/data.txt").read_text() == "outside\n"
+    assert not (copy / "python-env").is_symlink() and not (copy / "venv-x").exists()
 
 
 def test_the_copy_takes_the_sources_compiled_files_checked_by_time_and_never_hash_based_ones(tmp_path):

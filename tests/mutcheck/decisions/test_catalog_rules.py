@@ -8,6 +8,7 @@ import pytest
 
 from mutcheck.catalog import load_catalog, unknown_killers
 from mutcheck.problems import InputError
+from tests.mutcheck.decisions.problems import problem_lines
 
 LANGUAGES = ("en", "zh")
 TEXT = {"en": "t", "zh": "文"}
@@ -48,12 +49,6 @@ def write_catalog(root: Path, files: dict[str, str]) -> Path:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(text, encoding="utf-8")
     return root / "mutants"
-
-
-def problem_lines(error: InputError) -> list[str]:
-    """Each problem as its line; every part of it a string (an empty one when there is none)."""
-    assert all(isinstance(part, str) for problem in error.problems for part in astuple(problem))
-    return [str(problem) for problem in error.problems]
 
 
 def problems(root: Path, files: dict[str, str]) -> list[str]:

@@ -7,6 +7,7 @@ import pytest
 
 from mutcheck.config import load_config
 from mutcheck.problems import InputError
+from tests.mutcheck.decisions.problems import problem_lines
 
 
 def project(root: Path, text: str) -> Path:
@@ -17,10 +18,10 @@ def project(root: Path, text: str) -> Path:
     return root
 
 
-def problem_lines(root: Path, overrides: dict | None = None, profile: str | None = None) -> list[str]:
+def config_problems(root: Path, overrides: dict | None = None, profile: str | None = None) -> list[str]:
     with pytest.raises(InputError) as error:
         load_config(root, overrides, profile)
-    return [str(problem) for problem in error.value.problems]
+    return problem_lines(error.value)
 
 
 PROFILES = """
@@ -57,11 +58,11 @@ def test_a_profile_s_jobs_are_capped_at_the_cpu_count_like_the_table_s(tmp_path)
 
 def test_an_unknown_profile_names_the_known_ones(tmp_path):
     root = project(tmp_path, PROFILES)
-    assert problem_lines(root, profile="slef") == [
+    assert config_problems(root, profile="slef") == [
         "--profile: slef: no [tool.mutcheck.profile.slef] in pyproject.toml (known: quick, self)"
     ]
     bare = project(tmp_path / "bare", "[tool.mutcheck]\n")
-    assert problem_lines(bare, profile="self") == [
+    assert config_problems(bare, profile="self") == [
         "--profile: self: no [tool.mutcheck.profile.self] in pyproject.toml (known: none)"
     ]
 
@@ -72,22 +73,22 @@ def test_a_bad_setting_in_a_profile_is_named_by_the_profile_chosen_or_not(tmp_pa
         "pyproject.toml: tool.mutcheck.profile.quick.baseline_rounds: must be positive",
         "pyproject.toml: tool.mutcheck.profile.quick.colour: unknown key",
     ]
-    assert problem_lines(root) == expected
-    assert problem_lines(root, profile="self") == expected
-    assert problem_lines(root, profile="quick") == expected
+    assert config_problems(root) == expected
+    assert config_problems(root, profile="self") == expected
+    assert config_problems(root, profile="quick") == expected
 
 
 def test_profiles_must_be_tables(tmp_path):
     root = project(tmp_path, "[tool.mutcheck]\nprofile = 3\n")
-    assert problem_lines(root) == ["pyproject.toml: tool.mutcheck.profile: must be a table of tables"]
+    assert config_problems(root) == ["pyproject.toml: tool.mutcheck.profile: must be a table of tables"]
     root = project(tmp_path, "[tool.mutcheck.profile]\nself = 3\n")
-    assert problem_lines(root) == ["pyproject.toml: tool.mutcheck.profile.self: must be a table"]
+    assert config_problems(root) == ["pyproject.toml: tool.mutcheck.profile.self: must be a table"]
 
 
 def test_an_option_given_on_the_command_line_is_named_as_the_option(tmp_path):
     root = project(tmp_path, "[tool.mutcheck]\n")
-    assert problem_lines(root, {"timeout_factor": float("inf")}) == ["--timeout-factor: must be a finite number"]
-    assert problem_lines(root, {"baseline_rounds": 0}) == ["--baseline-rounds: must be positive"]
+    assert config_problems(root, {"timeout_factor": float("inf")}) == ["--timeout-factor: must be a finite number"]
+    assert config_problems(root, {"baseline_rounds": 0}) == ["--baseline-rounds: must be positive"]
 
 
 @pytest.mark.parametrize(
@@ -114,14 +115,14 @@ def test_each_setting_is_checked(tmp_path, setting, message):
     if message is None:
         load_config(root)
         return
-    assert problem_lines(root) == [f"pyproject.toml: {message}"]
+    assert config_problems(root) == [f"pyproject.toml: {message}"]
 
 
 def test_every_test_has_a_time_limit(tmp_path):
     root = project(tmp_path, "[tool.mutcheck]\ntimeout_factor = 0\ntimeout_constant = 0\n")
     message = "timeout_factor and timeout_constant are both 0: every test would time out"
-    assert problem_lines(root) == [f"pyproject.toml: tool.mutcheck.timeout_constant: {message}"]
-    assert problem_lines(root, {"timeout_constant": 0.0}) == [f"--timeout-constant: {message}"]
+    assert config_problems(root) == [f"pyproject.toml: tool.mutcheck.timeout_constant: {message}"]
+    assert config_problems(root, {"timeout_constant": 0.0}) == [f"--timeout-constant: {message}"]
     assert load_config(root, {"timeout_constant": 0.5}).timeout_constant == 0.5
 
 
@@ -130,3 +131,12 @@ def test_settings_are_held_as_their_kinds(tmp_path):
     config = load_config(root)
     assert (config.jobs, type(config.jobs), config.timeout_factor, type(config.timeout_factor)) == (2, int, 3.0, float)
     assert (config.pytest_args, config.target) == (("-q",), ("src",))
+
+
+def test_an_unknown_profile_is_reported_with_every_other_problem(tmp_path):
+    root = project(tmp_path, "[tool.mutcheck]\njobs = 0\n[tool.mutcheck.profile.ci]\ncolour = 1\n")
+    assert config_problems(root, profile="cd") == [
+        "--profile: cd: no [tool.mutcheck.profile.cd] in pyproject.toml (known: ci)",
+        "pyproject.toml: tool.mutcheck.profile.ci.colour: unknown key",
+        "pyproject.toml: tool.mutcheck.jobs: must be positive",
+    ]

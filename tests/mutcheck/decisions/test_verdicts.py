@@ -3,7 +3,7 @@
 from mutcheck.engine import BaselineRound, EngineRun, MutantRun, baseline_passed
 from mutcheck.exit_code import ExitCode
 from mutcheck.matrix import Unmet, build_matrix
-from tests.mutcheck.test_matrix import TESTS, applied, engine_run
+from tests.mutcheck.engine_runs import TESTS, applied, engine_run
 
 A, B1, B2 = TESTS
 PROOF = {"en": "p", "zh": "证"}

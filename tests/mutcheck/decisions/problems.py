@@ -1,0 +1,11 @@
+"""A refusal as the user reads it: one line per problem, each part of it a string."""
+
+from dataclasses import astuple
+
+from mutcheck.problems import InputError
+
+
+def problem_lines(error: InputError) -> list[str]:
+    """Each problem as its line; every part of it a string (an empty one when there is none)."""
+    assert all(isinstance(part, str) for problem in error.problems for part in astuple(problem))
+    return [str(problem) for problem in error.problems]
