@@ -35,7 +35,7 @@ def quoted(code: str) -> str:
 
 
 def _texts(proposal: Proposal, languages: Sequence[str]) -> dict[str, Text]:
-    values = {"code": quoted(proposal.match), "new": quoted(proposal.replace or "")}
+    values = {"code": quoted(proposal.code or proposal.match), "new": quoted(proposal.new)}
     return {
         field: {lang: say(lang, f"suggest_{field}", proposal.operator, **values) for lang in languages}
         for field in ("title", "why", "hint")

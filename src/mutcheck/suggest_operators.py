@@ -62,6 +62,8 @@ class Proposal:
     replace: str | None  # None: the matched statements are deleted
     line: int  # the first line of the code the edit changes
     arid: bool  # in code nobody guards (logging, asserts, docstrings, annotations, __repr__, ...)
+    code: str  # the code the edit changes, and what it becomes: `match` and `replace` unless widened
+    new: str
 
 
 def rank(proposal: Proposal) -> int:
@@ -173,11 +175,6 @@ class _FileFacts:
                 self.flags.add(name)
         elif isinstance(node, cst.Assign) and _is_bool_literal(node.value):
             self.flags.update(name for target in node.targets if (name := _flag_name(target.target)))
-        elif isinstance(node, cst.If | cst.While | cst.IfExp) and (name := _flag_name(node.test)):
-            self.flags.add(name)
-        elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
-            if name := _flag_name(node.expression):
-                self.flags.add(name)
         elif isinstance(node, cst.Call) and len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star:
             name = _dotted(node.func)
             if name and self.is_predicate(name):
@@ -297,7 +294,10 @@ class _Scope:
                     replace = replace if replace is None else replace.strip("\n")
                     line = positions[edit.targets[0]].start.line
                     arid = _is_arid(edit.targets[0], self.facts.parents, self.name)
-                    yield Proposal(self.name, edit.operator, match, replace, line, arid)
+                    code = "".join(_statement_code(self.facts.module, t) for t in edit.targets)
+                    code = self.facts.code(edit.targets[0]) if isinstance(edit.targets[0], cst.BaseExpression) else code
+                    new = (edit.replace or "").strip("\n")
+                    yield Proposal(self.name, edit.operator, match, replace, line, arid, code.strip("\n"), new)
 
     def _unique(self, edit: _Edit) -> tuple[str, str | None] | None:
         """`match` and `replace` for the edit: its own code when unique in the scope, else the
@@ -516,6 +516,8 @@ def _statement_edits(
         yield from _forced(statement.value)
     if isinstance(statement, cst.Return) and _is_early(line, scope):
         yield _Edit("remove-early-return", (line,), None)
+    if _advances_loop(line, scope):
+        return  # without its step the loop never ends: a time-out, not a finding
     if _changes_state(line) and not isinstance(statement, cst.Return):
         yield _Edit("delete-state-change", (line,), None)
     if isinstance(statement, cst.AugAssign):
@@ -528,6 +530,19 @@ def _statement_edits(
         single = len(arguments) == 1 and not arguments[0].keyword and not arguments[0].star
         if single and isinstance(arguments[0].value, cst.Name | cst.Attribute | cst.Subscript):
             yield _Edit("skip-call", (statement.value,), facts.code(arguments[0].value))
+
+
+def _advances_loop(line: cst.SimpleStatementLine, scope: _Scope) -> bool:
+    """A statement that rebinds a name its enclosing `while` loop tests."""
+    bound, _ = _names(line, scope.facts.module)
+    node = scope.facts.parents.get(line)
+    while node is not None and node is not scope.function:
+        if isinstance(node, cst.While):
+            tested = {name.value for name in _walk(node.test) if isinstance(name, cst.Name)}
+            if bound & tested:
+                return True
+        node = scope.facts.parents.get(node)
+    return False
 
 
 def _is_early(line: cst.SimpleStatementLine, scope: _Scope) -> bool:

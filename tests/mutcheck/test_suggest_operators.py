@@ -203,6 +203,34 @@ def test_a_match_found_twice_in_its_scope_is_widened_to_a_statement_that_is_uniq
     assert any(match == top for match, _ in edits(source, "force-condition"))
 
 
+def test_a_widened_proposal_still_names_the_code_it_changes():
+    source = "def f(parts, ok):\n    a = g(ok == 1)\n    b = g(ok == 1)\n    return a, b\n"
+    widened = [p for p in propose(source) if p.operator == "force-condition" and p.match == "a = g(ok == 1)"]
+    assert {(p.code, p.new, p.replace) for p in widened} == {
+        ("ok == 1", "True", "a = g(True)"),
+        ("ok == 1", "False", "a = g(False)"),
+    }
+
+
+def test_the_step_of_a_while_loop_is_not_deleted_and_a_list_is_no_flag():
+    source = """\
+    def count(items, n):
+        while n > 0:
+            n -= 1
+            items.pop()
+        if items:
+            use(items)
+        return n
+    """
+    assert edits(source, "delete-state-change") == {
+        ("items.pop()", None),
+        ("if items:\n    use(items)", None),
+        ("use(items)", None),
+    }
+    assert not edits(source, "assign-not-accumulate")
+    assert not edits(source, "force-flag")
+
+
 def test_a_widened_boolean_replacement_keeps_its_precedence():
     source = "def f(a, b, c):\n    x = not (a and b and c)\n    y = not (a and b and c)\n    return x, y\n"
     replaces = {replace for match, replace in edits(source, "drop-operand") if match.startswith("x =")}
@@ -264,9 +292,9 @@ def test_one_suggestion_per_line_is_the_most_guard_like():
 
 
 def test_one_per_line_keeps_the_first_of_equal_rank():
-    first = Proposal("f", "force-condition", "a", "True", 3, False)
-    second = Proposal("f", "force-condition", "b", "True", 3, False)
-    better = Proposal("f", "delete-guard", "if a:\n    return", None, 4, False)
+    first = Proposal("f", "force-condition", "a", "True", 3, False, "a", "True")
+    second = Proposal("f", "force-condition", "b", "True", 3, False, "b", "True")
+    better = Proposal("f", "delete-guard", "if a:\n    return", None, 4, False, "if a:\n    return", "")
     assert one_per_line([first, second, better]) == [first, better]
 
 
