@@ -5,6 +5,7 @@ import os
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import libcst as cst
@@ -100,9 +101,27 @@ def _out(request: SuggestRequest, config: Config, file: str) -> str:
     return out
 
 
+@lru_cache(maxsize=16)
+def _top_level_lines(original: str) -> tuple[tuple[int, int], ...]:
+    """The first and last line of each top-level statement (decorators included)."""
+    return tuple(
+        (min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))]), node.end_lineno)
+        for node in ast.parse(original).body
+    )
+
+
 def edit_of(applied: AppliedMutant) -> str:
-    """An edit as the catalog compares edits: the mutated file's syntax tree."""
-    return ast.dump(ast.parse(applied.mutated))
+    """An edit as the catalog compares edits: the mutated file's syntax tree. Only the top-level
+    statement the edit lies in is parsed: everything else is the original's, line for line."""
+    span = applied.span
+    ranges = _top_level_lines(applied.original)
+    inside = [index for index, (first, last) in enumerate(ranges) if first <= span.start_line and span.end_line <= last]
+    if not inside:
+        return ast.dump(ast.parse(applied.mutated))
+    first, last = ranges[inside[0]]
+    shift = applied.mutated.count("\n") - applied.original.count("\n")
+    statement = "".join(applied.mutated.splitlines(keepends=True)[first - 1 : last + shift])
+    return f"{inside[0]}:{ast.dump(ast.parse(statement))}"
 
 
 def catalogued_edits(config: Config, file: str, out: str) -> set[str]:

@@ -1,6 +1,7 @@
 """`mutcheck suggest` for real: proposals run through the engine on a fixture project and on the
 embedded target, the entries it writes, and that `check` and `run` accept them."""
 
+import ast
 import json
 import shutil
 import subprocess
@@ -227,6 +228,21 @@ def test_the_hand_written_edits_of_dangling_py_are_among_the_suggestions():
     found = {mutant_id for edit, mutant_id in hand_written.items() if edit in suggested}
     # G14 rewrites the guard as a loop over every index: no operator proposes a new algorithm
     assert found == set(hand_written.values()) - {"G14"} == {"G12", "G15", "G16", "G17"}
+
+
+@pytest.mark.parametrize("file", ["src/consolidation/episodes.py", "src/consolidation/converter.py"])
+def test_two_edits_are_the_same_exactly_when_their_mutated_files_parse_the_same(file):
+    config = load_config(REPOSITORY)
+    catalog = load_catalog(config.catalog_dir, REPOSITORY, config.languages)
+    applied = [apply_mutant(m, REPOSITORY) for m in catalog.mutants if m.file == file]
+    text = (REPOSITORY / file).read_text(encoding="utf-8")
+    applied += [a for _, a in applied_proposals(config, file, "-", propose(text)) if a]
+    by_key, by_tree = {}, {}
+    for mutant in applied:
+        by_key.setdefault(edit_of(mutant), set()).add(mutant.mutant.id)
+        by_tree.setdefault(ast.dump(ast.parse(mutant.mutated)), set()).add(mutant.mutant.id)
+    assert sorted(map(sorted, by_key.values())) == sorted(map(sorted, by_tree.values()))
+    assert len(by_tree) < len(applied)  # some edits are the same: the comparison has something to find
 
 
 def test_suggest_on_the_embedded_target_skips_what_the_catalog_has(tmp_path):
