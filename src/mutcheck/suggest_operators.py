@@ -49,6 +49,7 @@ _BOOLEAN_CALLS = ("any", "all", "isinstance", "issubclass", "hasattr", "callable
 _LOGGERS = ("logger", "logging", "log", "_logger", "_log", "LOGGER", "warnings")
 _ARID_SCOPES = ("__repr__", "__str__")
 _EXITS = (cst.Return, cst.Continue, cst.Break, cst.Raise)
+_DRAINING = ("pop", "popleft", "popitem", "remove", "clear")
 _SEQUENCE_TYPES = ("list", "List", "str", "tuple", "Tuple", "bytes", "Sequence")
 
 
@@ -476,7 +477,7 @@ def _if_edits(node: cst.If, facts: _FileFacts) -> Iterator[_Edit]:
         yield _Edit("delete-state-change", (node,), None)
     unwrapped = "".join(_statement_code(facts.module, statement) for statement in body)
     yield _Edit("unwrap-guard", (node,), unwrapped)
-    if any(_changes_state(statement) for statement in body) and not _exits(node.body):
+    if _drains(node) and not _exits(node.body):
         loop = cst.While(
             test=node.test,
             body=node.body,
@@ -485,6 +486,21 @@ def _if_edits(node: cst.If, facts: _FileFacts) -> Iterator[_Edit]:
             whitespace_before_colon=node.whitespace_after_test,
         )
         yield _Edit("if-to-while", (node,), facts.module.code_for_node(loop))
+
+
+def _drains(guard: cst.If) -> bool:
+    """The guard's body takes from a container its test reads (`if xs and …: xs.pop()`): as a loop
+    it would end once the test fails, instead of hanging like a loop whose body cannot end it."""
+    tested = {name.value for name in _walk(guard.test) if isinstance(name, cst.Name)}
+    for node in _walk(guard.body):
+        taken = []
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _DRAINING:
+            taken = [node.func.value]
+        elif isinstance(node, cst.Del):
+            taken = list(_walk(node.target))
+        if any(isinstance(name, cst.Name) and name.value in tested for name in taken):
+            return True
+    return False
 
 
 def _operands(node: cst.BaseExpression, operator: type, top: bool = True) -> list[cst.BaseExpression]:
@@ -533,8 +549,10 @@ def _statement_edits(
 
 
 def _advances_loop(line: cst.SimpleStatementLine, scope: _Scope) -> bool:
-    """A statement that rebinds a name its enclosing `while` loop tests."""
-    bound, _ = _names(line, scope.facts.module)
+    """A statement that changes a name its enclosing `while` loop tests (`n -= 1`, `stack.pop()`)."""
+    bound, read = _names(line, scope.facts.module)
+    if _changes_state(line):
+        bound |= read
     node = scope.facts.parents.get(line)
     while node is not None and node is not scope.function:
         if isinstance(node, cst.While):

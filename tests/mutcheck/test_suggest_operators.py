@@ -36,6 +36,19 @@ def test_a_guard_whose_body_changes_state_becomes_a_loop_or_goes():
     assert edits(GUARDED, "delete-state-change") == {(guard, None), ("parts.pop()", None)}
 
 
+def test_only_a_guard_that_takes_from_what_it_tests_becomes_a_loop():
+    source = """\
+    def f(message, parts, seen):
+        if is_user(message):
+            message = merged(message)
+        if seen:
+            parts.pop()
+        if parts:
+            del parts[0]
+    """
+    assert edits(source, "if-to-while") == {("if parts:\n    del parts[0]", "while parts:\n    del parts[0]")}
+
+
 def test_each_operand_of_a_chain_is_dropped_and_forced():
     source = """\
     def split(self, text):
