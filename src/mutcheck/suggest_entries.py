@@ -2,6 +2,7 @@
 
 import hashlib
 import json
+import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -128,6 +129,7 @@ def _key(key: str) -> str:
 
 
 def _value(value: object) -> str:
+    """A TOML value; anything another entry of the file holds is written back as it was read."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
@@ -135,8 +137,10 @@ def _value(value: object) -> str:
     if isinstance(value, list):
         return "[" + ", ".join(_value(item) for item in value) + "]"
     if isinstance(value, dict):
-        return "{ " + ", ".join(f"{_key(k)} = {_string(str(v))}" for k, v in value.items()) + " }"
-    raise TypeError(f"no TOML form for {type(value).__name__}")
+        return "{ " + ", ".join(f"{_key(str(k))} = {_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, int | float):
+        return repr(value) if math.isfinite(value) else str(value)  # TOML writes nan and inf as Python does
+    return value.isoformat()  # dates and times, TOML's own form
 
 
 def _string(text: str, multiline: bool = False) -> str:
