@@ -72,15 +72,18 @@ def wall_time() -> None:
     try:
         for every in ((), ("--all",)):
             start = time.perf_counter()
-            subprocess.run(
+            done = subprocess.run(
                 [sys.executable, "-m", "mutcheck", "suggest", TIMED_FILE, "--project", str(project), *every],
                 check=True,
-                stdout=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
                 cwd=project,
             )
+            seconds = time.perf_counter() - start
+            suggested = next(line.split()[1] for line in done.stdout.splitlines() if line.startswith("total "))
             lines = len((REPOSITORY / TIMED_FILE).read_text(encoding="utf-8").splitlines())
             label = " ".join(("suggest", TIMED_FILE, *every))
-            print(f"wall time: {label} ({lines} lines, with its tests): {time.perf_counter() - start:.1f} s")
+            print(f"wall time: {label} ({lines} lines, with its tests): {seconds:.1f} s, {suggested} suggestions run")
     finally:
         cleanup(project)
 
