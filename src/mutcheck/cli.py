@@ -309,6 +309,31 @@ def run(
 
 
 @main.command()
+@click.argument("target", metavar="FILE[::SCOPE]")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The catalog file to write (default: <catalog>/suggested_<file stem>.toml).",
+)
+@click.option("--all", "every", is_flag=True, help="Every suggestion, not only the most guard-like of each line.")
+@project_options
+@_reports_input_errors
+def suggest(target: str, out: Path | None, every: bool, project: Path | None, profile: str | None) -> None:
+    """Propose guard mutants for a file (or one function of it), run them, and write catalog entries."""
+    from mutcheck.report.suggested import render_suggestions
+    from mutcheck.suggest import SuggestRequest
+    from mutcheck.suggest import suggest as suggest_entries
+
+    request = SuggestRequest(
+        root=_root(project), target=target, out=out, every=every, cwd=Path.cwd(), profile=profile or None
+    )
+    console = _console()
+    suggestions, exit_code = suggest_entries(request, console)
+    render_suggestions(suggestions, console)
+    sys.exit(exit_code)
+
+
+@main.command()
 @click.argument("shards", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path), help="Merged file.")
 @_reports_input_errors

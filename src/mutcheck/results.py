@@ -88,7 +88,7 @@ def _mutant_entry(result: MutantResult, order: int) -> dict[str, Any]:
     }
 
 
-def _baseline(run: EngineRun) -> dict[str, Any]:
+def baseline_section(run: EngineRun) -> dict[str, Any]:
     """The unmutated suite; `order_dependent` names the tests that failed unmutated when run in
     some mutant's selection and order (never counted as killers), or in the baseline only as
     the workers split the suite."""
@@ -154,7 +154,7 @@ def build_results(
         _mutant_entry(result, order.get(result.applied.mutant.id, len(order) + position))
         for position, result in enumerate(matrix.results)
     ]
-    baseline = _baseline(run)
+    baseline = baseline_section(run)
     return {
         "format": FORMAT,
         "version": VERSION,

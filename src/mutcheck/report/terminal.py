@@ -74,7 +74,8 @@ def _print(console: Console, text: str, **options: Any) -> None:
     console.print(text, markup=False, highlight=False, soft_wrap=True, **options)
 
 
-def _baseline_failures(results: dict[str, Any], lang: str, console: Console) -> None:
+def baseline_failures(results: dict[str, Any], lang: str, console: Console) -> None:
+    """What stopped the baseline: a collection error, failing and flaky tests."""
     baseline = results["baseline"]
     if baseline["collection_error"]:
         _print(console, _line(lang, "collection_failed", error=baseline["collection_error"]))
@@ -137,7 +138,7 @@ def _generic(results: dict[str, Any], lang: str, console: Console) -> None:
 def render(results: dict[str, Any], console: Console, lang: str | None = None) -> None:
     lang = lang or run_languages(results)[0]
     if not results["baseline"]["ok"]:
-        _baseline_failures(results, lang, console)
+        baseline_failures(results, lang, console)
     elif any(not mutant["generic"] for mutant in results["mutants"]):  # a generic-only run has no families
         console.print(_family_table(results, lang))
     _findings(results, lang, console)

@@ -1,0 +1,89 @@
+"""The terminal summary of `mutcheck suggest`: counts per operator, the survivors with their diffs,
+the killed, what no test reaches, and what was written; in the first configured language."""
+
+from rich.console import Console
+from rich.syntax import Syntax
+from rich.table import Table
+
+from mutcheck.matrix import BROKEN, KILLED, NO_COVERAGE, SURVIVED, TIMEOUT
+from mutcheck.report.terminal import baseline_failures
+from mutcheck.report.texts import say
+from mutcheck.suggest import ARID, DUPLICATE, NOT_APPLICABLE, Suggestions
+from mutcheck.suggest_operators import OPERATORS
+
+_RUN_COLUMNS = ("suggested", "killed", "survived", "unreached")
+_SKIP_COLUMNS = (DUPLICATE, ARID, NOT_APPLICABLE)
+_COLUMN_OF = {
+    KILLED: "killed",
+    TIMEOUT: "killed",
+    SURVIVED: "survived",
+    NO_COVERAGE: "unreached",
+    BROKEN: NOT_APPLICABLE,
+}
+
+
+def _counts(suggestions: Suggestions) -> dict[str, dict[str, int]]:
+    counts = {operator: dict.fromkeys(_RUN_COLUMNS + _SKIP_COLUMNS, 0) for operator in OPERATORS}
+    for result in suggestions.results:
+        row = counts[result.applied.mutant.family]
+        row["suggested"] += 1
+        row[_COLUMN_OF[result.verdict]] += 1
+    for operator, skipped in suggestions.skipped.items():
+        for reason, count in skipped.items():
+            counts[operator][reason] += count
+    return {operator: row for operator, row in counts.items() if any(row.values())}
+
+
+def _print(console: Console, text: str) -> None:
+    console.print(text, markup=False, highlight=False)
+
+
+def render_suggestions(suggestions: Suggestions, console: Console) -> None:
+    lang = suggestions.lang
+    if suggestions.baseline is not None:
+        baseline_failures({"baseline": suggestions.baseline}, lang, console)
+        _print(console, say(lang, "terminal", "baseline_failed"))
+        return
+    columns = ("operator", *_RUN_COLUMNS, *_SKIP_COLUMNS)
+    table = Table(*(say(lang, "suggest", column) for column in columns), box=None, pad_edge=False)
+    counts = _counts(suggestions)
+    for operator, row in counts.items():
+        table.add_row(operator, *(str(row[column]) for column in columns[1:]))
+    totals = [str(sum(row[column] for row in counts.values())) for column in columns[1:]]
+    table.add_row(say(lang, "suggest", "total"), *totals)
+    console.print(table)
+    survivors = [result for result in suggestions.results if result.verdict == SURVIVED]
+    if survivors:
+        _print(console, "\n" + say(lang, "suggest", "survivors", count=len(survivors)))
+    for result in survivors:
+        mutant = result.applied.mutant
+        _print(console, say(lang, "suggest", "survivor", id=mutant.id, title=mutant.title[lang]))
+        if console.is_terminal:
+            console.print(Syntax(result.applied.diff, "diff", theme="ansi_dark", background_color="default"))
+        else:
+            console.print(result.applied.diff, markup=False, highlight=False, end="")
+    for result in suggestions.results:
+        mutant = result.applied.mutant
+        if result.verdict in (KILLED, TIMEOUT):
+            _print(console, say(lang, "suggest", "killed_line", id=mutant.id, tests=", ".join(result.killers)))
+        elif result.verdict == NO_COVERAGE:
+            line = suggestions.proposals[mutant.id].line
+            _print(
+                console, say(lang, "suggest", "unreached_line", scope=mutant.scope, line=line, title=mutant.title[lang])
+            )
+    killed = sum(result.verdict in (KILLED, TIMEOUT) for result in suggestions.results)
+    wrote = say(
+        lang,
+        "suggest",
+        "wrote",
+        count=suggestions.written,
+        path=suggestions.out,
+        killed=killed,
+        survived=len(survivors),
+    )
+    _print(console, wrote)
+    if suggestions.kept:
+        _print(console, say(lang, "suggest", "kept", count=suggestions.kept, path=suggestions.out))
+    if suggestions.families_added:
+        families = ", ".join(suggestions.families_added)
+        _print(console, say(lang, "suggest", "families_added", families=families, path=suggestions.families_file))

@@ -1,0 +1,152 @@
+"""The catalog entries `mutcheck suggest` writes: stable ids, observed expectations, texts, the TOML."""
+
+import hashlib
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from mutcheck.catalog import Mutant, Text
+from mutcheck.problems import InputError
+from mutcheck.report.texts import say
+from mutcheck.suggest_operators import Proposal
+from mutcheck.toml_file import read_toml
+
+ORIGIN = "mutcheck suggest: refine title and why"
+KILLERS_LISTED = 3  # more than this and only the most specific killers are listed
+_QUOTED_LENGTH = 60
+_USER_FIELDS = ("origin", "title", "why", "hint")  # kept from an entry already in the output file
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def entry_id(proposal: Proposal) -> str:
+    """Scope, operator and a short hash of the edit: the same suggestion gets the same id every run."""
+    edit = f"{proposal.match}\0{'<delete>' if proposal.replace is None else proposal.replace}"
+    digest = hashlib.sha256(edit.encode("utf-8")).hexdigest()[:6]
+    scope = re.sub(r"[^A-Za-z0-9._-]", "_", proposal.scope)
+    return f"S-{scope}-{proposal.operator}-{digest}"
+
+
+def quoted(code: str) -> str:
+    """Code on one line, cut short, for a title or a sentence."""
+    line = " ".join(code.split())
+    return line if len(line) <= _QUOTED_LENGTH else line[: _QUOTED_LENGTH - 1] + "…"
+
+
+def _texts(proposal: Proposal, languages: Sequence[str]) -> dict[str, Text]:
+    values = {"code": quoted(proposal.code or proposal.match), "new": quoted(proposal.new)}
+    return {
+        field: {lang: say(lang, f"suggest_{field}", proposal.operator, **values) for lang in languages}
+        for field in ("title", "why", "hint")
+    }
+
+
+def mutant_of(proposal: Proposal, file: str, source: str, languages: Sequence[str]) -> Mutant:
+    """The proposal as a catalog mutant (no expectation yet), to apply and run."""
+    texts = _texts(proposal, languages)
+    return Mutant(
+        id=entry_id(proposal),
+        family=proposal.operator,
+        file=file,
+        scope=proposal.scope,
+        match=proposal.match,
+        replace=proposal.replace,
+        killed_by=(),
+        equivalent=None,
+        origin=ORIGIN,
+        title=texts["title"],
+        why=texts["why"],
+        hint=texts["hint"],
+        aliases=(),
+        source=source,
+    )
+
+
+def most_specific(killers: Sequence[str], kills: Counter[str]) -> list[str]:
+    """All killers when few, else those that kill the fewest of the run's suggestions (ties by id)."""
+    if len(killers) <= KILLERS_LISTED:
+        return list(killers)
+    return sorted(killers, key=lambda test: (kills[test], test))[:KILLERS_LISTED]
+
+
+def entry_table(
+    mutant: Mutant, killers: Sequence[str] | None, languages: Sequence[str], previous: dict[str, object] | None
+) -> dict[str, object]:
+    """One `[[mutant]]` table: `killers` listed as `killed_by`, or a known gap when None. What the
+    user wrote in the output file's entry of the same id (origin, title, why, hint) is kept."""
+    table: dict[str, object] = {
+        "id": mutant.id,
+        "family": mutant.family,
+        "file": mutant.file,
+        "scope": mutant.scope,
+        "match": mutant.match,
+    }
+    if mutant.replace is None:
+        table["delete"] = True
+    else:
+        table["replace"] = mutant.replace
+    if killers is None:
+        table["survives"] = {lang: say(lang, "suggest", "survives", code=quoted(mutant.match)) for lang in languages}
+    else:
+        table["killed_by"] = list(killers)
+    generated = {"origin": mutant.origin, "title": mutant.title, "why": mutant.why, "hint": mutant.hint}
+    for field in _USER_FIELDS:
+        table[field] = (previous or {}).get(field, generated[field])
+    return table
+
+
+def family_tables(families: Iterable[str], languages: Sequence[str]) -> str:
+    """`[family.NAME]` tables for families.toml, each title in every language."""
+    return "".join(
+        f"\n[family.{family}]\n"
+        + "".join(f"{lang} = {_string(say(lang, 'suggest_family', family))}\n" for lang in languages)
+        for family in families
+    )
+
+
+def render(tables: Iterable[dict[str, object]]) -> str:
+    """The catalog file: one `[[mutant]]` per table, keys in the order given."""
+    return "\n".join(
+        "[[mutant]]\n" + "".join(f"{_key(key)} = {_value(value)}\n" for key, value in table.items()) for table in tables
+    )
+
+
+def read_previous(path: Path, source: str) -> list[dict[str, object]]:
+    """The entries of an output file written before (none when there is no such file)."""
+    if not path.exists():
+        return []
+    document, problems = read_toml(path, source)
+    if problems:
+        raise InputError(problems)
+    tables = document.get("mutant", [])
+    return [table for table in tables if isinstance(table, dict)] if isinstance(tables, list) else []
+
+
+def _key(key: str) -> str:
+    return key if _BARE_KEY.fullmatch(key) else _string(key)
+
+
+def _value(value: object) -> str:
+    """A TOML value; anything another entry of the file holds is written back as it was read."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return _string(value, multiline=True)
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_key(str(k))} = {_value(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, int | float):
+        return repr(value) if math.isfinite(value) else str(value)  # TOML writes nan and inf as Python does
+    return value.isoformat()  # dates and times, TOML's own form
+
+
+def _string(text: str, multiline: bool = False) -> str:
+    """Code over several lines as a literal block (as the file has it), anything else as a basic
+    string: JSON's escapes are TOML's, and DEL, which JSON leaves as it is, is escaped too."""
+    literal_safe = "'''" not in text and not text.endswith("'") and all(c == "\n" or c.isprintable() for c in text)
+    if multiline and "\n" in text and literal_safe:
+        return f"'''\n{text}'''" if text.endswith("\n") else f"'''\n{text}\n'''"
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")

@@ -1,0 +1,276 @@
+"""`mutcheck suggest` for real: proposals run through the engine on a fixture project and on the
+embedded target, the entries it writes, and that `check` and `run` accept them."""
+
+import ast
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from mutcheck.catalog import load_catalog
+from mutcheck.config import load_config
+from mutcheck.mutate import apply_mutant
+from mutcheck.suggest import applied_proposals, edit_of
+from mutcheck.suggest_operators import propose
+
+from .engine_project import families, pyproject
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+SOURCE = '''\
+"""Suggest fixture target."""
+
+
+def clamp(value, low, high):
+    if value < low:
+        return low
+    if value > high:
+        return high
+    return value
+
+
+def first_word(words, skip_blank):
+    for word in words:
+        if skip_blank and not word.strip():
+            continue
+        return word
+    return None
+
+
+def unused(flag):
+    if flag:
+        return 1
+    return 0
+'''
+
+TESTS = """\
+from tiny import clamp, first_word
+
+
+def test_clamp_low():
+    assert clamp(-1, 0, 10) == 0
+
+
+def test_clamp_high():
+    assert clamp(11, 0, 10) == 10
+
+
+def test_clamp_inside():
+    assert clamp(5, 0, 10) == 5
+
+
+def test_first_word_skips_blanks():
+    assert first_word([" ", "a"], True) == "a"
+"""
+
+# Already catalogued: the same edit as a suggestion (`value > high` -> `value >= high`), a known gap.
+CATALOG = """\
+[[mutant]]
+id = "HIGH-INCLUSIVE"
+family = "boundary"
+file = "src/tiny.py"
+scope = "clamp"
+match = "value   >   high"
+replace = "value >= high"
+survives = { en = "clamp(10, 0, 10) is not tested", zh = "没有测试 clamp(10, 0, 10)" }
+origin = "fixture"
+title = { en = "high bound inclusive", zh = "上界包含" }
+why = { en = "why", zh = "原因" }
+"""
+
+
+def make_project(root: Path) -> Path:
+    files = {
+        "pyproject.toml": pyproject("suggest-fixture", timeout_constant=1.0),
+        "src/tiny.py": SOURCE,
+        "tests/test_tiny.py": TESTS,
+        "mutants/families.toml": families("boundary", "boundary conditions", "边界条件"),
+        "mutants/catalog.toml": CATALOG,
+    }
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def mutcheck(project: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "mutcheck", *args], cwd=project, capture_output=True, text=True, timeout=300
+    )
+
+
+def entries(path: Path) -> dict[str, dict]:
+    return {table["id"]: table for table in tomllib.loads(path.read_text(encoding="utf-8"))["mutant"]}
+
+
+def row(stdout: str, operator: str) -> list[int]:
+    """The counts of one operator's row of the summary table."""
+    line = next(line for line in stdout.splitlines() if line.split()[:1] == [operator])
+    return [int(count) for count in line.split()[1:]]
+
+
+@pytest.fixture(scope="module")
+def suggested(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    project = make_project(tmp_path_factory.mktemp("suggest"))
+    return project, mutcheck(project, "suggest", "src/tiny.py", "--all")
+
+
+def test_suggest_writes_entries_with_the_observed_expectations(suggested):
+    project, done = suggested
+    assert done.returncode == 0, done.stderr
+    written = entries(project / "mutants/suggested_tiny.toml")
+    results_path = project / "results.json"
+    run = mutcheck(project, "run", "--json", str(results_path))
+    assert run.returncode == 0, run.stdout + run.stderr  # every written expectation holds
+    results = json.loads(results_path.read_text(encoding="utf-8"))
+    tests = results["tests"]
+    observed = {
+        mutant["id"]: sorted(tests[int(i)] for i, outcome in mutant["outcomes"].items() if outcome == "failed")
+        for mutant in results["mutants"]
+    }
+    for mutant_id, table in written.items():
+        if "killed_by" in table:  # this project's mutants each have at most three killers: all are listed
+            assert sorted(table["killed_by"]) == observed[mutant_id], mutant_id
+        else:
+            assert observed[mutant_id] == [], mutant_id
+    dropped = [t for t in written.values() if t["match"] == "skip_blank and not word.strip()"]
+    assert {t["replace"]: "survives" in t for t in dropped if t["family"] == "drop-operand"} == {
+        "not word.strip()": True,  # no test passes skip_blank=False
+        "skip_blank": False,
+    }
+    survivor = next(t for t in dropped if t["replace"] == "not word.strip()")
+    assert survivor["survives"]["en"].startswith("suggested by mutcheck suggest")
+    assert survivor["origin"] == "mutcheck suggest: refine title and why"
+    assert survivor["title"] == {
+        "en": "`skip_blank and not word.strip()` cut to `not word.strip()`",
+        "zh": "`skip_blank and not word.strip()` 被削减为 `not word.strip()`",
+    }
+
+
+def test_a_catalogued_edit_and_unreached_code_are_not_written(suggested):
+    project, done = suggested
+    written = entries(project / "mutants/suggested_tiny.toml")
+    assert not [t for t in written.values() if t["match"] == "value > high" and t.get("replace") == "value >= high"]
+    assert row(done.stdout, "flip-comparison")[4] == 1  # suggested, killed, survived, unreached, *catalogued*
+    assert not [t for t in written.values() if t["scope"] == "unused"]
+    assert "no test reaches: not suggested: unused line 21: guard `if flag: return 1` deleted" in done.stdout
+    assert row(done.stdout, "total")[3] > 0
+
+
+def test_the_families_are_declared_and_the_catalog_checks(suggested):
+    project, done = suggested
+    written = entries(project / "mutants/suggested_tiny.toml")
+    declared = tomllib.loads((project / "mutants/families.toml").read_text(encoding="utf-8"))["family"]
+    assert {t["family"] for t in written.values()} <= set(declared)
+    assert declared["drop-operand"] == {"en": "condition operands dropped (suggested)", "zh": "丢弃条件操作数（建议）"}
+    assert "added the families" in done.stdout
+    check = mutcheck(project, "check")
+    assert check.returncode == 0, check.stderr
+
+
+def test_a_second_run_keeps_the_ids_and_what_the_user_wrote(tmp_path):
+    project = make_project(tmp_path)
+    first = mutcheck(project, "suggest", "src/tiny.py::first_word")
+    assert first.returncode == 0, first.stderr
+    out = project / "mutants/suggested_tiny.toml"
+    before = entries(out)
+    assert before and {t["scope"] for t in before.values()} == {"first_word"}
+    refined = next(iter(before))
+    text = out.read_text(encoding="utf-8")
+    start = text.index(f'id = "{refined}"')
+    title_at = text.index("title = ", start)
+    title_end = text.index("\n", title_at)
+    out.write_text(
+        text[:title_at] + 'title = { en = "my title", zh = "我的标题" }' + text[title_end:], encoding="utf-8"
+    )
+    second = mutcheck(project, "suggest", "src/tiny.py::first_word")
+    assert second.returncode == 0, second.stderr
+    after = entries(out)
+    assert list(after) == list(before)
+    assert after[refined]["title"] == {"en": "my title", "zh": "我的标题"}
+    assert all(after[i]["title"] == before[i]["title"] for i in after if i != refined)
+    clamp = mutcheck(project, "suggest", "src/tiny.py::clamp")  # another scope: the first's entries stay
+    assert clamp.returncode == 0, clamp.stderr
+    assert set(before) < set(entries(out))
+    assert f"kept {len(before)} entries of mutants/suggested_tiny.toml" in clamp.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["src/missing.py"], "error: src/missing.py: no such file"),
+        (["src/tiny.py::nope"], "error: src/tiny.py: nope: scope: no function or class of that name (known: clamp"),
+        (["src/tiny.py", "--out", "../elsewhere.toml"], "error: --out: ../elsewhere.toml: leads outside the project"),
+        (["../outside.py"], "error: FILE: ../outside.py: leads outside the project"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
+    project = make_project(tmp_path / "project")
+    done = mutcheck(project, "suggest", *args)
+    assert done.returncode == 2
+    assert done.stderr.startswith(message), done.stderr
+    assert len(done.stderr.splitlines()) == 1 and "Traceback" not in done.stderr
+
+
+def test_the_hand_written_edits_of_dangling_py_are_among_the_suggestions():
+    config = load_config(REPOSITORY)
+    file = "src/consolidation/dangling.py"
+    catalog = load_catalog(config.catalog_dir, REPOSITORY, config.languages)
+    hand_written = {edit_of(apply_mutant(m, REPOSITORY)): m.id for m in catalog.mutants if m.file == file}
+    text = (REPOSITORY / file).read_text(encoding="utf-8")
+    suggested = {edit_of(applied) for _, applied in applied_proposals(config, file, "-", propose(text)) if applied}
+    found = {mutant_id for edit, mutant_id in hand_written.items() if edit in suggested}
+    # G14 rewrites the guard as a loop over every index: no operator proposes a new algorithm
+    assert found == set(hand_written.values()) - {"G14"} == {"G12", "G15", "G16", "G17"}
+
+
+@pytest.mark.parametrize("file", ["src/consolidation/episodes.py", "src/consolidation/converter.py"])
+def test_two_edits_are_the_same_exactly_when_their_mutated_files_parse_the_same(file):
+    config = load_config(REPOSITORY)
+    catalog = load_catalog(config.catalog_dir, REPOSITORY, config.languages)
+    applied = [apply_mutant(m, REPOSITORY) for m in catalog.mutants if m.file == file]
+    text = (REPOSITORY / file).read_text(encoding="utf-8")
+    applied += [a for _, a in applied_proposals(config, file, "-", propose(text)) if a]
+    by_key, by_tree = {}, {}
+    for mutant in applied:
+        by_key.setdefault(edit_of(mutant), set()).add(mutant.mutant.id)
+        by_tree.setdefault(ast.dump(ast.parse(mutant.mutated)), set()).add(mutant.mutant.id)
+    assert sorted(map(sorted, by_key.values())) == sorted(map(sorted, by_tree.values()))
+    assert len(by_tree) < len(applied)  # some edits are the same: the comparison has something to find
+
+
+def test_suggest_on_the_embedded_target_skips_what_the_catalog_has(tmp_path):
+    for folder in ("src/consolidation", "tests/consolidation", "mutants"):
+        shutil.copytree(REPOSITORY / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("__init__.py", "conftest.py"):
+        shutil.copy(REPOSITORY / "tests" / name, tmp_path / "tests" / name)
+    (tmp_path / "pyproject.toml").write_text(
+        textwrap.dedent("""\
+        [tool.pytest.ini_options]
+        pythonpath = ["src"]
+
+        [tool.mutcheck]
+        target = ["src/consolidation"]
+        tests = ["tests/consolidation"]
+        """),
+        encoding="utf-8",
+    )
+    done = mutcheck(tmp_path, "suggest", "src/consolidation/dangling.py", "--all")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert row(done.stdout, "total")[4] == 4  # G12, G15, G16, G17: the same edits, compared by syntax tree
+    assert mutcheck(tmp_path, "check").returncode == 0
+
+
+def test_a_failing_baseline_is_exit_3_naming_the_test_and_writes_nothing(tmp_path):
+    project = make_project(tmp_path)
+    (project / "tests/test_tiny.py").write_text(TESTS + "\n\ndef test_broken():\n    assert False\n", encoding="utf-8")
+    done = mutcheck(project, "suggest", "src/tiny.py")
+    assert done.returncode == 3
+    assert "baseline failed: tests/test_tiny.py::test_broken" in done.stdout
+    assert not (project / "mutants/suggested_tiny.toml").exists()
