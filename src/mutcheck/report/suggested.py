@@ -65,7 +65,8 @@ def render_suggestions(suggestions: Suggestions, console: Console) -> None:
     for result in suggestions.results:
         mutant = result.applied.mutant
         if result.verdict in (KILLED, TIMEOUT):
-            _print(console, say(lang, "suggest", "killed_line", id=mutant.id, tests=", ".join(result.killers)))
+            line = say(lang, "suggest", "killed_line", id=mutant.id, count=len(result.killers), first=result.killers[0])
+            _print(console, line)
         elif result.verdict == NO_COVERAGE:
             line = suggestions.proposals[mutant.id].line
             _print(
