@@ -176,10 +176,9 @@ def list_command(
 @_reports_input_errors
 def show(mutant_id: str, lang: str | None, project: Path | None, profile: str | None) -> None:
     """Show one mutant: its diff, why it matters, and its verdict in the last saved run."""
-    from rich.syntax import Syntax
-
     from mutcheck.last_run import verdict_lines
     from mutcheck.mutate import MutationError, apply_mutant
+    from mutcheck.report.terminal import print_diff
     from mutcheck.report.texts import say
     from mutcheck.results import load_results
     from mutcheck.state import current_run
@@ -208,10 +207,7 @@ def show(mutant_id: str, lang: str | None, project: Path | None, profile: str | 
         f"{escape(mutant.id)}[/bold] {escape(mutant.title[lang])}  ({escape(mutant.family)}; {escape(mutant.origin)})"
     )
     console.print(f"[bold]{heading}", markup=True)
-    if console.is_terminal:
-        console.print(Syntax(applied.diff, "diff", theme="ansi_dark", background_color="default", word_wrap=True))
-    else:
-        console.print(applied.diff, markup=False, end="")
+    print_diff(console, applied.diff)
     lines = [mutant.why[lang]]
     if mutant.equivalent:
         lines.append(say(lang, "show", "equivalent", proof=mutant.equivalent[lang]))

@@ -11,7 +11,7 @@ from pathlib import Path
 import libcst as cst
 from rich.console import Console
 
-from mutcheck.catalog import FAMILIES_FILE, load_catalog
+from mutcheck.catalog import FAMILIES_FILE
 from mutcheck.config import Config, load_config
 from mutcheck.engine import EngineOptions, run_engine
 from mutcheck.exit_code import ExitCode
@@ -21,6 +21,7 @@ from mutcheck.problems import InputError, Problem
 from mutcheck.project_paths import outside_project
 from mutcheck.report.progress import Progress
 from mutcheck.results import baseline_section
+from mutcheck.runner import catalog_of
 from mutcheck.suggest_entries import entry_table, family_tables, most_specific, mutant_of, read_previous, render
 from mutcheck.suggest_operators import Proposal, function_scopes, one_per_line, propose, rank
 from mutcheck.toml_file import read_toml
@@ -126,7 +127,7 @@ def edit_of(applied: AppliedMutant) -> str:
 
 def catalogued_edits(config: Config, file: str, out: str) -> set[str]:
     """The edit of every catalog entry for `file` (the output file's own left out: it is being rewritten)."""
-    catalog = load_catalog(config.catalog_dir, config.root, config.languages)
+    catalog = catalog_of(config)
     edits, problems = set(), []
     for mutant in catalog.mutants:
         if mutant.file == file and mutant.source != out:

@@ -2,11 +2,10 @@
 the killed, what no test reaches, and what was written; in the first configured language."""
 
 from rich.console import Console
-from rich.syntax import Syntax
 from rich.table import Table
 
 from mutcheck.matrix import BROKEN, KILLED, NO_COVERAGE, SURVIVED, TIMEOUT
-from mutcheck.report.terminal import baseline_failures
+from mutcheck.report.terminal import baseline_failures, print_diff, print_plain
 from mutcheck.report.texts import say
 from mutcheck.suggest import ARID, DUPLICATE, NOT_APPLICABLE, Suggestions
 from mutcheck.suggest_operators import OPERATORS
@@ -34,15 +33,11 @@ def _counts(suggestions: Suggestions) -> dict[str, dict[str, int]]:
     return {operator: row for operator, row in counts.items() if any(row.values())}
 
 
-def _print(console: Console, text: str) -> None:
-    console.print(text, markup=False, highlight=False)
-
-
 def render_suggestions(suggestions: Suggestions, console: Console) -> None:
     lang = suggestions.lang
     if suggestions.baseline is not None:
         baseline_failures({"baseline": suggestions.baseline}, lang, console)
-        _print(console, say(lang, "terminal", "baseline_failed"))
+        print_plain(console, say(lang, "terminal", "baseline_failed"))
         return
     columns = ("operator", *_RUN_COLUMNS, *_SKIP_COLUMNS)
     table = Table(*(say(lang, "suggest", column) for column in columns), box=None, pad_edge=False)
@@ -54,22 +49,19 @@ def render_suggestions(suggestions: Suggestions, console: Console) -> None:
     console.print(table)
     survivors = [result for result in suggestions.results if result.verdict == SURVIVED]
     if survivors:
-        _print(console, "\n" + say(lang, "suggest", "survivors", count=len(survivors)))
+        print_plain(console, "\n" + say(lang, "suggest", "survivors", count=len(survivors)))
     for result in survivors:
         mutant = result.applied.mutant
-        _print(console, say(lang, "suggest", "survivor", id=mutant.id, title=mutant.title[lang]))
-        if console.is_terminal:
-            console.print(Syntax(result.applied.diff, "diff", theme="ansi_dark", background_color="default"))
-        else:
-            console.print(result.applied.diff, markup=False, highlight=False, end="")
+        print_plain(console, say(lang, "suggest", "survivor", id=mutant.id, title=mutant.title[lang]))
+        print_diff(console, result.applied.diff)
     for result in suggestions.results:
         mutant = result.applied.mutant
         if result.verdict in (KILLED, TIMEOUT):
             line = say(lang, "suggest", "killed_line", id=mutant.id, count=len(result.killers), first=result.killers[0])
-            _print(console, line)
+            print_plain(console, line)
         elif result.verdict == NO_COVERAGE:
             line = suggestions.proposals[mutant.id].line
-            _print(
+            print_plain(
                 console, say(lang, "suggest", "unreached_line", scope=mutant.scope, line=line, title=mutant.title[lang])
             )
     killed = sum(result.verdict in (KILLED, TIMEOUT) for result in suggestions.results)
@@ -82,9 +74,9 @@ def render_suggestions(suggestions: Suggestions, console: Console) -> None:
         killed=killed,
         survived=len(survivors),
     )
-    _print(console, wrote)
+    print_plain(console, wrote)
     if suggestions.kept:
-        _print(console, say(lang, "suggest", "kept", count=suggestions.kept, path=suggestions.out))
+        print_plain(console, say(lang, "suggest", "kept", count=suggestions.kept, path=suggestions.out))
     if suggestions.families_added:
         families = ", ".join(suggestions.families_added)
-        _print(console, say(lang, "suggest", "families_added", families=families, path=suggestions.families_file))
+        print_plain(console, say(lang, "suggest", "families_added", families=families, path=suggestions.families_file))

@@ -68,25 +68,33 @@ def _family_table(results: dict[str, Any], lang: str) -> Table:
     return table
 
 
-def _print(console: Console, text: str, **options: Any) -> None:
+def print_plain(console: Console, text: str, **options: Any) -> None:
     """Run text is untrusted and our sentences are not markup: printed as written, one line never
     wrapped (a test id stays whole to copy or grep)."""
     console.print(text, markup=False, highlight=False, soft_wrap=True, **options)
+
+
+def print_diff(console: Console, diff: str) -> None:
+    """A mutant's diff: coloured on a terminal, as written in a log."""
+    if console.is_terminal:
+        console.print(Syntax(diff, "diff", theme="ansi_dark", background_color="default", word_wrap=True))
+    else:
+        print_plain(console, diff, end="")
 
 
 def baseline_failures(results: dict[str, Any], lang: str, console: Console) -> None:
     """What stopped the baseline: a collection error, failing and flaky tests."""
     baseline = results["baseline"]
     if baseline["collection_error"]:
-        _print(console, _line(lang, "collection_failed", error=baseline["collection_error"]))
+        print_plain(console, _line(lang, "collection_failed", error=baseline["collection_error"]))
     for failure in baseline["failures"]:
         outcome = say(lang, "outcome", failure["outcome"])
-        _print(
+        print_plain(
             console,
             _line(lang, "baseline_failure", outcome=outcome, test=failure["test"], witness=failure["witness"] or ""),
         )
     for test in baseline["flaky"]:
-        _print(console, _line(lang, "flaky", test=test))
+        print_plain(console, _line(lang, "flaky", test=test))
 
 
 def _known_gaps(results: dict[str, Any], lang: str, console: Console) -> None:
@@ -101,7 +109,7 @@ def _known_gaps(results: dict[str, Any], lang: str, console: Console) -> None:
             title=mutant["title"][lang],
             reason=mutant["survives"][lang],
         )
-        _print(console, line + (_line(lang, "tracked", tracked=mutant["tracked"]) if mutant["tracked"] else ""))
+        print_plain(console, line + (_line(lang, "tracked", tracked=mutant["tracked"]) if mutant["tracked"] else ""))
 
 
 def _findings(results: dict[str, Any], lang: str, console: Console) -> None:
@@ -109,30 +117,28 @@ def _findings(results: dict[str, Any], lang: str, console: Console) -> None:
         if mutant["expectation_met"] or mutant["generic"]:
             continue
         verdict = say(lang, "verdict", mutant["verdict"])
-        _print(console, f"\n{mutant['id']} [{verdict}] {mutant['title'][lang]}")
+        print_plain(console, f"\n{mutant['id']} [{verdict}] {mutant['title'][lang]}")
         for problem in mutant["problems"]:
-            _print(console, f"  - {describe(problem, lang)}")
-        if console.is_terminal:
-            console.print(Syntax(mutant["diff"], "diff", theme="ansi_dark", background_color="default"))
-        else:
-            _print(console, mutant["diff"], end="")
+            print_plain(console, f"  - {describe(problem, lang)}")
+        print_diff(console, mutant["diff"])
         if mutant["hint"]:
-            _print(console, _line(lang, "hint", hint=mutant["hint"][lang]))
+            print_plain(console, _line(lang, "hint", hint=mutant["hint"][lang]))
 
 
 def _generic(results: dict[str, Any], lang: str, console: Console) -> None:
     generic = results["summary"]["generic"]
     if not generic["mutants"]:
         return
-    _print(console, _line(lang, "generic_heading", count=generic["mutants"], counts=_counts(generic["verdicts"], lang)))
+    heading = _line(lang, "generic_heading", count=generic["mutants"], counts=_counts(generic["verdicts"], lang))
+    print_plain(console, heading)
     survivors = [m for m in results["mutants"] if m["generic"] and m["verdict"] == "survived"]
     for mutant in survivors[:GENERIC_SURVIVORS_LISTED]:
         location = f"{mutant['file']}:{mutant['span']['start_line']}"
-        _print(
+        print_plain(
             console, _line(lang, "generic_survivor", id=mutant["id"], location=location, title=mutant["title"][lang])
         )
     if len(survivors) > GENERIC_SURVIVORS_LISTED:
-        _print(console, _line(lang, "more_survivors", count=len(survivors) - GENERIC_SURVIVORS_LISTED))
+        print_plain(console, _line(lang, "more_survivors", count=len(survivors) - GENERIC_SURVIVORS_LISTED))
 
 
 def render(results: dict[str, Any], console: Console, lang: str | None = None) -> None:
@@ -145,5 +151,5 @@ def render(results: dict[str, Any], console: Console, lang: str | None = None) -
     _known_gaps(results, lang, console)
     _generic(results, lang, console)
     for test in results["baseline"].get("order_dependent", ()):
-        _print(console, _line(lang, "order_dependent", test=test))
-    _print(console, verdict_line(results, lang))
+        print_plain(console, _line(lang, "order_dependent", test=test))
+    print_plain(console, verdict_line(results, lang))
