@@ -7,12 +7,13 @@ import json
 import os
 import subprocess
 import sys
-import sysconfig
 import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.mutcheck.site_venvs import venv_seeing_ours
 
 SOURCE = '''\
 """A tiny package."""
@@ -133,19 +134,7 @@ class Venv:
 def venv(tmp_path_factory) -> Venv:
     """A virtual environment that sees this one's packages (mutcheck, pytest, pip) as a site folder,
     with the build backends installed, and every case's package installed editable."""
-    root = tmp_path_factory.mktemp("venv")
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root)], check=True)
-    python = root / "bin" / "python"
-    site_packages = Path(
-        subprocess.run(
-            [python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-    )
-    outer = sysconfig.get_path("purelib")
-    (site_packages / "_outer_site.pth").write_text(f"import site; site.addsitedir({outer!r})\n", encoding="utf-8")
+    python, site_packages = venv_seeing_ours(tmp_path_factory.mktemp("venv"))
     pip = [python, "-m", "pip", "install", "-q", "--no-deps"]
     subprocess.run(
         [*pip, "--ignore-installed", "setuptools>=70.1", "hatchling", "editables", "pathspec", "trove-classifiers"],

@@ -6,12 +6,12 @@ import json
 import os
 import subprocess
 import sys
-import sysconfig
 from pathlib import Path
 
 import pytest
 
 from mutcheck.scratch import copy_project
+from tests.mutcheck.site_venvs import venv_seeing_ours
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
@@ -99,15 +99,8 @@ def editable_python(root: Path, project: Path) -> Path:
     """A virtual environment with the project installed editable (a `.pth` entry into its src, read
     before this environment's packages, which it sees as a site folder): what `pip install -e` of
     the project being run writes."""
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root)], check=True)
-    python = root / "bin" / "python"
-    query = "import sysconfig; print(sysconfig.get_path('purelib'))"
-    site_packages = Path(
-        subprocess.run([python, "-c", query], capture_output=True, text=True, check=True).stdout.strip()
-    )
+    python, site_packages = venv_seeing_ours(root)
     (site_packages / "0_project.pth").write_text(f"{project / 'src'}\n", encoding="utf-8")
-    outer = sysconfig.get_path("purelib")
-    (site_packages / "_outer_site.pth").write_text(f"import site; site.addsitedir({outer!r})\n", encoding="utf-8")
     return python
 
 

@@ -1,14 +1,13 @@
 """The catalog's rules, one by one: each broken rule is exactly one line naming file, entry and field."""
 
 import json
-from dataclasses import astuple
 from pathlib import Path
 
 import pytest
 
 from mutcheck.catalog import load_catalog, unknown_killers
 from mutcheck.problems import InputError
-from tests.mutcheck.decisions.problems import problem_lines
+from tests.mutcheck.decisions.problems import lines_of, problem_lines
 
 LANGUAGES = ("en", "zh")
 TEXT = {"en": "t", "zh": "文"}
@@ -313,9 +312,7 @@ def test_killers_must_be_tests_the_suite_collects(tmp_path):
     text = entry_text(killed_by=["tests/t.py::test_a", "tests/t.py::test_b", "tests/t.py::test_c[2]", "tests/u.py"])
     catalog = load_catalog(write_catalog(tmp_path, {SOURCE: text}), tmp_path, LANGUAGES)
     collected = {"tests/t.py::test_a", "tests/t.py::test_b[1]", "tests/t.py::test_b[2]", "tests/t.py::test_c[1]"}
-    found = unknown_killers(catalog, collected)
-    assert all(isinstance(part, str) for problem in found for part in astuple(problem))
-    assert [str(problem) for problem in found] == [
+    assert lines_of(unknown_killers(catalog, collected)) == [
         f"{SOURCE}: A1: killed_by: no such test in the suite: tests/t.py::test_c[2]",
         f"{SOURCE}: A1: killed_by: no such test in the suite: tests/u.py",
     ]
