@@ -3,6 +3,7 @@
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,7 +13,7 @@ from rich.console import Console
 from mutcheck import STARTED
 from mutcheck.catalog import Catalog, load_catalog, unknown_killers
 from mutcheck.config import Config, load_config
-from mutcheck.engine import EngineOptions, run_engine
+from mutcheck.engine import EngineOptions, EngineRun, run_engine
 from mutcheck.exit_code import ExitCode
 from mutcheck.extras import GENERIC, importing
 from mutcheck.plan import Shard, narrow
@@ -92,6 +93,31 @@ def _save_state(config: Config, results: dict[str, Any], lang: str) -> None:
         print(say(lang, "progress", "not_saved", error=error), file=sys.stderr)
 
 
+def engine_options(config: Config, bail: bool) -> EngineOptions:
+    return EngineOptions(
+        jobs=config.jobs or os.cpu_count() or 1,
+        bail=bail,
+        timeout_factor=config.timeout_factor,
+        timeout_constant=config.timeout_constant,
+        baseline_rounds=config.baseline_rounds,
+    )
+
+
+def run_with_progress(
+    config: Config,
+    files: list[str],
+    prepare: Callable[[], list["AppliedMutant"]],
+    options: EngineOptions,
+    console: Console,
+) -> tuple[EngineRun, list["AppliedMutant"]]:
+    """The engine, its progress on `console` in the first configured language."""
+    progress = Progress(console, options.baseline_rounds, config.languages[0])
+    try:
+        return run_engine(config, files, prepare, options, progress)
+    finally:
+        progress.stop()
+
+
 def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     """Run every selected mutant against the tests that reach it; report; the run's exit status."""
     overrides = {
@@ -121,20 +147,10 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
             applied += generic.generate(config.root, generic_files)
         return narrow(config.root, catalog, applied, request.diff_base, shard)
 
-    options = EngineOptions(
-        jobs=config.jobs or os.cpu_count() or 1,
-        bail=request.bail,
-        timeout_factor=config.timeout_factor,
-        timeout_constant=config.timeout_constant,
-        baseline_rounds=config.baseline_rounds,
-    )
     files = [mutant.file for mutant in catalog.select(list(request.only))] + generic_files
     engine_started = time.monotonic()
-    progress = Progress(console, options.baseline_rounds, config.languages[0])
-    try:
-        engine_run, applied = run_engine(config, files, prepare, options, progress)
-    finally:
-        progress.stop()
+    options = engine_options(config, request.bail)
+    engine_run, applied = run_with_progress(config, files, prepare, options, console)
     engine_run.timings["startup"] = engine_started - STARTED
     if engine_run.collection_error:
         console.print(engine_run.log[-3000:], markup=False)

@@ -1,7 +1,6 @@
 """`mutcheck suggest`: proposals applied, no-ops and catalogued edits skipped, one engine run, entries written."""
 
 import ast
-import os
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -13,15 +12,13 @@ from rich.console import Console
 
 from mutcheck.catalog import FAMILIES_FILE
 from mutcheck.config import Config, load_config
-from mutcheck.engine import EngineOptions, run_engine
 from mutcheck.exit_code import ExitCode
 from mutcheck.matrix import KILLED, SURVIVED, TIMEOUT, MutantResult, build_matrix
 from mutcheck.mutate import AppliedMutant, MutationError, apply_mutant, read_source
 from mutcheck.problems import InputError, Problem
 from mutcheck.project_paths import outside_project
-from mutcheck.report.progress import Progress
 from mutcheck.results import baseline_section
-from mutcheck.runner import catalog_of
+from mutcheck.runner import catalog_of, engine_options, run_with_progress
 from mutcheck.suggest_entries import entry_table, family_tables, most_specific, mutant_of, read_previous, render
 from mutcheck.suggest_operators import Proposal, function_scopes, one_per_line, propose, rank
 from mutcheck.toml_file import read_toml
@@ -235,20 +232,13 @@ def suggest(request: SuggestRequest, console: Console) -> tuple[Suggestions, Exi
     file, scope, text = _target(request, config)
     suggestions = Suggestions(file, scope, _out(request, config, file), config.languages[0])
     proposals = propose(text, scope)
-    options = EngineOptions(
-        jobs=config.jobs or os.cpu_count() or 1,
-        bail=False,
-        timeout_factor=config.timeout_factor,
-        timeout_constant=config.timeout_constant,
-        baseline_rounds=config.baseline_rounds,
+    engine_run, applied = run_with_progress(
+        config,
+        [file],
+        lambda: _applied(config, suggestions, proposals, request.every),
+        engine_options(config, bail=False),
+        console,
     )
-    progress = Progress(console, options.baseline_rounds, config.languages[0])
-    try:
-        engine_run, applied = run_engine(
-            config, [file], lambda: _applied(config, suggestions, proposals, request.every), options, progress
-        )
-    finally:
-        progress.stop()
     matrix = build_matrix(engine_run, applied, bail=False)
     if not matrix.baseline_ok:
         suggestions.baseline = baseline_section(engine_run)
