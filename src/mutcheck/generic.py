@@ -23,7 +23,6 @@ from mutmut.utils.format_utils import get_mutant_name
 from mutcheck.catalog import Mutant
 from mutcheck.mutate import AppliedMutant, Span, file_diff, line_offsets, read_source, replaced
 from mutcheck.problems import InputError, Problem
-from mutcheck.project_paths import outside_project
 from mutcheck.swap import code_fingerprint, swappable
 
 GENERIC_FAMILY = "generic"
@@ -188,13 +187,3 @@ def _applied(
         swap_target=site.qualname if swappable(original_code, mutated_code, site.qualname) else None,
         encoding=encoding,
     )
-
-
-def target_files(root: Path, targets: tuple[str, ...]) -> list[str]:
-    """The Python files under the configured target paths, relative to `root` (symlinks out of it left out)."""
-    files = set()
-    for target in targets:
-        path = root / target
-        candidates = [path] if path.is_file() else sorted(path.rglob("*.py"))
-        files.update(str(candidate.relative_to(root)) for candidate in candidates if candidate.suffix == ".py")
-    return sorted(file for file in files if outside_project(root, file) is None)

@@ -1,4 +1,4 @@
-"""Paths the user gives: relative to the project root, and inside it once symlinks are resolved."""
+"""Paths the user gives: relative to the project root, inside it once symlinks are resolved; the target's files."""
 
 from pathlib import Path
 
@@ -15,3 +15,13 @@ def outside_project(root: Path, relative: str) -> str | None:
     if not resolved.is_relative_to(root.resolve()):
         return f"leads outside the project (through '..' or a symlink): {relative!r}"
     return None
+
+
+def target_files(root: Path, targets: tuple[str, ...]) -> list[str]:
+    """The Python files under the configured target paths, relative to `root` (symlinks out of it left out)."""
+    files = set()
+    for target in targets:
+        path = root / target
+        candidates = [path] if path.is_file() else sorted(path.rglob("*.py"))
+        files.update(str(candidate.relative_to(root)) for candidate in candidates if candidate.suffix == ".py")
+    return sorted(file for file in files if outside_project(root, file) is None)

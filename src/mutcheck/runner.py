@@ -18,6 +18,7 @@ from mutcheck.exit_code import ExitCode
 from mutcheck.extras import GENERIC, importing
 from mutcheck.plan import Shard, narrow
 from mutcheck.problems import InputError, Problem
+from mutcheck.project_paths import target_files
 from mutcheck.report.progress import Progress
 
 if TYPE_CHECKING:
@@ -136,7 +137,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         with importing(GENERIC, *asked_by):
             from mutcheck import generic  # mutmut and its parser load only when asked for
 
-        generic_files = generic.target_files(config.root, config.target)
+        generic_files = target_files(config.root, config.target)
     else:
         generic_files = []
 

@@ -14,7 +14,8 @@ from click.testing import CliRunner
 
 from mutcheck.cli import main
 from mutcheck.exit_code import ExitCode
-from mutcheck.generic import generate, target_files
+from mutcheck.generic import generate
+from mutcheck.project_paths import target_files
 from mutcheck.report.texts import say
 from mutcheck.results import load_results
 from tests.mutcheck.engine_project import make_engine_project
