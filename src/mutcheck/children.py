@@ -111,14 +111,19 @@ def read_ready(fd: int) -> bytes:
 def start_fallback(
     spec: dict[str, Any], mutant: dict[str, Any], tests: list[str], limits: list[float]
 ) -> tuple[subprocess.Popen, int, str]:
-    """A scratch copy of the scratch copy with the mutated file written, where a fresh host runs
+    """A scratch copy of the scratch copy with the mutant's files written (or removed), where a fresh host runs
     `tests` (node ids) under their `limits`: the process, its pipe's read end and the copy's folder.
     The copy lives in the run's folder, under a name that says nothing of the mutant."""
     scratch = tempfile.mkdtemp(prefix="fallback-", dir=spec["scratch"])  # removed with the run's folder
     project = Path(scratch) / "project"
     shutil.copytree(Path.cwd(), project, symlinks=True)
-    (project / mutant["file"]).write_text(mutant["mutated"], encoding=mutant["encoding"])
-    remove_bytecode(project / mutant["file"])
+    for path, text, encoding in mutant["writes"]:
+        if text is None:
+            (project / path).unlink(missing_ok=True)
+        else:
+            (project / path).parent.mkdir(parents=True, exist_ok=True)
+            (project / path).write_text(text, encoding=encoding)
+        remove_bytecode(project / path)
     roots = [*map(Path, spec["project_roots"]), Path.cwd()]  # its imports move on to its own copy
     read_fd, write_fd = os.pipe()
     fallback_spec = {

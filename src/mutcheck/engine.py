@@ -104,7 +104,8 @@ def _plan_mutants(run: EngineRun, applied: list["AppliedMutant"], options: Engin
                     "file": mutant.mutant.file,
                     "swap_target": mutant.swap_target,
                     "mutated": mutant.mutated,
-                    "encoding": mutant.encoding,  # the fallback path writes the file in its own encoding
+                    # the fallback path writes each file in its own encoding, and removes those without text
+                    "writes": [[edit.path, edit.text, edit.encoding] for edit in mutant.files_written()],
                     "selected": selected,
                 }
             )

@@ -47,6 +47,15 @@ class Span:
 
 
 @dataclass(frozen=True)
+class FileEdit:
+    """A file as a mutant has it: its whole text, or None when the mutant removes it."""
+
+    path: str
+    text: str | None
+    encoding: str = "utf-8"
+
+
+@dataclass(frozen=True)
 class AppliedMutant:
     mutant: Mutant
     original: str
@@ -58,6 +67,12 @@ class AppliedMutant:
     scope_qualname: str  # the scope as Python names its code, e.g. "outer.<locals>.inner"
     swap_target: str | None  # the function whose __code__ can carry the mutant, or None: run a copy
     encoding: str = "utf-8"  # the source file's, from its coding cookie (Python's default without one)
+    # A change that spans files (or adds or removes one) lists every file it writes; then it runs
+    # in a copy, and `mutated` is only `file`'s text, for the diff and the reports.
+    writes: tuple[FileEdit, ...] = ()
+
+    def files_written(self) -> tuple[FileEdit, ...]:
+        return self.writes or (FileEdit(self.mutant.file, self.mutated, self.encoding),)
 
 
 class MutationError(Exception):
