@@ -10,6 +10,7 @@ from mutcheck.toml_file import read_toml
 
 FAMILIES_FILE = "families.toml"
 MODULE_SCOPE = "<module>"  # the scope of module statements; also Python's name for their code
+REVERT_FAMILY = "change-guard"  # the family of the revert mutants `run --revert BASE` adds
 
 _REQUIRED = ("id", "family", "file", "scope", "match", "origin", "title", "why")
 _OPTIONAL = ("replace", "delete", "killed_by", "equivalent", "survives", "tracked", "hint", "aliases")
@@ -43,6 +44,7 @@ class Mutant:
     operator: str | None = None  # for generic mutants: the mutation operator
     survives: Text | None = None  # a known gap: why it is expected to survive today
     tracked: str | None = None  # for a known gap: the issue that tracks it (#N or a URL)
+    revert: bool = False  # part of the change since `--revert BASE` undone: any test's failure guards it
 
 
 @dataclass(frozen=True)

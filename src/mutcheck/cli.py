@@ -176,7 +176,7 @@ def list_command(
 @_reports_input_errors
 def show(mutant_id: str, lang: str | None, project: Path | None, profile: str | None) -> None:
     """Show one mutant: its diff, why it matters, and its verdict in the last saved run."""
-    from mutcheck.last_run import verdict_lines
+    from mutcheck.last_run import entry_lines, verdict_lines
     from mutcheck.mutate import MutationError, apply_mutant
     from mutcheck.report.terminal import print_diff
     from mutcheck.report.texts import say
@@ -190,12 +190,6 @@ def show(mutant_id: str, lang: str | None, project: Path | None, profile: str | 
     lang = lang or config.languages[0]
     catalog = catalog_of(config)
     mutant = catalog.find(mutant_id)
-    if mutant is None:
-        raise InputError([Problem(str(config.catalog), mutant_id, "id", "no mutant with this id or alias")])
-    try:
-        applied = apply_mutant(mutant, config.root)
-    except MutationError as error:
-        raise InputError([error.problem]) from error
     saved = current_run(config.root, config.profile)
     try:
         results = load_results(saved.path) if saved else None
@@ -203,6 +197,20 @@ def show(mutant_id: str, lang: str | None, project: Path | None, profile: str | 
         click.echo(f"warning: the saved run cannot be read, so no verdict is shown: {error.problems[0]}", err=True)
         saved = results = None
     console = _Console(highlight=False, soft_wrap=True)
+    if mutant is None:
+        # A revert mutant is made from the change, not the catalog: the saved run's record is all there is.
+        entry = next((m for m in results["mutants"] if m["id"] == mutant_id and m["revert"]), None) if results else None
+        if saved is None or entry is None:
+            raise InputError([Problem(str(config.catalog), mutant_id, "id", "no mutant with this id or alias")])
+        console.print(f"[bold]{escape(entry['id'])}[/bold] {escape(entry['title'][lang])}", markup=True)
+        print_diff(console, entry["diff"])
+        for line in [entry["why"][lang], *entry_lines(saved, results, entry, lang)]:
+            console.print(line, markup=False)
+        return
+    try:
+        applied = apply_mutant(mutant, config.root)
+    except MutationError as error:
+        raise InputError([error.problem]) from error
     heading = (
         f"{escape(mutant.id)}[/bold] {escape(mutant.title[lang])}  ({escape(mutant.family)}; {escape(mutant.origin)})"
     )
@@ -250,6 +258,12 @@ def check(project: Path | None, profile: str | None) -> None:
 @main.command()
 @click.option("--only", multiple=True, help="Only this mutant id, alias or family (repeatable).")
 @click.option("--diff", "diff_base", metavar="BASE", help="Only mutants touching lines changed since git BASE.")
+@click.option(
+    "--revert",
+    "revert_base",
+    metavar="BASE",
+    help="Also revert each hunk of the change since git BASE, and the whole change: each must fail a test.",
+)
 @click.option("--shard", help="Run shard k of n (k/n), a deterministic partition of the mutants.")
 @click.option("--bail", is_flag=True, help="Stop each mutant at its first killing test.")
 @click.option("--generic/--no-generic", default=None, help="Also run mutmut's generic operator mutants.")
@@ -267,6 +281,7 @@ def check(project: Path | None, profile: str | None) -> None:
 def run(
     only: tuple[str, ...],
     diff_base: str | None,
+    revert_base: str | None,
     shard: str | None,
     bail: bool,
     generic: bool | None,
@@ -288,6 +303,7 @@ def run(
         profile=profile or None,
         only=only,
         diff_base=diff_base,
+        revert_base=revert_base,
         shard=shard,
         bail=bail,
         generic=generic,

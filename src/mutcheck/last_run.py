@@ -23,6 +23,8 @@ def run_line(saved: SavedRun, results: dict[str, Any], lang: str) -> str:
     """Which run this was: its head, when it was saved, and what of the catalog it ran."""
     subset = selection(results["run"])
     chosen = say(lang, "saved", "subset", selection=subset) if subset else say(lang, "saved", "whole_catalog")
+    if results["run"].get("revert_base"):
+        chosen = say(lang, "saved", "with_revert", selection=chosen, base=results["run"]["revert_base"])
     when = saved.saved_at.strftime(TIME_FORMAT)
     if saved.head is None:
         return say(lang, "saved", "run_no_head", when=when, selection=chosen)
@@ -47,6 +49,14 @@ def verdict_lines(
     entry = next((m for m in results["mutants"] if m["id"] == mutant_id and not m["generic"]), None)
     if entry is None:
         return [run_line(saved, results, lang), say(lang, "show", "not_in_saved_run", id=mutant_id)]
+    lines = entry_lines(saved, results, entry, lang)
+    if _changed_since(entry, applied):
+        lines.append(say(lang, "show", "stale"))
+    return lines
+
+
+def entry_lines(saved: SavedRun, results: dict[str, Any], entry: dict[str, Any], lang: str) -> list[str]:
+    """A mutant's verdict in the saved run, its killers and their witnesses, its problems."""
     verdict = say(lang, "verdict", entry["verdict"])
     met = say(lang, "show", "expectation_met" if entry["expectation_met"] else "expectation_unmet")
     lines = [run_line(saved, results, lang), say(lang, "show", "verdict", verdict=verdict, expectation=met)]
@@ -60,6 +70,4 @@ def verdict_lines(
         if witness:
             lines.append(say(lang, "show", "witness", test=killer, witness=witness))
     lines += [say(lang, "show", "problem", problem=describe(problem, lang)) for problem in entry["problems"]]
-    if _changed_since(entry, applied):
-        lines.append(say(lang, "show", "stale"))
     return lines

@@ -34,6 +34,7 @@ UNMET_KINDS = (
     "no-coverage",
     "broken",
     "compile-equivalent",
+    "unguarded-change",
 )
 
 
@@ -95,6 +96,8 @@ def _problems(
     detected = {tests[index] for index, outcome in run.outcomes.items() if outcome in DETECTING}
     if verdict == BROKEN:
         return [Unmet("broken", detail=run.broken)]
+    if mutant.revert:  # no test fails with this part of the change undone: nothing guards it
+        return [Unmet("unguarded-change", detail=verdict)] if verdict in (SURVIVED, NO_COVERAGE) else []
     if mutant.equivalent:
         if verdict in (KILLED, TIMEOUT):
             return [Unmet("equivalent-killed", detail=verdict, test=test) for test in sorted(detected)]

@@ -18,6 +18,7 @@ SAME_IN_EVERY_SHARD = (
     "baseline_rounds",
     "only",
     "diff_base",
+    "revert_base",
     "generic",
     "strict_generic",
     "languages",
@@ -52,7 +53,11 @@ def merge_results(shards: list[tuple[Path, dict[str, Any]]]) -> dict[str, Any]:
     }
     run = merged_run([shard["run"] for _, shard in shards])
     summary = summarize(mutants, baseline["ok"])
-    return {**first, "run": run, "baseline": baseline, "sources": sources, "mutants": mutants, "summary": summary}
+    merged = {**first, "run": run, "baseline": baseline, "sources": sources, "mutants": mutants, "summary": summary}
+    if first.get("change_guard"):  # the same change in every shard; the whole-change mutant ran in one
+        about = {test: line for _, shard in shards for test, line in shard["change_guard"]["about"].items()}
+        merged["change_guard"] = {**first["change_guard"], "about": about}
+    return merged
 
 
 def merged_run(runs: list[dict[str, Any]]) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from typing import Any
 
 from mutcheck import github
 from mutcheck.artifact import NotRun
+from mutcheck.change_guard import WHOLE_CHANGE
 from mutcheck.github import PublishError
 from mutcheck.inline import InlineFinding, InlinePlan, inline_marker
 from mutcheck.report.markdown import render_inline_finding, render_markdown, render_not_run, render_sentence
@@ -13,9 +14,13 @@ from mutcheck.report.texts import known_languages, run_languages
 __all__ = ["PublishError", "publish"]
 
 
-def is_finding_survivor(mutant: dict[str, Any]) -> bool:
-    """A survivor that fails its expectation (generic ones only under --strict-generic)."""
-    return mutant["verdict"] == "survived" and any(p["kind"] == "unexpected-survivor" for p in mutant["problems"])
+def is_inline_finding(mutant: dict[str, Any]) -> bool:
+    """A survivor that fails its expectation (generic ones only under --strict-generic), or a hunk
+    of the change that no test guards (the whole change's finding is the comment's, not a line's)."""
+    kinds = {problem["kind"] for problem in mutant["problems"]}
+    if "unguarded-change" in kinds:
+        return mutant["id"] != WHOLE_CHANGE
+    return mutant["verdict"] == "survived" and "unexpected-survivor" in kinds
 
 
 def _findings(results: dict[str, Any]) -> list[InlineFinding]:
@@ -27,7 +32,7 @@ def _findings(results: dict[str, Any]) -> list[InlineFinding]:
             inline_marker(mutant["id"]) + "\n" + render_inline_finding(results, mutant["id"]),
         )
         for mutant in results["mutants"]
-        if is_finding_survivor(mutant)
+        if is_inline_finding(mutant)
     ]
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from mutcheck import __version__
-from mutcheck.catalog import Catalog
+from mutcheck.catalog import REVERT_FAMILY, Catalog
 from mutcheck.engine import EngineRun, baseline_passed
 from mutcheck.matrix import VERDICTS, Matrix, MutantResult
 from mutcheck.outcome import ORDER_DEPENDENT
@@ -59,6 +59,7 @@ def _mutant_entry(result: MutantResult, order: int) -> dict[str, Any]:
         "id": mutant.id,
         "order": order,
         "generic": mutant.generic,
+        "revert": mutant.revert,
         "operator": mutant.operator,
         "aliases": list(mutant.aliases),
         "family": mutant.family,
@@ -147,7 +148,12 @@ def summarize(mutants: list[dict[str, Any]], baseline_ok: bool) -> dict[str, Any
 
 
 def build_results(
-    matrix: Matrix, run: EngineRun, catalog: Catalog, root: Path, facts: dict[str, Any]
+    matrix: Matrix,
+    run: EngineRun,
+    catalog: Catalog,
+    root: Path,
+    facts: dict[str, Any],
+    change_guard: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     order = {mutant.id: position for position, mutant in enumerate(catalog.mutants)}
     mutants = [
@@ -155,6 +161,9 @@ def build_results(
         for position, result in enumerate(matrix.results)
     ]
     baseline = baseline_section(run)
+    families = dict(catalog.families)
+    if change_guard is not None:
+        families[REVERT_FAMILY] = revert_family(facts["languages"])
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -174,11 +183,21 @@ def build_results(
         },
         "tests": list(run.tests),
         "baseline": baseline,
-        "families": catalog.families,
+        "families": {
+            **catalog.families,
+            **({REVERT_FAMILY: revert_family(facts["languages"])} if change_guard else {}),
+        },
         "sources": {result.applied.mutant.file: result.applied.original for result in matrix.results},
         "mutants": mutants,
         "summary": summarize(mutants, baseline["ok"]),
+        "change_guard": change_guard,
     }
+
+
+def revert_family(languages: list[str]) -> dict[str, str]:
+    from mutcheck.report.texts import say
+
+    return {lang: say(lang, "revert", "family") for lang in languages}
 
 
 def write_results(path: Path, results: dict[str, Any]) -> None:
@@ -225,8 +244,11 @@ def _with_later_fields(data: dict[str, Any]) -> dict[str, Any]:
     data["run"].setdefault("languages", ["en", "zh"])
     data["run"].setdefault("strict_generic", False)
     data["run"].setdefault("ci", False)  # as the Stryker report of such a file always said
+    data["run"].setdefault("revert_base", None)
     data["summary"].setdefault("known_gaps", 0)
+    data.setdefault("change_guard", None)
     for mutant in data["mutants"]:
         mutant.setdefault("survives", None)
         mutant.setdefault("tracked", None)
+        mutant.setdefault("revert", False)
     return data

@@ -36,6 +36,8 @@ def _broken_references(results: dict[str, Any], source: str) -> Iterator[Problem
     named = [(f"baseline/failures/{i}/test", failure["test"]) for i, failure in enumerate(baseline["failures"])]
     for key in ("flaky", "order_dependent"):
         named += [(f"baseline/{key}/{i}", test) for i, test in enumerate(baseline.get(key, []))]
+    guard = results.get("change_guard") or {"about": {}}
+    named += [(f"change_guard/about/{shown(test)}", test) for test in guard["about"]]
     for where, test in named:
         if test not in known:
             yield Problem(source, "", where, f"{shown(test)} is not a test of the run")

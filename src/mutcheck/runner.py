@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 
 from mutcheck import STARTED
-from mutcheck.catalog import Catalog, load_catalog, unknown_killers
+from mutcheck.catalog import REVERT_FAMILY, Catalog, load_catalog, unknown_killers
 from mutcheck.config import Config, load_config
 from mutcheck.engine import EngineOptions, EngineRun, run_engine
 from mutcheck.exit_code import ExitCode
@@ -23,6 +23,7 @@ from mutcheck.report.progress import Progress
 
 if TYPE_CHECKING:
     from mutcheck.mutate import AppliedMutant
+    from mutcheck.revert import Change
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class RunRequest:
     profile: str | None = None
     only: tuple[str, ...] = ()
     diff_base: str | None = None
+    revert_base: str | None = None
     shard: str | None = None
     bail: bool = False
     generic: bool | None = None
@@ -51,9 +53,13 @@ def catalog_of(config: Config) -> Catalog:
     return load_catalog(config.catalog_dir, config.root, config.languages)
 
 
-def unknown_only(config: Config, catalog: Catalog, only: tuple[str, ...]) -> list[Problem]:
+def unknown_only(
+    config: Config, catalog: Catalog, only: tuple[str, ...], change: "Change | None" = None
+) -> list[Problem]:
     """The `--only` names that are no mutant id, alias or family."""
     known = {name for m in catalog.mutants for name in (m.id, m.family, *m.aliases)}
+    if change is not None:  # `--only change-guard`: the revert mutants alone
+        known |= {REVERT_FAMILY, *(applied.mutant.id for applied in change.mutants)}
     if config.generic:
         known.add("generic")  # `--only generic`: the generic operator mutants alone
     return [
@@ -61,11 +67,13 @@ def unknown_only(config: Config, catalog: Catalog, only: tuple[str, ...]) -> lis
     ]
 
 
-def applied_mutants(config: Config, catalog: Catalog, only: tuple[str, ...]) -> list["AppliedMutant"]:
+def applied_mutants(
+    config: Config, catalog: Catalog, only: tuple[str, ...], change: "Change | None" = None
+) -> list["AppliedMutant"]:
     """The selected catalog entries, applied; every unknown `--only` name and failed application at once."""
     from mutcheck.mutate import MutationError, apply_mutant
 
-    problems = unknown_only(config, catalog, only)
+    problems = unknown_only(config, catalog, only, change)
     applied = []
     for mutant in catalog.select(list(only)):
         try:
@@ -141,14 +149,28 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     else:
         generic_files = []
 
+    change: Change | None = None
+
     def prepare() -> list["AppliedMutant"]:
         """Runs while the host starts: LibCST and the catalog's application overlap its start-up."""
-        applied = applied_mutants(config, catalog, request.only)
+        nonlocal change
+        if request.revert_base:
+            from mutcheck.revert import revert_change
+
+            change = revert_change(config.root, request.revert_base, config.target, config.languages)
+        applied = applied_mutants(config, catalog, request.only, change)
         if config.generic and (not request.only or "generic" in request.only):
             applied += generic.generate(config.root, generic_files)
-        return narrow(config.root, catalog, applied, request.diff_base, shard)
+        applied = narrow(config.root, catalog, applied, request.diff_base, shard)
+        if change is not None:  # the change itself: what `--diff` would keep, so only sharded
+            wanted = set(request.only)
+            reverted = [m for m in change.mutants if not wanted or wanted & {m.mutant.id, REVERT_FAMILY}]
+            applied += narrow(config.root, catalog, reverted, None, shard)
+        return applied
 
     files = [mutant.file for mutant in catalog.select(list(request.only))] + generic_files
+    if request.revert_base:  # the change's files are among the target's; their functions' coverage is needed
+        files += target_files(config.root, config.target)
     engine_started = time.monotonic()
     options = engine_options(config, request.bail)
     engine_run, applied = run_with_progress(config, files, prepare, options, console)
@@ -159,6 +181,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     if unknown:
         raise InputError(unknown)
     from mutcheck.actions import publish_in_actions
+    from mutcheck.change_guard import change_guard_section
     from mutcheck.matrix import build_matrix
     from mutcheck.report import terminal
     from mutcheck.report.render import render
@@ -173,12 +196,14 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         "shard": request.shard,
         "only": list(request.only),
         "diff_base": request.diff_base,
+        "revert_base": request.revert_base,
         "generic": config.generic,
         "strict_generic": config.strict_generic,
         "languages": list(config.languages),
     }
     engine_run.timings["total"] = time.monotonic() - STARTED
-    results = build_results(matrix, engine_run, catalog, config.root, facts)
+    guard = change_guard_section(change, matrix, config.root) if change is not None else None
+    results = build_results(matrix, engine_run, catalog, config.root, facts, guard)
     if request.json_path:
         write_results(request.json_path, results)
     outputs = (("markdown", request.markdown_path), ("html", request.html_path), ("stryker", request.stryker_path))

@@ -8,7 +8,7 @@ TESTS = ["t.py::test_a", "t.py::test_b[1]", "t.py::test_b[2]"]
 
 
 def applied(
-    mutant_id: str, killed_by=(), equivalent=None, compile_equal=False, survives=None, generic=False
+    mutant_id: str, killed_by=(), equivalent=None, compile_equal=False, survives=None, generic=False, revert=False
 ) -> AppliedMutant:
     mutant = Mutant(
         mutant_id,
@@ -27,6 +27,7 @@ def applied(
         "c.toml",
         survives=survives,
         generic=generic,
+        revert=revert,
     )
     return AppliedMutant(mutant, "", "", "", Span(1, 0, 1, 1), "", compile_equal, "f", "f")
 

@@ -29,6 +29,7 @@ class Limits:
     equivalents: int
     known_gaps: int
     generic: int
+    reverted: int
 
 
 @cache
@@ -54,7 +55,9 @@ def _translator(lang: str) -> Callable[..., Markup]:
 def _language_body(view: ReportView, limits: Limits, quiet: bool, matrix_here: bool) -> str:
     rows = view.findings + [mutant for mutant in view.mutants if mutant.met]  # the unmet stay visible longest
     generic = view.generic.survivors if view.generic else []
+    reverted = view.change_guard.reverted if view.change_guard else []
     shown = {
+        "reverted": reverted[: limits.reverted],
         "generic": generic[: limits.generic],
         "findings": view.findings[: limits.findings],
         "matrix": rows[: limits.matrix],
@@ -62,6 +65,7 @@ def _language_body(view: ReportView, limits: Limits, quiet: bool, matrix_here: b
         "known_gaps": view.known_gaps[: limits.known_gaps],
     }
     hidden = {
+        "reverted": len(reverted) - min(len(reverted), limits.reverted),
         "generic": len(generic) - min(len(generic), limits.generic),
         "findings": len(view.findings) - len(shown["findings"]),
         "matrix": len(rows) - len(shown["matrix"]),
@@ -129,16 +133,18 @@ def render_markdown(
     results: dict[str, Any], languages: tuple[str, ...] | None = None, limit: int = COMMENT_LIMIT
 ) -> str:
     """The whole comment (default: in every language of the run); rows are dropped (generic
-    survivors, matrix, equivalents, known gaps, then findings) until it fits. When every
+    survivors, matrix, equivalents, known gaps, revert mutants, then findings) until it fits. When every
     expectation is met, the comment is quiet: the verdict and the family table, the rest collapsed."""
     views = [build_view(results, lang) for lang in languages or texts.run_languages(results)]
     quiet = results["summary"]["exit_code"] == 0
-    generic = len(views[0].generic.survivors) if views[0].generic else 0
     first = views[0]
+    generic = len(first.generic.survivors) if first.generic else 0
+    reverted = len(first.change_guard.reverted) if first.change_guard else 0
     footer = _footer(results, first.lang)
-    full = Limits(len(first.findings), len(first.mutants), len(first.equivalents), len(first.known_gaps), generic)
+    counts = (len(first.findings), len(first.mutants), len(first.equivalents), len(first.known_gaps))
+    full = Limits(*counts, generic, reverted)
     body = _assemble(views, full, footer, quiet)
-    for field in ("generic", "matrix", "equivalents", "known_gaps", "findings"):
+    for field in ("generic", "matrix", "equivalents", "known_gaps", "reverted", "findings"):
         if len(body) <= limit:
             return body
         low, high = 0, getattr(full, field)

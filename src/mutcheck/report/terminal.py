@@ -10,6 +10,7 @@ from rich.table import Table
 
 from mutcheck.matrix import VERDICTS
 from mutcheck.report.texts import describe, run_languages, say
+from mutcheck.report.view import build_view
 from mutcheck.results import is_known_gap
 
 GENERIC_SURVIVORS_LISTED = 20
@@ -125,6 +126,28 @@ def _findings(results: dict[str, Any], lang: str, console: Console) -> None:
             print_plain(console, _line(lang, "hint", hint=mutant["hint"][lang]))
 
 
+def _change_guard(results: dict[str, Any], lang: str, console: Console) -> None:
+    guard = build_view(results, lang).change_guard
+    if guard is None:
+        return
+    heading = say(lang, "revert", "terminal_heading", heading=say(lang, "revert", "heading"), intro=guard.intro)
+    print_plain(console, "\n" + heading)
+    for mutant in guard.reverted:
+        killers = ", ".join(mutant.killers_listed)
+        words = say(lang, "revert", "guarded", tests=killers) if killers else say(lang, "revert", "unguarded")
+        print_plain(console, f"  {mutant.id} [{mutant.verdict_text}] {words}")
+    for hunk in guard.skipped:
+        line = say(lang, "revert", "terminal_skipped", id=hunk.id, where=hunk.where, reason=hunk.reason)
+        print_plain(console, line)
+    if guard.ab or guard.ab_note:
+        print_plain(console, guard.ab_heading)
+    for row in guard.ab:
+        values = {"label": row.label, "test": row.test, "about": row.about, "head": row.head}
+        print_plain(console, say(lang, "revert", "terminal_ab", base=guard.base, base_outcome=row.base, **values))
+    if guard.ab_note:
+        print_plain(console, "  " + guard.ab_note)
+
+
 def _generic(results: dict[str, Any], lang: str, console: Console) -> None:
     generic = results["summary"]["generic"]
     if not generic["mutants"]:
@@ -148,6 +171,7 @@ def render(results: dict[str, Any], console: Console, lang: str | None = None) -
     elif any(not mutant["generic"] for mutant in results["mutants"]):  # a generic-only run has no families
         console.print(_family_table(results, lang))
     _findings(results, lang, console)
+    _change_guard(results, lang, console)
     _known_gaps(results, lang, console)
     _generic(results, lang, console)
     for test in results["baseline"].get("order_dependent", ()):

@@ -42,7 +42,7 @@ def describe(problem: dict[str, Any], lang: str) -> str:
 def _detail(problem: dict[str, Any], lang: str) -> str | None:
     """Verdict and outcome words inside a problem are translated too."""
     detail = problem["detail"]
-    if problem["kind"] == "equivalent-killed":
+    if problem["kind"] in ("equivalent-killed", "unguarded-change"):
         return say(lang, "verdict", detail)
     if problem["kind"] == "gap-killed":
         return say(lang, "outcome", detail)

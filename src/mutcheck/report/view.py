@@ -4,6 +4,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from mutcheck.change_guard import WHOLE_CHANGE, lines_label, shown_base
 from mutcheck.matrix import UNMET_KINDS, VERDICTS
 from mutcheck.report.texts import describe, say
 from mutcheck.results import is_known_gap
@@ -23,6 +24,8 @@ KILLERS_LISTED = 4
 ORDER_DEPENDENT_LISTED = 10
 BASELINE_PROBLEMS_LISTED = 20
 # Survivors first: they are the reviewer's most urgent finding.
+AB_ROWS_LISTED = 20
+WITNESS_LENGTH = 200
 FINDING_ORDER = {"survived": 0, "killed": 1, "timeout": 2, "equivalent": 3, "no-coverage": 4, "broken": 5}
 
 
@@ -57,6 +60,7 @@ class MutantView:
     witnesses: list[tuple[str, str]]
     outcomes: dict[str, str]  # test id → outcome, selected tests only
     met: bool
+    revert: bool = False  # a revert mutant of `--revert BASE`
 
 
 @dataclass
@@ -67,6 +71,38 @@ class GenericView:
     counts: list[tuple[str, int]]  # (verdict word, count)
     survivors: list[MutantView]
     strict: bool
+
+
+@dataclass
+class SkippedView:
+    id: str
+    where: str  # file and lines
+    reason: str
+    diff: str
+
+
+@dataclass
+class AbRow:
+    """One cell of the A/B table: a test that fails on BASE's source and passes on the head."""
+
+    label: str  # S1, S2, … as the verification tables number them
+    test: str
+    about: str
+    base: str  # outcome and witness
+    head: str
+
+
+@dataclass
+class ChangeGuardView:
+    """`--revert BASE`: every revert mutant, the skipped hunks, and the A/B table of the whole change."""
+
+    base: str  # as the texts name it
+    intro: str  # what was compared, and the counts
+    reverted: list[MutantView]
+    skipped: list[SkippedView]
+    ab_heading: str
+    ab: list[AbRow]
+    ab_note: str | None  # no test failed on BASE, or how many rows are left out
 
 
 @dataclass
@@ -84,6 +120,7 @@ class ReportView:
     facts: list[str]
     generic: GenericView | None
     verdicts: list[tuple[str, str]] = field(default_factory=list)
+    change_guard: ChangeGuardView | None = None
 
 
 def _headline(results: dict[str, Any], lang: str) -> str:
@@ -146,6 +183,7 @@ def _mutant(results: dict[str, Any], entry: dict[str, Any], lang: str) -> Mutant
         witnesses=[(tests[int(index)], witness) for index, witness in entry["witnesses"].items()],
         outcomes={tests[int(index)]: outcome for index, outcome in entry["outcomes"].items()},
         met=entry["expectation_met"],
+        revert=entry["revert"],
     )
 
 
@@ -232,4 +270,72 @@ def build_view(results: dict[str, Any], lang: str) -> ReportView:
         facts=_facts(results, lang),
         generic=_generic(results, lang),
         verdicts=[(verdict, say(lang, "verdict", verdict)) for verdict in VERDICTS],
+        change_guard=_change_guard(results, [mutant for mutant in mutants if mutant.revert], lang),
     )
+
+
+def _change_guard(results: dict[str, Any], reverted: list[MutantView], lang: str) -> ChangeGuardView | None:
+    guard = results["change_guard"]
+    if not guard:
+        return None
+    base = shown_base(guard["base"])
+    names = {"base": base, "merge_base": guard["merge_base"][:12]}
+    skipped = [
+        SkippedView(
+            hunk["id"],
+            say(
+                lang,
+                "revert",
+                "where",
+                file=hunk["file"],
+                lines=lines_label(hunk["first_line"], hunk["line_count"], lang),
+            ),
+            say(lang, "revert", "skipped_" + hunk["reason"]),
+            hunk["diff"],
+        )
+        for hunk in guard["skipped"]
+    ]
+    unguarded = sum(not mutant.met for mutant in reverted)
+    counts = say(
+        lang,
+        "revert",
+        "counts",
+        total=len(reverted),
+        guarded=len(reverted) - unguarded,
+        unguarded=unguarded,
+        skipped=len(skipped),
+    )
+    if reverted or skipped:
+        intro = _sentences(lang, say(lang, "revert", "intro", **names), counts)
+    else:
+        intro = say(lang, "revert", "no_change", **names)
+    whole = next((mutant for mutant in reverted if mutant.id == WHOLE_CHANGE), None)
+    failing = [test for test in (whole.killers if whole else []) if test in guard["about"]]
+    witnesses = dict(whole.witnesses) if whole else {}
+    rows = [
+        AbRow(
+            f"S{number}",
+            test,
+            guard["about"][test],
+            _cell(lang, say(lang, "outcome", whole.outcomes[test]), witnesses.get(test)) if whole else "",
+            say(lang, "outcome", "passed"),
+        )
+        for number, test in enumerate(failing[:AB_ROWS_LISTED], start=1)
+    ]
+    if whole and not failing:
+        note = say(lang, "revert", "ab_none", base=base)
+    elif len(failing) > AB_ROWS_LISTED:
+        note = say(lang, "revert", "ab_more", count=len(failing) - AB_ROWS_LISTED, base=base)
+    else:
+        note = None
+    heading = say(lang, "revert", "ab_heading", base=base)
+    return ChangeGuardView(base, intro, reverted, skipped, heading, rows, note)
+
+
+def _cell(lang: str, outcome: str, witness: str | None) -> str:
+    """An outcome and its witness on one line, short enough for a table cell."""
+    if not witness:
+        return outcome
+    line = " ".join(witness.split())
+    shortened = line if len(line) <= WITNESS_LENGTH else line[: WITNESS_LENGTH - 1] + "…"
+    return say(lang, "revert", "cell", outcome=outcome, witness=shortened)

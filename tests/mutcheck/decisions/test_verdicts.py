@@ -129,6 +129,33 @@ def test_generic_survivors_fail_the_run_only_when_strict():
     assert (result.verdict, result.problems, code) == ("no-coverage", (), ExitCode.OK)
 
 
+def test_a_reverted_hunk_no_test_notices_is_an_unguarded_change_whether_reached_or_not():
+    result, code = only_result(engine_run(R={0: "passed", 1: "skipped"}), applied("R", revert=True))
+    assert (result.verdict, result.problems, code) == (
+        "survived",
+        (Unmet("unguarded-change", detail="survived"),),
+        ExitCode.EXPECTATION_FAILED,
+    )
+    result, code = only_result(engine_run(R={}), applied("R", revert=True))
+    assert (result.verdict, result.problems, code) == (
+        "no-coverage",
+        (Unmet("unguarded-change", detail="no-coverage"),),
+        ExitCode.EXPECTATION_FAILED,
+    )
+
+
+def test_a_reverted_hunk_is_guarded_by_any_failing_or_timed_out_test_and_by_none_when_it_compiles_the_same():
+    for outcomes in ({0: "passed", 2: "failed"}, {1: "error"}, {0: "timeout"}):
+        result, code = only_result(engine_run(R=outcomes), applied("R", revert=True))
+        assert (result.verdict in ("killed", "timeout"), result.problems, code) == (True, (), ExitCode.OK)
+    result, code = only_result(engine_run(R={0: "passed"}), applied("R", compile_equal=True, revert=True))
+    assert (result.verdict, result.problems, code) == ("equivalent", (), ExitCode.OK)
+    broken = engine_run(R={0: "failed"})
+    broken.mutants["R"].broken = "SyntaxError: x"
+    result, code = only_result(broken, applied("R", revert=True))
+    assert (result.verdict, result.problems) == ("broken", (Unmet("broken", detail="SyntaxError: x"),))
+
+
 def test_the_baseline_passes_only_when_every_round_agrees_and_nothing_failed():
     run = engine_run()
     assert baseline_passed(run)

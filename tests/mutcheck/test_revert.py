@@ -1,0 +1,262 @@
+"""`mutcheck run --revert BASE`: every hunk of the change since BASE reverted alone, and the whole
+change reverted, must make a test fail; the comment shows the A/B table of the whole change."""
+
+import ast
+import json
+import shutil
+from pathlib import Path
+from urllib.parse import quote
+
+import jsonschema
+import pytest
+from bs4 import BeautifulSoup
+from click.testing import CliRunner
+
+from mutcheck import github
+from mutcheck.cli import main
+from mutcheck.exit_code import ExitCode
+from mutcheck.mutate import file_diff
+from mutcheck.publish import publish
+from mutcheck.report.markdown import render_markdown
+from mutcheck.results import load_results
+from tests.mutcheck.browser import chromium
+from tests.mutcheck.fake_github import NAME, NUMBER, OWNER
+from tests.mutcheck.npm_packages import stryker_schema
+from tests.mutcheck.revert_project import (
+    COMMENT_HUNK,
+    GUARDED_HUNK,
+    NEW_TEST,
+    UNGUARDED_HUNK,
+    git,
+    make_revert_project,
+)
+from tests.mutcheck.spans import at_location
+from tests.mutcheck.test_reports import split_languages
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+def _run(project: Path, *args: str) -> tuple[object, dict]:
+    results_path = project.parent / "results.json"
+    arguments = ["run", "--project", str(project), "--json", str(results_path), *args]
+    result = CliRunner().invoke(main, arguments)
+    assert results_path.exists(), result.output
+    return result, load_results(results_path)
+
+
+def _by_id(results: dict) -> dict[str, dict]:
+    return {mutant["id"]: mutant for mutant in results["mutants"]}
+
+
+def test_revert_kills_the_guarded_hunk_reports_the_unguarded_one_and_skips_the_comment(tmp_path):
+    project = tmp_path / "project"
+    base = make_revert_project(project)
+    result, results = _run(project, "--revert", base)
+    mutants = _by_id(results)
+    assert sorted(mutants) == sorted([GUARDED_HUNK, UNGUARDED_HUNK, "revert:all"]), result.output
+    assert (mutants[GUARDED_HUNK]["verdict"], mutants[GUARDED_HUNK]["killers"]) == ("killed", [NEW_TEST])
+    assert mutants[GUARDED_HUNK]["expectation_met"]
+    assert (mutants["revert:all"]["verdict"], mutants["revert:all"]["killers"]) == ("killed", [NEW_TEST])
+    unguarded = mutants[UNGUARDED_HUNK]
+    assert (unguarded["verdict"], unguarded["problems"]) == (
+        "survived",
+        [{"kind": "unguarded-change", "test": None, "detail": "survived"}],
+    )
+    assert '-    return call.get("name") is not None and call.get("id") is not None' in unguarded["diff"]
+    assert all(mutant["revert"] and mutant["family"] == "change-guard" for mutant in mutants.values())
+    guard = results["change_guard"]
+    assert (guard["base"], guard["merge_base"], guard["files"]) == (base, base, ["src/merging.py"])
+    assert [(hunk["id"], hunk["reason"], hunk["first_line"]) for hunk in guard["skipped"]] == [
+        (COMMENT_HUNK, "layout", 5)
+    ]
+    assert guard["about"] == {NEW_TEST: "A signed thought after another thought keeps its own signature."}
+    assert result.exit_code == ExitCode.EXPECTATION_FAILED
+    assert f"{UNGUARDED_HUNK} [survived]" in result.output
+    assert f"skipped {COMMENT_HUNK} (src/merging.py, line 5): only comments" in result.output
+
+    english, chinese = split_languages(render_markdown(results))
+    escaped_test = NEW_TEST.replace("_", "\\_")
+    assert "#### Change guard" in english and "#### 变更守护" in chinese
+    assert f"##### A/B: the tests that fail on {base[:6]}" in english
+    assert "##### A/B：在 " in chinese
+    ab_row = (
+        f"| S1 | {escaped_test} | A signed thought after another thought keeps its own signature. | "
+        "failed: AssertionError: assert \\['sA'\\] == \\['sA', 'sB'\\] | passed |"
+    )
+    assert ab_row in english
+    assert ab_row.replace("failed: ", "失败：").replace("| passed |", "| 通过 |") in chinese
+    assert "this change is not guarded by any test" in english and "这处改动没有任何测试守护" in chinese
+    assert f"**{COMMENT_HUNK}** · src/merging.py, line 5 · only comments, docstrings or formatting" in english
+    assert f"**{COMMENT_HUNK}** · src/merging.py 第 5 行 · 只涉及注释、文档字符串或格式" in chinese
+
+
+def test_a_guarded_change_passes_and_the_working_tree_counts(tmp_path):
+    """Uncommitted edits are part of the change; a test for the unguarded hunk makes the run pass."""
+    project = tmp_path / "project"
+    base = make_revert_project(project)
+    tests = project / "tests" / "test_merging.py"
+    tests.write_text(
+        tests.read_text(encoding="utf-8")
+        + '\n\ndef test_a_call_without_an_id_is_dropped():\n    assert not keep_call({"name": "read"})\n',
+        encoding="utf-8",
+    )
+    result, results = _run(project, "--revert", base)
+    mutants = _by_id(results)
+    assert mutants[UNGUARDED_HUNK]["killers"] == ["tests/test_merging.py::test_a_call_without_an_id_is_dropped"]
+    assert all(mutant["expectation_met"] for mutant in mutants.values())
+    assert result.exit_code == ExitCode.OK, result.output
+
+
+def test_only_change_guard_runs_the_revert_mutants_alone_and_unknown_names_are_refused(tmp_path):
+    project = tmp_path / "project"
+    base = make_revert_project(project)
+    result, results = _run(project, "--revert", base, "--only", GUARDED_HUNK)
+    assert [mutant["id"] for mutant in results["mutants"]] == [GUARDED_HUNK]
+    assert result.exit_code == ExitCode.OK, result.output
+    refused = CliRunner().invoke(main, ["run", "--project", str(project), "--only", GUARDED_HUNK])
+    assert refused.exit_code == ExitCode.USAGE
+    assert f"--only: {GUARDED_HUNK}: no mutant id, alias or family of that name" in refused.output
+
+
+def test_a_base_git_does_not_know_is_one_line_naming_revert(tmp_path):
+    project = tmp_path / "project"
+    make_revert_project(project)
+    result = CliRunner().invoke(main, ["run", "--project", str(project), "--revert", "no-such-branch"])
+    assert result.exit_code == ExitCode.USAGE
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith("error: --revert: git merge-base no-such-branch failed: ")
+    assert "Traceback" not in result.output
+
+
+def _remove_test(source: str, name: str) -> str:
+    """The test file without the test function `name` (and its decorators)."""
+    tree = ast.parse(source)
+    node = next(node for node in tree.body if isinstance(node, ast.FunctionDef) and node.name == name)
+    first = min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
+    lines = source.splitlines(keepends=True)
+    return "".join(lines[: first - 1] + lines[node.end_lineno :])
+
+
+def test_a_commit_adding_a_guard_of_the_reference_implementation_and_its_test_is_killed_by_that_test(tmp_path):
+    """A scratch history of a copy of this repository's history-consolidation code: the base commit
+    counts only thinking blocks as thinking (guard G43 absent) and lacks the test that pins
+    redacted thinking; the head commit adds both."""
+    project = tmp_path / "project"
+    shutil.copytree(REPOSITORY / "src" / "consolidation", project / "src" / "consolidation")
+    shutil.copytree(REPOSITORY / "tests" / "consolidation", project / "tests" / "consolidation")
+    for name in ("__init__.py", "conftest.py"):
+        shutil.copy(REPOSITORY / "tests" / name, project / "tests" / name)
+    (project / "mutants").mkdir()
+    (project / "mutants" / "families.toml").write_text('[family.none]\nen = "none"\nzh = "无"\n', encoding="utf-8")
+    (project / ".gitignore").write_text("__pycache__/\n", encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        '[tool.pytest.ini_options]\npythonpath = ["src"]\n\n'
+        '[tool.mutcheck]\ntarget = ["src/consolidation"]\ntests = ["tests/consolidation"]\njobs = 2\n',
+        encoding="utf-8",
+    )
+    guarded = project / "src" / "consolidation" / "message_passes.py"
+    tests = project / "tests" / "consolidation" / "test_converter.py"
+    head_source, head_tests = guarded.read_text(encoding="utf-8"), tests.read_text(encoding="utf-8")
+    guard = 'block.get("type") in THINKING_TYPES'
+    assert head_source.count(guard) == 1
+    guarded.write_text(head_source.replace(guard, 'block.get("type") == "thinking"'), encoding="utf-8")
+    test_name = "test_v5_redacted_thinking_counts_as_thinking"
+    tests.write_text(_remove_test(head_tests, test_name), encoding="utf-8")
+    identity = ("-c", "user.name=t", "-c", "user.email=t@example.com")
+    git(project, "init", "-q", "-b", "main")
+    git(project, *identity, "add", ".")
+    git(project, *identity, "commit", "-q", "-m", "base: redacted thinking is not thinking")
+    base = git(project, "rev-parse", "HEAD").strip()
+    guarded.write_text(head_source, encoding="utf-8")
+    tests.write_text(head_tests, encoding="utf-8")
+    git(project, *identity, "commit", "-q", "-am", "count redacted thinking as thinking, with its test")
+
+    result, results = _run(project, "--revert", base)
+    mutants = _by_id(results)
+    hunk = "revert:src/consolidation/message_passes.py:1"
+    assert sorted(mutants) == ["revert:all", hunk], result.output
+    killer = f"tests/consolidation/test_converter.py::{test_name}"
+    assert mutants[hunk]["verdict"] == "killed" and killer in mutants[hunk]["killers"]
+    assert (mutants[hunk]["path"], mutants[hunk]["scope"]) == ("swap", "is_thinking_block")
+    assert killer in mutants["revert:all"]["killers"]
+    assert (
+        results["change_guard"]["about"][killer]
+        == "V5 (R7-6): [text, redacted, tool_use] → [redacted, text, tool_use]."
+    )
+    assert result.exit_code == ExitCode.OK, result.output
+
+
+@pytest.fixture(scope="module")
+def reverted(tmp_path_factory) -> dict:
+    """One `--revert` run of the fixture repository: results, reports, base and head, the pull request's patch."""
+    root = tmp_path_factory.mktemp("revert")
+    project = root / "project"
+    base = make_revert_project(project)
+    paths = {fmt: root / name for fmt, name in (("html", "report.html"), ("stryker", "stryker.json"))}
+    arguments = ["run", "--project", str(project), "--json", str(root / "results.json"), "--revert", base]
+    outcome = CliRunner().invoke(main, [*arguments, "--html", str(paths["html"]), "--stryker", str(paths["stryker"])])
+    assert outcome.exit_code == ExitCode.EXPECTATION_FAILED, outcome.output
+    diff = git(project, "diff", base, "HEAD", "--", "src/merging.py")
+    return {
+        "root": root,
+        "results": load_results(root / "results.json"),
+        "patch": diff[diff.index("@@") :],
+        "head": git(project, "rev-parse", "HEAD").strip(),
+        **paths,
+    }
+
+
+def test_the_html_report_shows_the_change_guard_and_the_ab_table_in_each_language(reverted, tmp_path):
+    dom = BeautifulSoup(chromium(tmp_path, reverted["html"].as_uri(), "--dump-dom"), "html.parser")
+    english, chinese = (dom.select_one(f"div.{lang} section.change-guard") for lang in ("en", "zh"))
+    assert english.h2.text == "Change guard" and chinese.h2.text == "变更守护"
+    ab_cells = [cell.text for cell in english.select("table.ab tr")[1].select("td")]
+    assert ab_cells[:3] == ["S1", NEW_TEST, "A signed thought after another thought keeps its own signature."]
+    assert ab_cells[3].startswith("failed: AssertionError") and ab_cells[4] == "passed"
+    assert chinese.select("table.ab tr")[1].select("td")[3].text.startswith("失败：AssertionError")
+    rows = {row.select("td")[0].text: row.select("td")[2].text for row in english.select("table")[0].select("tr")[1:]}
+    assert rows == {GUARDED_HUNK: "killed", UNGUARDED_HUNK: "survived", "revert:all": "killed"}
+    assert COMMENT_HUNK in english.select_one("details summary").text
+
+
+def test_the_stryker_report_validates_and_each_hunks_replacement_gives_its_reverted_file(reverted):
+    report = json.loads(reverted["stryker"].read_text(encoding="utf-8"))
+    jsonschema.Draft7Validator(stryker_schema()).validate(report)
+    file = report["files"]["src/merging.py"]
+    diffs = {mutant["id"]: mutant["diff"] for mutant in reverted["results"]["mutants"]}
+    assert {mutant["id"] for mutant in file["mutants"]} == set(diffs)
+    for mutant in file["mutants"]:
+        mutated = at_location(file["source"], mutant["location"], mutant["replacement"])
+        assert file_diff("src/merging.py", file["source"], mutated) == diffs[mutant["id"]], mutant["id"]
+        assert mutant["mutatorName"] == "change-guard"
+
+
+def test_inline_the_unguarded_hunk_is_posted_on_its_line_with_its_diff_and_nothing_else(reverted, fake):
+    fake.head_sha = reverted["head"]
+    fake.files = [{"filename": "src/merging.py", "patch": reverted["patch"]}]
+    client = github.connect("token", fake.base, retries=3, backoff=0.01, throttle=False)
+    publish(reverted["results"], f"{OWNER}/{NAME}", NUMBER, "token", fake.base, None, None, True, client=client)
+    (comment,) = fake.review_comments
+    assert (comment["path"], comment["line"]) == ("src/merging.py", 15)
+    assert comment["body"].startswith(f"<!-- mutcheck:inline {quote(UNGUARDED_HUNK, safe='')} -->")
+    assert '-    return call.get("name") is not None and call.get("id") is not None' in comment["body"]
+    assert "this change is not guarded by any test" in comment["body"] and "这处改动没有任何测试守护" in comment["body"]
+
+
+def test_shards_of_a_revert_run_merge_into_the_unsharded_change_guard(reverted, tmp_path):
+    project = reverted["root"] / "project"
+    base = reverted["results"]["change_guard"]["base"]
+    paths = []
+    for index in (1, 2):
+        path = tmp_path / f"shard{index}.json"
+        arguments = ["run", "--project", str(project), "--revert", base, "--shard", f"{index}/2", "--json", str(path)]
+        CliRunner().invoke(main, arguments)
+        paths.append(str(path))
+    merged_path = tmp_path / "merged.json"
+    result = CliRunner().invoke(main, ["merge", *paths, "-o", str(merged_path)])
+    assert result.exit_code == ExitCode.EXPECTATION_FAILED, result.output  # the unguarded hunk, as unsharded
+    merged, whole = load_results(merged_path), reverted["results"]
+    assert merged["change_guard"] == whole["change_guard"]
+    assert {m["id"]: m["verdict"] for m in merged["mutants"]} == {m["id"]: m["verdict"] for m in whole["mutants"]}
+    shards = [load_results(Path(path)) for path in paths]
+    assert sorted(len(shard["change_guard"]["about"]) for shard in shards) == [0, 1]  # the A/B rows come from one

@@ -1,0 +1,225 @@
+"""Revert mutants made from a git change: one per hunk, the whole change, and the hunks skipped."""
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mutcheck.catalog import MODULE_SCOPE
+from mutcheck.change_guard import what_it_asserts
+from mutcheck.mutate import FileEdit, Span, line_offsets, replaced
+from mutcheck.problems import InputError
+from mutcheck.revert import revert_change
+from tests.mutcheck.revert_project import git
+
+IDENTITY = ("-c", "user.name=t", "-c", "user.email=t@example.com")
+
+
+def _repository(root: Path, files: dict[str, str]) -> str:
+    """A repository whose only commit holds `files`; returns its SHA."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    git(root, "init", "-q", "-b", "main")
+    git(root, *IDENTITY, "add", ".")
+    git(root, *IDENTITY, "commit", "-q", "-m", "base")
+    return git(root, "rev-parse", "HEAD").strip()
+
+
+def _write(root: Path, name: str, text: str) -> None:
+    (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+def _spliced(applied) -> str:
+    """The span's text replaced by the replacement, as the Stryker report and the HTML source view rebuild it."""
+    return replaced(applied.original, line_offsets(applied.original), applied.span, applied.replacement)
+
+
+def _change(root: Path, base: str, targets=("src",)):
+    change = revert_change(root, base, targets, ("en", "zh"))
+    return change, {applied.mutant.id: applied for applied in change.mutants}
+
+
+BASE = """\
+def first(items):
+    return items[0]
+
+
+def keep(item):
+    return item is not None
+
+
+LIMIT = 3
+"""
+
+
+def test_each_hunk_reverted_alone_restores_exactly_its_base_lines(tmp_path):
+    base = _repository(tmp_path, {"src/m.py": BASE})
+    head = BASE.replace("return items[0]", "return items[0] if items else None").replace("LIMIT = 3", "LIMIT = 4")
+    head = head.replace(
+        "    return item is not None\n", "    if item is None:\n        return False\n    return True\n"
+    )
+    _write(tmp_path, "src/m.py", head)
+    change, mutants = _change(tmp_path, base)
+    assert list(mutants) == ["revert:src/m.py:1", "revert:src/m.py:2", "revert:src/m.py:3", "revert:all"]
+    one, two, three, whole = mutants.values()
+    assert one.mutated == head.replace("return items[0] if items else None", "return items[0]")
+    assert two.mutated == head.replace(
+        "    if item is None:\n        return False\n    return True\n", "    return item is not None\n"
+    )
+    assert three.mutated == head.replace("LIMIT = 4", "LIMIT = 3")
+    assert whole.mutated == BASE and whole.original == head
+    assert [(m.swap_target, m.scope_qualname) for m in (one, two, three)] == [
+        ("first", "first"),
+        ("keep", "keep"),
+        (None, MODULE_SCOPE),  # a module statement runs at import: a copy, every test
+    ]
+    assert [(m.span.start_line, m.span.end_line) for m in (one, two, three)] == [(2, 3), (6, 9), (11, 12)]
+    assert all(_spliced(m) == m.mutated for m in mutants.values())
+    assert whole.swap_target is None and whole.scope_qualname == MODULE_SCOPE
+    assert change.files == ("src/m.py",) and change.merge_base == base
+    assert all(m.mutant.revert and m.mutant.family == "change-guard" for m in mutants.values())
+    assert one.mutant.title == {
+        "en": f"src/m.py, hunk 1 (line 2) reverted to {base[:12]}",
+        "zh": f"src/m.py 第 1 处改动（第 2 行）还原为 {base[:12]} 的版本",
+    }
+
+
+def test_a_hunk_in_a_function_that_changes_what_runs_outside_its_body_runs_in_a_copy_against_every_test(tmp_path):
+    base = _repository(tmp_path, {"src/m.py": "def f(x=1):\n    return x\n\n\ndef g():\n    return 1\n"})
+    _write(tmp_path, "src/m.py", "def f(x=2):\n    return x\n\n\ndef g():\n    return 2\n")
+    _, mutants = _change(tmp_path, base)
+    default, body = mutants["revert:src/m.py:1"], mutants["revert:src/m.py:2"]
+    assert (default.swap_target, default.scope_qualname) == (None, MODULE_SCOPE)  # a default is evaluated at import
+    assert (body.swap_target, body.scope_qualname) == ("g", "g")
+
+
+def test_a_deleted_line_goes_back_after_the_line_it_followed(tmp_path):
+    base = _repository(
+        tmp_path, {"src/m.py": "def f(items):\n    items.sort()\n    items.reverse()\n    return items\n"}
+    )
+    _write(tmp_path, "src/m.py", "def f(items):\n    items.sort()\n    return items\n")
+    _, mutants = _change(tmp_path, base)
+    hunk = mutants["revert:src/m.py:1"]
+    assert hunk.mutated == "def f(items):\n    items.sort()\n    items.reverse()\n    return items\n"
+    assert (hunk.span, hunk.replacement, hunk.swap_target) == (Span(3, 0, 3, 0), "    items.reverse()\n", "f")
+    assert _spliced(hunk) == hunk.mutated
+    assert "deleted after line 2" in hunk.mutant.title["en"] and "第 2 行之后被删除的行" in hunk.mutant.title["zh"]
+
+
+def test_a_last_line_without_a_line_break_and_crlf_line_ends_revert_as_git_shows_them(tmp_path):
+    base = _repository(tmp_path, {"src/m.py": "X = 1\nY = 1", "src/w.py": "A = 1\r\nB = 1\r\n"})
+    (tmp_path / "src/m.py").write_text("X = 1\nY = 2\nZ = 3", encoding="utf-8")
+    (tmp_path / "src/w.py").write_bytes(b"A = 1\r\nB = 2\r\n")
+    _, mutants = _change(tmp_path, base)
+    last = mutants["revert:src/m.py:1"]
+    assert last.mutated == "X = 1\nY = 1" and _spliced(last) == last.mutated
+    windows = mutants["revert:src/w.py:1"]
+    assert windows.mutated == "A = 1\nB = 1\n" and _spliced(windows) == windows.mutated
+
+
+def test_comment_docstring_and_formatting_hunks_are_skipped_and_a_hunk_that_cannot_stand_alone_too(tmp_path):
+    base = _repository(
+        tmp_path, {"src/m.py": 'def f():\n    """Old."""\n    return 1\n\n\nX = (\n    1,\n)\n\n\nY = 1\n'}
+    )
+    _write(
+        tmp_path, "src/m.py", 'def f():\n    """New words."""\n    return 1  # one\n\n\nX = [\n    1,\n]\n\n\nY = 2\n'
+    )
+    change, mutants = _change(tmp_path, base)
+    assert [(hunk.id, hunk.reason, hunk.first_line, hunk.line_count) for hunk in change.skipped] == [
+        ("revert:src/m.py:1", "layout", 2, 2),
+        ("revert:src/m.py:2", "alone", 6, 1),
+        ("revert:src/m.py:3", "alone", 8, 1),
+    ]
+    assert list(mutants) == ["revert:src/m.py:4", "revert:all"]
+    assert '-    """New words."""' in change.skipped[0].diff
+
+
+def test_a_change_of_layout_only_has_no_whole_change_mutant(tmp_path):
+    base = _repository(tmp_path, {"src/m.py": "X = 1\n"})
+    _write(tmp_path, "src/m.py", "# the answer\nX = 1  # one\n")
+    change, mutants = _change(tmp_path, base)
+    assert mutants == {} and len(change.skipped) == 1
+
+
+def test_new_removed_and_untracked_files_and_the_whole_change_across_files(tmp_path):
+    base = _repository(tmp_path, {"src/a.py": "A = 1\n", "src/gone.py": "G = 1\n", "docs/x.py": "D = 1\n"})
+    _write(tmp_path, "src/a.py", "A = 2\n")
+    (tmp_path / "src/gone.py").unlink()
+    _write(tmp_path, "src/new.py", "N = 1\n")  # untracked
+    _write(tmp_path, "src/notes.txt", "not python\n")
+    _write(tmp_path, "docs/x.py", "D = 2\n")  # outside the target
+    git(tmp_path, "rm", "-q", "--cached", "src/gone.py")
+    change, mutants = _change(tmp_path, base)
+    assert change.files == ("src/a.py", "src/gone.py", "src/new.py")
+    assert list(mutants) == ["revert:src/a.py:1", "revert:src/gone.py:1", "revert:src/new.py:1", "revert:all"]
+    assert mutants["revert:src/gone.py:1"].files_written() == (FileEdit("src/gone.py", "G = 1\n"),)
+    assert mutants["revert:src/new.py:1"].files_written() == (FileEdit("src/new.py", None),)
+    assert mutants["revert:src/a.py:1"].files_written() == (FileEdit("src/a.py", "A = 1\n"),)
+    whole = mutants["revert:all"]
+    assert whole.files_written() == (
+        FileEdit("src/a.py", "A = 1\n"),
+        FileEdit("src/gone.py", "G = 1\n"),
+        FileEdit("src/new.py", None),
+    )
+    assert (whole.mutant.file, whole.swap_target) == ("src/a.py", None)
+    assert "+G = 1" in whole.diff and "-N = 1" in whole.diff and "-A = 2" in whole.diff
+    assert all(_spliced(m) == m.mutated for m in mutants.values()), "each file's own span, the whole change's first"
+    assert whole.mutant.title["en"] == f"the whole change to 3 target file(s) reverted to {base[:12]}"
+
+
+def test_the_merge_base_is_compared_not_what_landed_on_base_since(tmp_path):
+    base = _repository(tmp_path, {"src/m.py": "X = 1\n"})
+    git(tmp_path, "checkout", "-q", "-b", "feature")
+    _write(tmp_path, "src/m.py", "X = 2\n")
+    git(tmp_path, *IDENTITY, "commit", "-q", "-am", "feature")
+    git(tmp_path, "checkout", "-q", "main")
+    _write(tmp_path, "src/other.py", "O = 1\n")
+    git(tmp_path, "add", "src/other.py")
+    git(tmp_path, *IDENTITY, "commit", "-q", "-m", "landed on main")
+    git(tmp_path, "checkout", "-q", "feature")
+    change, mutants = _change(tmp_path, "main")
+    assert change.merge_base == base and change.base == "main"
+    assert list(mutants) == ["revert:src/m.py:1", "revert:all"]
+
+
+def test_git_failures_are_one_problem_naming_revert(tmp_path):
+    _repository(tmp_path, {"src/m.py": "X = 1\n"})
+    with pytest.raises(InputError) as raised:
+        revert_change(tmp_path, "nope", ("src",), ("en",))
+    (problem,) = raised.value.problems
+    assert (problem.source, problem.field) == ("--revert", "")
+    assert problem.message.startswith("git merge-base nope failed: ")
+    _write(tmp_path, "src/m.py", "X = (\n")
+    with pytest.raises(InputError) as raised:
+        revert_change(tmp_path, "HEAD", ("src",), ("en",))
+    assert [(p.source, p.field) for p in raised.value.problems] == [("src/m.py", "--revert")]
+    assert "does not compile" in raised.value.problems[0].message
+
+
+def test_what_a_test_asserts_is_its_docstring_or_its_name_in_words(tmp_path):
+    (tmp_path / "tests").mkdir()
+    _write(
+        tmp_path,
+        "tests/test_x.py",
+        '''\
+        class TestGroup:
+            def test_in_class(self):
+                """
+
+                Keeps the first signature.
+                More detail.
+                """
+
+
+        def test_a_dangling_call_is_dropped():
+            pass
+        ''',
+    )
+    assert what_it_asserts(tmp_path, "tests/test_x.py::TestGroup::test_in_class") == "Keeps the first signature."
+    assert what_it_asserts(tmp_path, "tests/test_x.py::test_a_dangling_call_is_dropped") == "a dangling call is dropped"
+    assert what_it_asserts(tmp_path, "tests/test_x.py::test_a_dangling_call_is_dropped[2-x]") == (
+        "a dangling call is dropped [2-x]"
+    )
+    assert what_it_asserts(tmp_path, "tests/missing.py::test_gone_file") == "gone file"
+    assert what_it_asserts(tmp_path, "tests/test_x.py::test_not_there") == "not there"
