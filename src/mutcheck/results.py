@@ -153,13 +153,12 @@ def build_results(
     catalog: Catalog,
     root: Path,
     facts: dict[str, Any],
+    order: dict[str, int],
     change_guard: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    order = {mutant.id: position for position, mutant in enumerate(catalog.mutants)}
-    mutants = [
-        _mutant_entry(result, order.get(result.applied.mutant.id, len(order) + position))
-        for position, result in enumerate(matrix.results)
-    ]
+    """`order`: each mutant's place among every mutant the run chose before `--shard` took its
+    part, so that merged shards list them as the unsharded run does."""
+    mutants = [_mutant_entry(result, order[result.applied.mutant.id]) for result in matrix.results]
     baseline = baseline_section(run)
     families = dict(catalog.families)
     if change_guard is not None:

@@ -150,6 +150,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         generic_files = []
 
     change: Change | None = None
+    order: dict[str, int] = {}
 
     def prepare() -> list["AppliedMutant"]:
         """Runs while the host starts: LibCST and the catalog's application overlap its start-up."""
@@ -161,12 +162,14 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         applied = applied_mutants(config, catalog, request.only, change)
         if config.generic and (not request.only or "generic" in request.only):
             applied += generic.generate(config.root, generic_files)
-        applied = narrow(config.root, catalog, applied, request.diff_base, shard)
-        if change is not None:  # the change itself: what `--diff` would keep, so only sharded
+        reverted = []
+        if change is not None:
             wanted = set(request.only)
             reverted = [m for m in change.mutants if not wanted or wanted & {m.mutant.id, REVERT_FAMILY}]
-            applied += narrow(config.root, catalog, reverted, None, shard)
-        return applied
+        order.update((mutant.mutant.id, position) for position, mutant in enumerate(applied + reverted))
+        # The change is what `--diff` would keep anyway: it is only sharded.
+        applied = narrow(config.root, catalog, applied, request.diff_base, shard)
+        return applied + narrow(config.root, catalog, reverted, None, shard)
 
     files = [mutant.file for mutant in catalog.select(list(request.only))] + generic_files
     if request.revert_base:  # the change's files are among the target's; their functions' coverage is needed
@@ -203,7 +206,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     }
     engine_run.timings["total"] = time.monotonic() - STARTED
     guard = change_guard_section(change, matrix, config.root) if change is not None else None
-    results = build_results(matrix, engine_run, catalog, config.root, facts, guard)
+    results = build_results(matrix, engine_run, catalog, config.root, facts, order, guard)
     if request.json_path:
         write_results(request.json_path, results)
     outputs = (("markdown", request.markdown_path), ("html", request.html_path), ("stryker", request.stryker_path))

@@ -20,6 +20,7 @@ from mutcheck.publish import publish
 from mutcheck.report.markdown import render_markdown
 from mutcheck.results import load_results
 from tests.mutcheck.browser import chromium
+from tests.mutcheck.engine_project import families, pyproject
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER
 from tests.mutcheck.npm_packages import stryker_schema
 from tests.mutcheck.revert_project import (
@@ -257,6 +258,56 @@ def test_shards_of_a_revert_run_merge_into_the_unsharded_change_guard(reverted, 
     assert result.exit_code == ExitCode.EXPECTATION_FAILED, result.output  # the unguarded hunk, as unsharded
     merged, whole = load_results(merged_path), reverted["results"]
     assert merged["change_guard"] == whole["change_guard"]
-    assert {m["id"]: m["verdict"] for m in merged["mutants"]} == {m["id"]: m["verdict"] for m in whole["mutants"]}
+    assert [(m["id"], m["verdict"]) for m in merged["mutants"]] == [(m["id"], m["verdict"]) for m in whole["mutants"]]
     shards = [load_results(Path(path)) for path in paths]
     assert sorted(len(shard["change_guard"]["about"]) for shard in shards) == [0, 1]  # the A/B rows come from one
+
+
+def test_the_whole_change_across_files_runs_in_a_copy_with_every_file_reverted_and_a_new_one_removed(tmp_path):
+    project = tmp_path / "project"
+    (project / "src").mkdir(parents=True)
+    (project / "tests").mkdir()
+    (project / "mutants").mkdir()
+    (project / "pyproject.toml").write_text(pyproject("revert-files", timeout_constant=2.0), encoding="utf-8")
+    (project / "mutants" / "families.toml").write_text(families("merge", "merging", "合并"), encoding="utf-8")
+    (project / ".gitignore").write_text("__pycache__/\n", encoding="utf-8")
+    (project / "src" / "signatures.py").write_text("def first(parts):\n    return parts[0]\n", encoding="utf-8")
+    (project / "src" / "calls.py").write_text("def named(call):\n    return bool(call)\n", encoding="utf-8")
+    identity = ("-c", "user.name=t", "-c", "user.email=t@example.com")
+    git(project, "init", "-q", "-b", "main")
+    git(project, *identity, "add", ".")
+    git(project, *identity, "commit", "-q", "-m", "base")
+    base = git(project, "rev-parse", "HEAD").strip()
+    (project / "src" / "signatures.py").write_text("def first(parts):\n    return parts[-1]\n", encoding="utf-8")
+    (project / "src" / "calls.py").write_text("def named(call):\n    return 'name' in call\n", encoding="utf-8")
+    (project / "src" / "episodes.py").write_text("EPISODE = 'episode'\n", encoding="utf-8")
+    (project / "tests" / "test_change.py").write_text(
+        "from calls import named\nfrom signatures import first\n\n\n"
+        "def test_last_signature():\n    assert first([1, 2]) == 2\n\n\n"
+        "def test_named_call():\n    assert not named({'id': 1})\n\n\n"
+        "def test_episodes_module():\n    from episodes import EPISODE\n\n    assert EPISODE == 'episode'\n",
+        encoding="utf-8",
+    )
+    result, results = _run(project, "--revert", base)
+    mutants = _by_id(results)
+    assert sorted(mutants) == [
+        "revert:all",
+        "revert:src/calls.py:1",
+        "revert:src/episodes.py:1",
+        "revert:src/signatures.py:1",
+    ], result.output
+    whole = mutants["revert:all"]
+    assert (whole["path"], whole["verdict"]) == ("fallback", "killed")
+    assert whole["killers"] == [
+        "tests/test_change.py::test_last_signature",
+        "tests/test_change.py::test_named_call",
+        "tests/test_change.py::test_episodes_module",
+    ]
+    removed = mutants["revert:src/episodes.py:1"]
+    assert (removed["path"], removed["killers"]) == ("fallback", ["tests/test_change.py::test_episodes_module"])
+    assert mutants["revert:src/calls.py:1"]["killers"] == ["tests/test_change.py::test_named_call"]
+    assert results["change_guard"]["files"] == ["src/calls.py", "src/episodes.py", "src/signatures.py"]
+    assert result.exit_code == ExitCode.OK, result.output
+    # The project itself is untouched: every revert ran in a copy.
+    assert (project / "src" / "signatures.py").read_text(encoding="utf-8").endswith("parts[-1]\n")
+    assert (project / "src" / "episodes.py").read_text(encoding="utf-8") == "EPISODE = 'episode'\n"
