@@ -182,9 +182,10 @@ def test_init_then_both_workflows_end_in_one_comment(tmp_path, runner_bin):
     with FakeGitHub() as fake:
         pull_request_on(fake, repository, base, head)
         untrusted = pull_request_runner(repository, runner_bin, base, head, fake, tmp_path / "pr-job")
-        assert not untrusted.run_job(workflow(repository, "mutcheck.yml"), "mutants")  # W3's expectation fails
+        # W3's expectation fails, and the change is a refactoring no test tells from the base: unguarded.
+        assert not untrusted.run_job(workflow(repository, "mutcheck.yml"), "mutants")
         assert untrusted.action_outputs == [
-            {"exit-status": "1", "mutants": "2", "killed": "1", "survived": "1", "unmet": "1"}
+            {"exit-status": "1", "mutants": "4", "killed": "1", "survived": "3", "unmet": "3"}
         ], untrusted.log()
         log = untrusted.log()
         w3_line = line_of(HEAD_PACKAGE, "if value > high:")
@@ -205,15 +206,19 @@ def test_init_then_both_workflows_end_in_one_comment(tmp_path, runner_bin):
         assert privileged.run_job(comment_workflow, "comment"), privileged.log()
         assert privileged.action_outputs == [
             {
-                "outcome": "comment created; inline: 1 created, 0 updated, 0 resolved, 0 unresolved, 0 deleted, "
+                "outcome": "comment created; inline: 2 created, 0 updated, 0 resolved, 0 unresolved, 0 deleted, "
                 "0 unchanged, 0 outside the diff"
             }
         ]
         (comment,) = fake.comments
         assert comment["body"] == (artifact / "comment.md").read_text(encoding="utf-8")
-        (inline,) = fake.review_comments
+        assert "#### Change guard" in comment["body"] and "#### 变更守护" in comment["body"]
+        inline, unguarded = sorted(fake.review_comments, key=lambda posted: posted["line"], reverse=True)
         assert inline["path"] == PACKAGE_FILE and inline["line"] == w3_line
         assert inline["body"].startswith("<!-- mutcheck:inline W3 -->")
+        guard_line = line_of(HEAD_PACKAGE, "if value < low:")  # the guards' hunk, the docstring's skipped
+        assert (unguarded["path"], unguarded["line"]) == (PACKAGE_FILE, guard_line)
+        assert unguarded["body"].startswith("<!-- mutcheck:inline revert%3Asrc%2Fwidgets%2F__init__.py%3A2 -->")
 
 
 def test_a_run_that_fails_before_its_results_still_reports_why(tmp_path, runner_bin):
@@ -257,18 +262,21 @@ def test_sharded_workflow_merges_every_shard_into_one_comment(tmp_path, runner_b
     with FakeGitHub() as fake:
         pull_request_on(fake, repository, base, head)
         untrusted = pull_request_runner(repository, runner_bin, base, head, fake, tmp_path / "pr-jobs")
-        assert not untrusted.run_job(runs, "shard", {"shard": 1})  # W3 is in shard 1
-        assert untrusted.run_job(runs, "shard", {"shard": 2})
-        assert [outputs["mutants"] for outputs in untrusted.action_outputs] == ["1", "1"], untrusted.log()
+        # W3 and the whole change reverted are in shard 1, W1 and the guards' hunk reverted in shard 2:
+        # both hold an unguarded revert of the refactoring.
+        assert not untrusted.run_job(runs, "shard", {"shard": 1})
+        assert not untrusted.run_job(runs, "shard", {"shard": 2})
+        assert [outputs["mutants"] for outputs in untrusted.action_outputs] == ["2", "2"], untrusted.log()
         merging = job_on_a_new_machine(untrusted, tmp_path / "merge-job")  # no checkout: only the shards
         assert not merging.run_job(runs, "merge")
         assert merging.action_outputs == [
-            {"exit-status": "1", "mutants": "2", "killed": "1", "survived": "1", "unmet": "1"}
+            {"exit-status": "1", "mutants": "4", "killed": "1", "survived": "3", "unmet": "3"}
         ], merging.log()
         artifact = merging.artifacts["mutcheck-results"]
         assert {path.name for path in artifact.iterdir()} == ARTIFACT_FILES
         merged = json.loads((artifact / "results.json").read_text(encoding="utf-8"))
-        assert [mutant["id"] for mutant in merged["mutants"]] == ["W1", "W3"] and merged["run"]["shard"] is None
+        ids = [mutant["id"] for mutant in merged["mutants"]]
+        assert ids == ["W1", "W3", "revert:src/widgets/__init__.py:2", "revert:all"] and merged["run"]["shard"] is None
         (summary,) = merging.summaries  # the merge job's own summary and annotation
         assert summary.startswith(MARKER) and "**W3**" in summary
         assert "::warning file=src/widgets/__init__.py,line=7,title=W3 survived" in merging.log()
@@ -277,7 +285,7 @@ def test_sharded_workflow_merges_every_shard_into_one_comment(tmp_path, runner_b
         assert privileged.run_job(workflow(repository, "mutcheck-comment.yml"), "comment"), privileged.log()
         (comment,) = fake.comments
         assert "**W3**" in comment["body"] and "W1" in comment["body"]
-        assert len(fake.review_comments) == 1
+        assert len(fake.review_comments) == 2  # W3 and the guards' hunk
 
         # A shard that wrote no results is not left out silently: the comment says which is missing.
         shutil.rmtree(untrusted.artifacts.pop("shard-2"))
