@@ -223,3 +223,64 @@ def test_what_a_test_asserts_is_its_docstring_or_its_name_in_words(tmp_path):
     )
     assert what_it_asserts(tmp_path, "tests/missing.py::test_gone_file") == "gone file"
     assert what_it_asserts(tmp_path, "tests/test_x.py::test_not_there") == "not there"
+
+
+def test_added_and_removed_files_are_named_so_and_a_removed_file_keeps_its_own_encoding(tmp_path):
+    latin = "# -*- coding: latin-1 -*-\nNAME = 'café'\n"
+    base = _repository(tmp_path, {"src/a.py": "A = 1\n"})
+    (tmp_path / "src/old.py").write_bytes(latin.encode("latin-1"))
+    git(tmp_path, "add", "src/old.py")
+    git(tmp_path, *IDENTITY, "commit", "-q", "-m", "old")
+    base = git(tmp_path, "rev-parse", "HEAD").strip()
+    git(tmp_path, "rm", "-q", "src/old.py")
+    _write(tmp_path, "src/added.py", "ADDED = 1\n")
+    git(tmp_path, "add", "src/added.py")
+    _, mutants = _change(tmp_path, base)
+    added, removed = mutants["revert:src/added.py:1"], mutants["revert:src/old.py:1"]
+    assert added.mutant.title["en"] == f"src/added.py, a new file, removed as on {base[:12]}"
+    assert removed.mutant.title["zh"] == f"已删除的文件 src/old.py 按 {base[:12]} 恢复"
+    assert removed.files_written() == (FileEdit("src/old.py", latin, "iso-8859-1"),)
+    assert (added.original, added.mutated, removed.original, removed.mutated) == ("ADDED = 1\n", "", "", latin)
+    assert added.mutant.origin == f"git diff {base[:12]} -- src/added.py"
+    assert mutants["revert:all"].mutant.origin == f"git diff {base[:12]} -- src/added.py src/old.py"
+
+
+def test_a_whole_change_inside_one_function_is_swapped_and_one_that_compiles_the_same_is_equivalent(tmp_path):
+    base = _repository(tmp_path, {"src/m.py": "def f(x):\n    y = x\n    return y\n\n\nN = 2\n"})
+    _write(tmp_path, "src/m.py", "def f(x):\n    y = x + 1\n    return y * 2\n\n\nN = 2\n")
+    _, mutants = _change(tmp_path, base)
+    whole = mutants["revert:all"]
+    assert (whole.swap_target, whole.scope_qualname, whole.writes) == ("f", "f", ())
+    assert not whole.equivalent_by_compilation
+
+    folded = tmp_path / "folded"
+    folded.mkdir()
+    base = _repository(folded, {"src/m.py": "N = 2\n"})
+    _write(folded, "src/m.py", "N = 1 + 1\n")  # a different tree, the same byte code
+    _, mutants = _change(folded, base)
+    assert mutants["revert:all"].equivalent_by_compilation and mutants["revert:src/m.py:1"].equivalent_by_compilation
+
+
+def test_only_python_files_of_the_target_count_and_ignored_untracked_files_do_not(tmp_path):
+    base = _repository(tmp_path, {"src/a.txt": "a\n", "src/b.py": "B = 1\n", ".gitignore": "src/generated.py\n"})
+    _write(tmp_path, "src/a.txt", "changed\n")  # sorts before b.py in the diff
+    _write(tmp_path, "src/b.py", "B = 2\n")
+    _write(tmp_path, "src/generated.py", "G = 1\n")
+    change, mutants = _change(tmp_path, base)
+    assert change.files == ("src/b.py",) and list(mutants) == ["revert:src/b.py:1", "revert:all"]
+
+
+def test_a_source_that_cannot_be_read_and_unrelated_histories_are_one_line_each(tmp_path):
+    base = _repository(tmp_path, {"src/m.py": "X = 1\n"})
+    (tmp_path / "src/m.py").write_bytes(b"X = '\xff'\n")
+    with pytest.raises(InputError) as raised:
+        revert_change(tmp_path, base, ("src",), ("en",))
+    (problem,) = raised.value.problems
+    assert (problem.source, problem.entry, problem.field) == ("src/m.py", "", "--revert")
+    assert problem.message.startswith("cannot be read as Python source: ")
+    git(tmp_path, "checkout", "-q", "--orphan", "unrelated")
+    git(tmp_path, *IDENTITY, "commit", "-q", "-am", "no common history")
+    with pytest.raises(InputError) as raised:
+        revert_change(tmp_path, base, ("src",), ("en",))
+    (problem,) = raised.value.problems
+    assert problem.message == f"git merge-base {base} failed: no common ancestor with HEAD"
