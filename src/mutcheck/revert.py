@@ -5,6 +5,7 @@ import io
 import re
 import subprocess
 import tokenize
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import CodeType
@@ -25,7 +26,8 @@ _DIFF_OPTIONS = ("--relative", "--unified=0", "--no-color", "--no-ext-diff", "--
 
 @dataclass(frozen=True)
 class SkippedHunk:
-    """A hunk with no revert mutant of its own: why (`layout` or `alone`), and what it changed."""
+    """A hunk with no revert mutant of its own: why (`layout`, `alone`, or `moved`: reverted with
+    `reverted_with`, the hunk that writes its lines again), and what it changed."""
 
     id: str
     file: str
@@ -33,6 +35,7 @@ class SkippedHunk:
     line_count: int
     reason: str
     diff: str
+    reverted_with: str | None = None
 
 
 @dataclass(frozen=True)
@@ -155,16 +158,15 @@ def _scope(head: str, head_code: CodeType, mutated_code: CodeType, first: int, l
     return None
 
 
-def _whole_lines(lines: list[str], first: int, count: int) -> Span:
-    """Lines `first`.. (`count` of them) with their line breaks, as a span: replacing its text
-    with the base's lines gives the reverted file. No lines (a deletion's place, or an added file
-    that was empty) is the start of the line after `first`."""
-    if count == 0:
-        return Span(first + 1, 0, first + 1, 0) if lines else Span(1, 0, 1, 0)
-    last = first + count - 1
-    if lines[last - 1].endswith("\n"):
-        return Span(first, 0, last + 1, 0)
-    return Span(first, 0, last, len(lines[last - 1]))  # the file's last line, with no line break
+def _whole_lines(lines: list[str], start: int, end: int) -> Span:
+    """The head's lines from index `start` to before `end`, their line breaks included, as a span:
+    replacing its text gives the reverted file. No lines (where deleted lines go back) is the
+    start of the line after them."""
+    if start == end:
+        return Span(start + 1, 0, start + 1, 0)
+    if lines[end - 1].endswith("\n"):
+        return Span(start + 1, 0, end + 1, 0)
+    return Span(start + 1, 0, end, len(lines[end - 1]))  # the file's last line, with no line break
 
 
 def _touched_lines(hunk: Hunk) -> tuple[int, int]:
@@ -203,50 +205,94 @@ class _Builder:
         )
 
 
+def _code_lines(lines: Iterable[str]) -> list[str]:
+    """Lines of code without their indentation, blank lines and comments left out."""
+    return [line.strip() for line in lines if line.strip() and not line.strip().startswith("#")]
+
+
+def _in_order(needle: list[str], haystack: list[str]) -> bool:
+    """Every line of `needle` appears in `haystack`, in the same order (others may come between)."""
+    remaining = iter(haystack)
+    return all(line in remaining for line in needle)
+
+
+def _moves(hunks: list[Hunk]) -> dict[int, int]:
+    """Code the change moved: each hunk that only deletes lines which another hunk of the file
+    writes again (re-indented, perhaps with lines around them), by index, with that other hunk.
+    Undone alone, a move's deletion leaves the code in both places, and its addition in neither."""
+    moves: dict[int, int] = {}
+    for deletion, hunk in enumerate(hunks):
+        removed = _code_lines(line.value for line in hunk if line.is_removed)
+        if hunk.target_length or not removed:
+            continue
+        for addition, other in enumerate(hunks):
+            taken = addition == deletion or addition in moves or addition in moves.values()
+            if not taken and _in_order(removed, _code_lines(line.value for line in other if line.is_added)):
+                moves[deletion] = addition
+                break
+    return moves
+
+
+def _reverted(head_lines: list[str], base_lines: list[str], hunks: list[Hunk]) -> tuple[str, int, int]:
+    """The head with `hunks` put back to the base's lines; and the first and past-the-last index
+    of the head's lines that changed (equal for lines put back between two)."""
+    lines = list(head_lines)
+    places = []
+    for hunk in sorted(hunks, key=lambda hunk: hunk.target_start, reverse=True):
+        # A pure deletion's target_start is the line before the deleted ones: they go back after it.
+        at = hunk.target_start - 1 if hunk.target_length else hunk.target_start
+        taken = hunk.source_start - 1 if hunk.source_length else hunk.source_start
+        lines[at : at + hunk.target_length] = base_lines[taken : taken + hunk.source_length]
+        places.append((at, at + hunk.target_length))
+    return "".join(lines), min(start for start, _ in places), max(end for _, end in places)
+
+
 def _hunk_mutants(
     change: _FileChange, head: str, base: str, builder: _Builder, parted: str
 ) -> tuple[list[AppliedMutant], list[SkippedHunk]]:
     head_lines, base_lines = _lines(head), _lines(base)
     head_code = _compiled(head, change.path)
     head_tree = _layout_free(head)
+    hunks = list(change.patch or ())
+    moves = _moves(hunks)
+    moved_by = {addition: deletion for deletion, addition in moves.items()}
     mutants, skipped = [], []
-    for number, hunk in enumerate(change.patch or (), start=1):
+    for index, hunk in enumerate(hunks):
+        number = index + 1
         mutant_id = f"revert:{change.path}:{number}"
-        # A pure deletion's target_start is the line before the deleted ones: they go back after it.
-        at = hunk.target_start - 1 if hunk.target_length else hunk.target_start
-        taken = hunk.source_start - 1 if hunk.source_length else hunk.source_start
-        restored = base_lines[taken : taken + hunk.source_length]
-        mutated = "".join(head_lines[:at] + restored + head_lines[at + hunk.target_length :])
+        group = [hunk] + ([hunks[moved_by[index]]] if index in moved_by else [])
+        mutated, start, end = _reverted(head_lines, base_lines, group)
         diff = file_diff(change.path, head, mutated)
         layout = _layout_free(mutated)
-        if layout is None or layout == head_tree:
-            reason = "alone" if layout is None else "layout"
-            skipped.append(SkippedHunk(mutant_id, change.path, hunk.target_start, hunk.target_length, reason, diff))
+        if index in moves or layout is None or layout == head_tree:
+            reason = "moved" if index in moves else "alone" if layout is None else "layout"
+            with_id = f"revert:{change.path}:{moves[index] + 1}" if index in moves else None
+            skipped.append(
+                SkippedHunk(mutant_id, change.path, hunk.target_start, hunk.target_length, reason, diff, with_id)
+            )
             continue
         mutated_code = compile(mutated, change.path, "exec", dont_inherit=True)
-        first, last = _touched_lines(hunk)
-        target = _scope(head, head_code, mutated_code, first, last)
-        title = {
-            lang: say(
-                lang,
-                "revert",
-                "hunk_title",
-                file=change.path,
-                number=number,
-                where=lines_label(hunk.target_start, hunk.target_length, lang),
-                base=builder.base,
-            )
-            for lang in builder.languages
-        }
+        touched = [line for member in group for line in _touched_lines(member)]
+        target = _scope(head, head_code, mutated_code, min(touched), max(touched))
+        where = {lang: lines_label(hunk.target_start, hunk.target_length, lang) for lang in builder.languages}
+        if index in moved_by:  # the other half of the move goes back with it
+            moved = hunks[moved_by[index]]
+            key, extra = "moved_title", {"moved": moved.target_start}
+        else:
+            key, extra = "hunk_title", {}
+        values = {"file": change.path, "number": number, "base": builder.base, **extra}
+        title = {lang: say(lang, "revert", key, where=where[lang], **values) for lang in builder.languages}
         origin = f"git diff {parted[:12]} -- {change.path}, hunk {number}"
+        prefix = sum(map(len, head_lines[:start]))
+        suffix = sum(map(len, head_lines[end:]))
         mutants.append(
             AppliedMutant(
                 mutant=builder.mutant(mutant_id, change.path, target, title, "hunk_why", origin),
                 original=head,
                 mutated=mutated,
                 diff=diff,
-                span=_whole_lines(head_lines, hunk.target_start, hunk.target_length),
-                replacement="".join(restored),
+                span=_whole_lines(head_lines, start, end),
+                replacement=mutated[prefix : len(mutated) - suffix],
                 equivalent_by_compilation=code_fingerprint(head_code) == code_fingerprint(mutated_code),
                 scope_qualname=target or MODULE_SCOPE,
                 swap_target=target,
@@ -268,7 +314,7 @@ def _whole_file_mutant(change: _FileChange, builder: _Builder, parted: str) -> A
         original=head,
         mutated=base,
         diff=file_diff(change.path, head, base),
-        span=_whole_lines(_lines(head), 1, len(_lines(head))),
+        span=_whole_lines(_lines(head), 0, len(_lines(head))),
         replacement=base,
         equivalent_by_compilation=False,
         scope_qualname=MODULE_SCOPE,
@@ -304,7 +350,7 @@ def _whole_change(changes: list[_FileChange], builder: _Builder, parted: str) ->
         original=head,
         mutated=base,
         diff="".join(file_diff(change.path, change.head or "", change.base or "") for change in differing),
-        span=_whole_lines(_lines(head), 1, len(_lines(head))),
+        span=_whole_lines(_lines(head), 0, len(_lines(head))),
         replacement=base,
         equivalent_by_compilation=equivalent,
         scope_qualname=target or MODULE_SCOPE,

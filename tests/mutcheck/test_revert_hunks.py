@@ -284,3 +284,23 @@ def test_a_source_that_cannot_be_read_and_unrelated_histories_are_one_line_each(
         revert_change(tmp_path, base, ("src",), ("en",))
     (problem,) = raised.value.problems
     assert problem.message == f"git merge-base {base} failed: no common ancestor with HEAD"
+
+
+def test_moved_code_is_reverted_in_both_places_at_once(tmp_path):
+    """Done alone, undoing the move's deletion would leave the call in both places, and undoing its
+    addition would leave it in neither: neither is the base."""
+    before = "def f(parts):\n    parts = merge(parts)\n    drop(parts)\n    return parts\n"
+    base = _repository(tmp_path, {"src/m.py": before})
+    after = "def f(parts):\n    if parts:\n        # Before the merge.\n        drop(parts)\n"
+    after += "    parts = merge(parts)\n    return parts\n"
+    _write(tmp_path, "src/m.py", after)
+    change, mutants = _change(tmp_path, base)
+    assert list(mutants) == ["revert:src/m.py:1", "revert:all"]
+    moved = mutants["revert:src/m.py:1"]
+    assert moved.mutated == before and moved.swap_target == "f" and _spliced(moved) == before
+    assert (
+        moved.mutant.title["en"]
+        == f"src/m.py, hunk 1 (lines 2-4), code moved from after line 5, reverted to {base[:12]}"
+    )
+    (skipped,) = change.skipped
+    assert (skipped.id, skipped.reason, skipped.reverted_with) == ("revert:src/m.py:2", "moved", "revert:src/m.py:1")

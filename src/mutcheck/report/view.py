@@ -290,7 +290,7 @@ def _change_guard(results: dict[str, Any], reverted: list[MutantView], lang: str
                 file=hunk["file"],
                 lines=lines_label(hunk["first_line"], hunk["line_count"], lang),
             ),
-            say(lang, "revert", "skipped_" + hunk["reason"]),
+            say(lang, "revert", "skipped_" + hunk["reason"], with_id=hunk["reverted_with"]),
             hunk["diff"],
         )
         for hunk in guard["skipped"]
