@@ -44,11 +44,15 @@ def run_mutcheck(project: Path, *args: str) -> tuple[float, dict]:
 
 
 def _naive_one(project: Path, applied, tests: list[str], work: Path) -> int:
-    """A scratch copy with the mutated file written and one fresh pytest over the whole suite;
+    """A scratch copy with the mutant's files written and one fresh pytest over the whole suite;
     the number of failing tests, read back from --junitxml."""
-    copy = work / f"naive-{applied.mutant.id}"
+    copy = work / f"naive-{applied.mutant.id.replace('/', '_')}"
     shutil.copytree(project, copy)
-    (copy / applied.mutant.file).write_text(applied.mutated, encoding="utf-8")
+    for edit in applied.files_written():  # a reverted change may add, remove or span files
+        if edit.text is None:
+            (copy / edit.path).unlink()
+        else:
+            (copy / edit.path).write_text(edit.text, encoding=edit.encoding)
     report = copy / "report.xml"
     subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests, f"--junitxml={report}"],
