@@ -311,3 +311,19 @@ def test_the_whole_change_across_files_runs_in_a_copy_with_every_file_reverted_a
     # The project itself is untouched: every revert ran in a copy.
     assert (project / "src" / "signatures.py").read_text(encoding="utf-8").endswith("parts[-1]\n")
     assert (project / "src" / "episodes.py").read_text(encoding="utf-8") == "EPISODE = 'episode'\n"
+
+
+def test_no_change_is_said_so_and_a_failed_baseline_shows_no_change_guard(tmp_path):
+    project = tmp_path / "project"
+    make_revert_project(project)
+    result, results = _run(project, "--revert", "HEAD")
+    assert results["mutants"] == [] and results["change_guard"]["files"] == []
+    assert "Change guard: The target files have no change since HEAD (merge base" in result.output
+    assert result.exit_code == ExitCode.OK, result.output
+    tests = project / "tests" / "test_merging.py"
+    tests.write_text(tests.read_text(encoding="utf-8") + "\n\ndef test_broken():\n    assert False\n", encoding="utf-8")
+    (project / "src" / "merging.py").write_text("X = 1\n", encoding="utf-8")
+    result, results = _run(project, "--revert", "HEAD")
+    assert results["change_guard"]["files"] == ["src/merging.py"]
+    assert result.exit_code == ExitCode.BASELINE_FAILED
+    assert "Change guard" not in result.output and "#### Change guard" not in render_markdown(results)

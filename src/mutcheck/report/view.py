@@ -276,7 +276,7 @@ def build_view(results: dict[str, Any], lang: str) -> ReportView:
 
 def _change_guard(results: dict[str, Any], reverted: list[MutantView], lang: str) -> ChangeGuardView | None:
     guard = results["change_guard"]
-    if not guard:
+    if not guard or not results["baseline"]["ok"]:  # a failed baseline ran no revert: it is the news
         return None
     base = shown_base(guard["base"])
     names = {"base": base, "merge_base": guard["merge_base"][:12]}
@@ -305,7 +305,7 @@ def _change_guard(results: dict[str, Any], reverted: list[MutantView], lang: str
         unguarded=unguarded,
         skipped=len(skipped),
     )
-    if reverted or skipped:
+    if guard["files"]:
         intro = _sentences(lang, say(lang, "revert", "intro", **names), counts)
     else:
         intro = say(lang, "revert", "no_change", **names)
