@@ -89,7 +89,8 @@ def _file_changes(root: Path, base: str, parted: str, targets: tuple[str, ...]) 
         if not patched.is_removed_file:
             head, encoding = _read(root, patched.path)
         if not patched.is_added_file:
-            base_text, base_encoding = _decoded(_git(root, base, "show", f"{parted}:{patched.path}"))
+            # "./": the path is the project's (`--relative`), which may be a folder of the repository.
+            base_text, base_encoding = _decoded(_git(root, base, "show", f"{parted}:./{patched.path}"))
             encoding = base_encoding if head is None else encoding
         changes.append(_FileChange(patched.path, head, base_text, encoding, patched))
     untracked = _git(root, base, "ls-files", "-z", "--others", "--exclude-standard", "--", *targets).decode()

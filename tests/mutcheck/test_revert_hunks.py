@@ -304,3 +304,12 @@ def test_moved_code_is_reverted_in_both_places_at_once(tmp_path):
     )
     (skipped,) = change.skipped
     assert (skipped.id, skipped.reason, skipped.reverted_with) == ("revert:src/m.py:2", "moved", "revert:src/m.py:1")
+
+
+def test_a_project_in_a_folder_of_its_repository_reads_the_base_from_that_folder(tmp_path):
+    base = _repository(tmp_path, {"pkg/src/m.py": "X = 1\n", "src/m.py": "OTHER = 1\n"})
+    _write(tmp_path, "pkg/src/m.py", "X = 2\n")
+    _write(tmp_path, "src/m.py", "OTHER = 2\n")  # the repository's own src/, outside the project
+    change, mutants = _change(tmp_path / "pkg", base)
+    assert change.files == ("src/m.py",)
+    assert mutants["revert:src/m.py:1"].mutated == "X = 1\n"
