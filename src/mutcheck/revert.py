@@ -5,7 +5,7 @@ import io
 import re
 import subprocess
 import tokenize
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import CodeType
@@ -16,6 +16,7 @@ from mutcheck.catalog import MODULE_SCOPE, REVERT_FAMILY, Mutant
 from mutcheck.change_guard import WHOLE_CHANGE, lines_label, shown_base
 from mutcheck.mutate import AppliedMutant, FileEdit, Span, file_diff, read_source
 from mutcheck.problems import InputError, Problem
+from mutcheck.project_paths import target_files
 from mutcheck.report.texts import say
 from mutcheck.swap import code_fingerprint, swappable
 
@@ -26,8 +27,8 @@ _DIFF_OPTIONS = ("--relative", "--unified=0", "--no-color", "--no-ext-diff", "--
 
 @dataclass(frozen=True)
 class SkippedHunk:
-    """A hunk with no revert mutant of its own: why (`layout`, `alone`, or `moved`: reverted with
-    `reverted_with`, the hunk that writes its lines again), and what it changed."""
+    """A hunk with no revert mutant of its own: why (`layout`, `alone`, `unreferenced`, or `moved`:
+    reverted with `reverted_with`, the hunk that writes its lines again), and what it changed."""
 
     id: str
     file: str
@@ -234,6 +235,20 @@ def _moves(hunks: list[Hunk]) -> dict[int, int]:
     return moves
 
 
+def _unreferenced_definitions(code: str, named: Callable[[str], bool]) -> bool:
+    """Deleted lines that are only module-level functions and classes which nothing in the head
+    names: put back, no code the tests run can reach them, so no test can be expected to notice.
+    (A method is not among them: it may override an inherited one.)"""
+    try:
+        statements = ast.parse(code).body
+    except SyntaxError:
+        return False
+    definitions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return bool(statements) and all(
+        isinstance(statement, definitions) and not named(statement.name) for statement in statements
+    )
+
+
 def _reverted(head_lines: list[str], base_lines: list[str], hunks: list[Hunk]) -> tuple[str, int, int]:
     """The head with `hunks` put back to the base's lines; and the first and past-the-last index
     of the head's lines that changed (equal for lines put back between two)."""
@@ -249,7 +264,7 @@ def _reverted(head_lines: list[str], base_lines: list[str], hunks: list[Hunk]) -
 
 
 def _hunk_mutants(
-    change: _FileChange, head: str, base: str, builder: _Builder, parted: str
+    change: _FileChange, head: str, base: str, builder: _Builder, parted: str, named: Callable[[str], bool]
 ) -> tuple[list[AppliedMutant], list[SkippedHunk]]:
     head_lines, base_lines = _lines(head), _lines(base)
     head_code = _compiled(head, change.path)
@@ -265,8 +280,18 @@ def _hunk_mutants(
         mutated, start, end = _reverted(head_lines, base_lines, group)
         diff = file_diff(change.path, head, mutated)
         layout = _layout_free(mutated)
-        if index in moves or layout is None or layout == head_tree:
-            reason = "moved" if index in moves else "alone" if layout is None else "layout"
+        restored = base_lines[hunk.source_start - 1 : hunk.source_start - 1 + hunk.source_length]
+        unreferenced = not hunk.target_length and _unreferenced_definitions("".join(restored), named)
+        if index in moves or layout is None or layout == head_tree or unreferenced:
+            reason = (
+                "moved"
+                if index in moves
+                else "alone"
+                if layout is None
+                else "layout"
+                if layout == head_tree
+                else "unreferenced"
+            )
             with_id = f"revert:{change.path}:{moves[index] + 1}" if index in moves else None
             skipped.append(
                 SkippedHunk(mutant_id, change.path, hunk.target_start, hunk.target_length, reason, diff, with_id)
@@ -361,19 +386,36 @@ def _whole_change(changes: list[_FileChange], builder: _Builder, parted: str) ->
     )
 
 
-def revert_change(root: Path, base: str, targets: tuple[str, ...], languages: tuple[str, ...]) -> Change:
+def _names_in(root: Path, paths: tuple[str, ...]) -> Callable[[str], bool]:
+    """Whether a name appears as a word anywhere in the Python files under `paths` (code,
+    strings or comments alike: a test may look a function up by its name)."""
+    texts = []
+    for path in target_files(root, paths):
+        try:
+            texts.append((root / path).read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", "\n".join(texts)))
+    return words.__contains__
+
+
+def revert_change(
+    root: Path, base: str, targets: tuple[str, ...], languages: tuple[str, ...], tests: tuple[str, ...] = ()
+) -> Change:
     """The revert mutants of the change to `targets` from the merge base of `base` and HEAD to the
-    working tree (untracked files included), and the hunks that get none."""
+    working tree (untracked files included), and the hunks that get none; `tests` are searched
+    too for the names of deleted definitions."""
     parted = _git(root, base, "merge-base", base, "HEAD").decode().strip()
     changes = _file_changes(root, base, parted, targets)
     builder = _Builder(base, languages)
+    named = _names_in(root, (*targets, *tests))
     mutants: list[AppliedMutant] = []
     skipped: list[SkippedHunk] = []
     for change in changes:
         if change.head is None or change.base is None:
             mutants.append(_whole_file_mutant(change, builder, parted))
             continue
-        hunk_mutants, hunks_skipped = _hunk_mutants(change, change.head, change.base, builder, parted)
+        hunk_mutants, hunks_skipped = _hunk_mutants(change, change.head, change.base, builder, parted, named)
         mutants += hunk_mutants
         skipped += hunks_skipped
     whole = _whole_change(changes, builder, parted)

@@ -158,7 +158,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         if request.revert_base:
             from mutcheck.revert import revert_change
 
-            change = revert_change(config.root, request.revert_base, config.target, config.languages)
+            change = revert_change(config.root, request.revert_base, config.target, config.languages, config.tests)
         applied = applied_mutants(config, catalog, request.only, change)
         if config.generic and (not request.only or "generic" in request.only):
             applied += generic.generate(config.root, generic_files)

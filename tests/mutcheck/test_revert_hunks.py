@@ -313,3 +313,25 @@ def test_a_project_in_a_folder_of_its_repository_reads_the_base_from_that_folder
     change, mutants = _change(tmp_path / "pkg", base)
     assert change.files == ("src/m.py",)
     assert mutants["revert:src/m.py:1"].mutated == "X = 1\n"
+
+
+def test_deleted_definitions_nothing_names_are_skipped_but_not_methods_or_ones_a_test_names(tmp_path):
+    before = (
+        "def used():\n    return 1\n\n\ndef dead():\n    return 2\n\n\n@decorate\nclass Gone:\n    pass\n\n\n"
+        "def kept():\n    return 0\n\n\ndef looked_up():\n    return 3\n\n\nclass Base:\n    def speak(self):\n        return 'base'\n\n\n"
+        "class Child(Base):\n    def speak(self):\n        return 'child'\n"
+    )
+    base = _repository(tmp_path, {"src/m.py": before, "tests/test_m.py": "def test_x():\n    pass\n"})
+    after = before.replace("def dead():\n    return 2\n\n\n@decorate\nclass Gone:\n    pass\n\n\n", "")
+    after = after.replace("def looked_up():\n    return 3\n\n\n", "")
+    after = after.replace(
+        "class Child(Base):\n    def speak(self):\n        return 'child'\n", "class Child(Base):\n    pass\n"
+    )
+    _write(tmp_path, "src/m.py", after)
+    _write(tmp_path, "tests/test_m.py", "import m\n\n\ndef test_x():\n    assert not hasattr(m, 'looked_up')\n")
+    change = revert_change(tmp_path, base, ("src",), ("en",), ("tests",))
+    assert [(hunk.first_line, hunk.reason) for hunk in change.skipped] == [(4, "unreferenced")]
+    assert [m.mutant.id for m in change.mutants] == ["revert:src/m.py:2", "revert:src/m.py:3", "revert:all"]
+    looked_up, method = change.mutants[:2]
+    assert "+def looked_up():" in looked_up.diff  # a test names it
+    assert "+    def speak(self):" in method.diff  # an override changes what Child does
