@@ -20,6 +20,10 @@ def find_code(module_code: CodeType, qualname: str) -> CodeType | None:
     return next((code for code in iter_code(module_code) if code.co_qualname == qualname), None)
 
 
+def _named(code: CodeType, qualname: str) -> int:
+    return sum(nested.co_qualname == qualname for nested in iter_code(code))
+
+
 def code_fingerprint(code: CodeType, excluded: str | None = None) -> tuple:
     """Byte code, names and constants, recursively, without line numbers; the `excluded` function's
     code is reduced to its free variables (what a swap must keep)."""
@@ -37,9 +41,11 @@ def swappable(original: CodeType, mutated: CodeType, target: str | None) -> bool
     """True when the only compiled difference lies inside `target`'s code, with the same free variables.
 
     Anything else (a default argument, a decorator, a class or module statement, a new closure
-    variable) is evaluated outside the function body, so swapping `__code__` would miss it.
+    variable) is evaluated outside the function body, so swapping `__code__` would miss it. Nor
+    can a name that several functions share (a property's getter and setter, `@overload` stubs)
+    say which one the live function is.
     """
-    if target is None or find_code(original, target) is None or find_code(mutated, target) is None:
+    if target is None or _named(original, target) != 1 or _named(mutated, target) != 1:
         return False
     return code_fingerprint(original, target) == code_fingerprint(mutated, target)
 
