@@ -134,6 +134,7 @@ def start_fallback(
         "limits": limits,
         "pytest_args": spec["pytest_args"],
         "project_roots": [str(root) for root in roots],
+        "removed": [path for path, text, _ in mutant["writes"] if text is None],  # not found in the roots either
         "parent": os.getpid(),
     }
     spec_path = Path(scratch) / "spec.json"

@@ -103,7 +103,7 @@ def main() -> None:
         die_with_parent(signal.SIGKILL, spec["parent"])
     sys.dont_write_bytecode = True
     rewrite_only_the_suite()
-    redirect_imports([Path(root) for root in spec["project_roots"]], Path.cwd())
+    redirect_imports([Path(root) for root in spec["project_roots"]], Path.cwd(), spec.get("removed", ()))
     args = [*spec.get("tests", spec.get("test_paths", [])), *spec["pytest_args"]]
     # No terminal reporter: nothing reads it, and plugins skip their summary work without it.
     args += ["-p", "no:cacheprovider", "-p", "no:terminal"]

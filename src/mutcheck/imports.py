@@ -84,10 +84,12 @@ class Relocation:
 
 class ScratchFinder:
     """First on `sys.meta_path`: asks the finders behind it, and moves a spec whose file (or a
-    symlink's target) lies in the checkout to the copy's file."""
+    symlink's target) lies in the checkout to the copy's file; a module the copy removed (a
+    reverted new file) is not found, though a package's path still leads to the checkout's."""
 
-    def __init__(self, relocation: Relocation) -> None:
+    def __init__(self, relocation: Relocation, removed: frozenset[str] = frozenset()) -> None:
         self.relocation = relocation
+        self.removed = removed  # real paths, in every root
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None, target: object = None) -> ModuleSpec | None:
         behind = sys.meta_path[sys.meta_path.index(self) + 1 :]  # those in front have already declined
@@ -102,6 +104,8 @@ class ScratchFinder:
     def _moved(self, spec: ModuleSpec) -> ModuleSpec:
         if not (spec.has_location and spec.origin):
             return spec
+        if os.path.realpath(spec.origin) in self.removed:
+            raise ModuleNotFoundError(f"No module named {spec.name!r}", name=spec.name)
         origin = self.relocation.path(spec.origin)
         package = None
         if spec.submodule_search_locations is not None:
@@ -150,10 +154,12 @@ def _forget_project_modules(relocation: Relocation) -> None:
             del sys.modules[name]
 
 
-def redirect_imports(roots: Sequence[Path], scratch: Path) -> None:
-    """From now on in this process, the project's modules import from `scratch`, not from `roots`;
-    those already imported (mutcheck's own, when the project is mutcheck) are imported afresh."""
+def redirect_imports(roots: Sequence[Path], scratch: Path, removed: Sequence[str] = ()) -> None:
+    """From now on in this process, the project's modules import from `scratch`, not from `roots`,
+    and the files `removed` from the copy (relative paths) import from nowhere; those already
+    imported (mutcheck's own, when the project is mutcheck) are imported afresh."""
     relocation = Relocation(roots, scratch)
     sys.path[:] = [relocation.path(entry) for entry in sys.path]
-    sys.meta_path.insert(0, ScratchFinder(relocation))
+    gone = frozenset(os.path.realpath(root / path) for root in roots for path in removed)
+    sys.meta_path.insert(0, ScratchFinder(relocation, gone))
     _forget_project_modules(relocation)
