@@ -117,7 +117,9 @@ def _entry_problems(
     problems += [
         problem for key in _TEXTS if key in table for problem in _check_text(table[key], source, entry, key, languages)
     ]
-    if families is not None and isinstance(table.get("family"), str) and table["family"] not in families:
+    if table.get("family") == REVERT_FAMILY:
+        problems.append(Problem(source, entry, "family", f"{REVERT_FAMILY!r} is the family of --revert's mutants"))
+    elif families is not None and isinstance(table.get("family"), str) and table["family"] not in families:
         known = ", ".join(sorted(families)) or "none declared"
         problems.append(Problem(source, entry, "family", f"unknown family {table['family']!r} (known: {known})"))
     if "delete" in table and table["delete"] is not True:

@@ -94,10 +94,10 @@ def _problems(
     if mutant.generic:  # no catalogued expectation; a survivor counts only when asked to
         return [Unmet("unexpected-survivor")] if strict_generic and verdict == SURVIVED else []
     detected = {tests[index] for index, outcome in run.outcomes.items() if outcome in DETECTING}
+    if mutant.revert:  # guarded when a test fails, or the tests cannot even load, with it undone
+        return [Unmet("unguarded-change", detail=verdict)] if verdict in (SURVIVED, NO_COVERAGE) else []
     if verdict == BROKEN:
         return [Unmet("broken", detail=run.broken)]
-    if mutant.revert:  # no test fails with this part of the change undone: nothing guards it
-        return [Unmet("unguarded-change", detail=verdict)] if verdict in (SURVIVED, NO_COVERAGE) else []
     if mutant.equivalent:
         if verdict in (KILLED, TIMEOUT):
             return [Unmet("equivalent-killed", detail=verdict, test=test) for test in sorted(detected)]

@@ -81,6 +81,7 @@ def _mutant_entry(result: MutantResult, order: int) -> dict[str, Any]:
         "expectation_met": result.expectation_met,
         "problems": [vars(problem) for problem in result.problems],
         "killers": list(result.killers),
+        "broken": run.broken,
         "selected": run.selected,
         "outcomes": {str(index): outcome for index, outcome in sorted(run.outcomes.items())},
         "witnesses": {str(index): witness for index, witness in sorted(run.witnesses.items())},
@@ -182,10 +183,7 @@ def build_results(
         },
         "tests": list(run.tests),
         "baseline": baseline,
-        "families": {
-            **catalog.families,
-            **({REVERT_FAMILY: revert_family(facts["languages"])} if change_guard else {}),
-        },
+        "families": families,
         "sources": {result.applied.mutant.file: result.applied.original for result in matrix.results},
         "mutants": mutants,
         "summary": summarize(mutants, baseline["ok"]),
@@ -250,4 +248,5 @@ def _with_later_fields(data: dict[str, Any]) -> dict[str, Any]:
         mutant.setdefault("survives", None)
         mutant.setdefault("tracked", None)
         mutant.setdefault("revert", False)
+        mutant.setdefault("broken", None)
     return data

@@ -1,28 +1,25 @@
 """Revert mutants: the change to the target files since BASE's merge base, undone hunk by hunk and whole."""
 
 import ast
-import io
+import codecs
 import re
-import subprocess
-import tokenize
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import CodeType
 
-from unidiff import Hunk, PatchedFile, PatchSet
+from unidiff import Hunk
 
 from mutcheck.catalog import MODULE_SCOPE, REVERT_FAMILY, Mutant
+from mutcheck.change_files import OPTION, FileChange, changed_files, merge_base
 from mutcheck.change_guard import WHOLE_CHANGE, lines_label, shown_base
-from mutcheck.mutate import AppliedMutant, FileEdit, Span, file_diff, read_source
+from mutcheck.mutate import AppliedMutant, FileEdit, Span, file_diff
 from mutcheck.problems import InputError, Problem
 from mutcheck.project_paths import target_files
 from mutcheck.report.texts import say
 from mutcheck.swap import code_fingerprint, swappable
 
-_OPTION = "--revert"
-# The user's diff settings (colour, an external tool, a text conversion, rename detection) would change the hunks.
-_DIFF_OPTIONS = ("--relative", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv", "--no-renames")
+_COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 
 
 @dataclass(frozen=True)
@@ -48,69 +45,30 @@ class Change:
     skipped: tuple[SkippedHunk, ...]
 
 
-@dataclass(frozen=True)
-class _FileChange:
-    """One target file on both sides: None where it does not exist."""
-
-    path: str
-    head: str | None
-    base: str | None
-    encoding: str
-    patch: PatchedFile | None  # None for a file git does not track yet
-
-
-def _git(root: Path, base: str, *args: str) -> bytes:
-    completed = subprocess.run(["git", *args], cwd=root, capture_output=True, check=False)
-    if completed.returncode != 0:
-        # merge-base fails without a word when the histories share no commit.
-        reason = completed.stderr.decode(errors="replace").strip() or "no common ancestor with HEAD"
-        raise InputError([Problem(_OPTION, "", "", f"git {args[0]} {base} failed: {reason}")])
-    return completed.stdout
-
-
-def _decoded(data: bytes) -> tuple[str, str]:
-    """Source bytes as Python reads them (see `read_source`)."""
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    return io.TextIOWrapper(io.BytesIO(data), encoding).read(), encoding
-
-
 def _lines(text: str) -> list[str]:
     """Lines as git counts them: ended by "\n" only, each keeping its end."""
     return re.findall(r"[^\n]*\n|[^\n]+$", text)
 
 
-def _file_changes(root: Path, base: str, parted: str, targets: tuple[str, ...]) -> list[_FileChange]:
-    diff = _git(root, base, "diff", *_DIFF_OPTIONS, parted, "--", *targets).decode("utf-8", errors="replace")
-    changes = []
-    for patched in PatchSet(diff):
-        if not patched.path.endswith(".py") or patched.is_binary_file:
-            continue
-        head = base_text = None
-        encoding = "utf-8"
-        if not patched.is_removed_file:
-            head, encoding = _read(root, patched.path)
-        if not patched.is_added_file:
-            # "./": the path is the project's (`--relative`), which may be a folder of the repository.
-            base_text, base_encoding = _decoded(_git(root, base, "show", f"{parted}:./{patched.path}"))
-            encoding = base_encoding if head is None else encoding
-        changes.append(_FileChange(patched.path, head, base_text, encoding, patched))
-    untracked = _git(root, base, "ls-files", "-z", "--others", "--exclude-standard", "--", *targets).decode()
-    for path in sorted(name for name in untracked.split("\0") if name.endswith(".py")):
-        head, encoding = _read(root, path)
-        changes.append(_FileChange(path, head, None, encoding, None))
-    return sorted(changes, key=lambda change: change.path)
+def _declared_encoding(text: str | None) -> str:
+    """The encoding a Python source declares in its first two lines (PEP 263), else UTF-8: a
+    reverted file is written in the encoding its own text asks for."""
+    for line in _lines(text or "")[:2]:
+        if match := _COOKIE.match(line):
+            try:
+                return codecs.lookup(match.group(1)).name
+            except LookupError:
+                break
+    return "utf-8"
 
 
-def _read(root: Path, path: str) -> tuple[str, str]:
-    try:
-        return read_source(root / path)
-    except (OSError, SyntaxError, UnicodeDecodeError) as error:
-        raise InputError([Problem(path, "", _OPTION, f"cannot be read as Python source: {error}")]) from error
+def _edit(path: str, text: str | None) -> FileEdit:
+    return FileEdit(path, text, _declared_encoding(text))
 
 
 def _layout_free(text: str) -> str | None:
     """The syntax tree without docstrings (None when `text` does not parse): equal for two texts
-    that differ only in comments, docstrings or formatting."""
+    that differ only in comments, docstrings or formatting (and for "" and a module of them)."""
     try:
         tree = ast.parse(text)
     except SyntaxError:
@@ -124,7 +82,7 @@ def _layout_free(text: str) -> str | None:
             and isinstance(body[0].value, ast.Constant)
             and isinstance(body[0].value.value, str)
         ):
-            node.body = body[1:] or [ast.Pass()]
+            node.body = body[1:] or ([] if isinstance(node, ast.Module) else [ast.Pass()])
     return ast.dump(tree)
 
 
@@ -132,8 +90,16 @@ def _compiled(text: str, path: str) -> CodeType:
     try:
         return compile(text, path, "exec", dont_inherit=True)
     except SyntaxError as error:
-        problem = Problem(path, "", _OPTION, f"does not compile: {error.msg} (line {error.lineno})")
+        problem = Problem(path, "", OPTION, f"does not compile: {error.msg} (line {error.lineno})")
         raise InputError([problem]) from error
+
+
+def _compiles(text: str, path: str) -> CodeType | None:
+    """The code of a reverted file, or None: it parses (a `return` back at module level) yet does not compile."""
+    try:
+        return compile(text, path, "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return None
 
 
 def _outermost_functions(tree: ast.Module) -> list[tuple[str, int, int]]:
@@ -151,13 +117,9 @@ def _outermost_functions(tree: ast.Module) -> list[tuple[str, int, int]]:
     return found
 
 
-def _scope(head: str, head_code: CodeType, mutated_code: CodeType, first: int, last: int) -> str | None:
-    """The function that holds lines `first`..`last` of the head and whose code alone the revert
-    changes, or None: then the revert runs in a copy against every test."""
-    for qualname, start, end in _outermost_functions(ast.parse(head)):
-        if start <= first and last <= end:
-            return qualname if swappable(head_code, mutated_code, qualname) else None
-    return None
+def _owner(functions: list[tuple[str, int, int]], first: int, last: int) -> str | None:
+    """The outermost function whose lines hold `first`..`last`, or None."""
+    return next((name for name, start, end in functions if start <= first and last <= end), None)
 
 
 def _whole_lines(lines: list[str], start: int, end: int) -> Span:
@@ -178,8 +140,9 @@ def _touched_lines(hunk: Hunk) -> tuple[int, int]:
 
 
 class _Builder:
-    def __init__(self, base: str, languages: tuple[str, ...]) -> None:
+    def __init__(self, base: str, parted: str, languages: tuple[str, ...]) -> None:
         self.base = shown_base(base)
+        self.parted = parted
         self.languages = languages
 
     def texts(self, key: str, **values: object) -> dict[str, str]:
@@ -197,7 +160,7 @@ class _Builder:
             replace=None,
             killed_by=(),
             equivalent=None,
-            origin=origin,
+            origin=f"git diff {self.parted[:12]} -- {origin}",
             title=title,
             why=self.texts(why_key),
             hint=self.texts("hint"),
@@ -218,18 +181,22 @@ def _in_order(needle: list[str], haystack: list[str]) -> bool:
     return all(line in remaining for line in needle)
 
 
-def _moves(hunks: list[Hunk]) -> dict[int, int]:
-    """Code the change moved: each hunk that only deletes lines which another hunk of the file
-    writes again (re-indented, perhaps with lines around them), by index, with that other hunk.
-    Undone alone, a move's deletion leaves the code in both places, and its addition in neither."""
+def _moves(hunks: tuple[Hunk, ...], functions: list[tuple[str, int, int]]) -> dict[int, int]:
+    """Code the change moved within one function (or among module statements): each hunk that
+    only deletes lines which another hunk there writes again (re-indented, perhaps with lines
+    around them), by index, with that other hunk. Undone alone, a move's deletion leaves the
+    code in both places, and its addition in neither."""
     moves: dict[int, int] = {}
     for deletion, hunk in enumerate(hunks):
         removed = _code_lines(line.value for line in hunk if line.is_removed)
         if hunk.target_length or not removed:
             continue
+        owner = _owner(functions, *_touched_lines(hunk))
         for addition, other in enumerate(hunks):
             taken = addition == deletion or addition in moves or addition in moves.values()
-            if not taken and _in_order(removed, _code_lines(line.value for line in other if line.is_added)):
+            if taken or _owner(functions, *_touched_lines(other)) != owner:
+                continue
+            if _in_order(removed, _code_lines(line.value for line in other if line.is_added)):
                 moves[deletion] = addition
                 break
     return moves
@@ -263,57 +230,58 @@ def _reverted(head_lines: list[str], base_lines: list[str], hunks: list[Hunk]) -
     return "".join(lines), min(start for start, _ in places), max(end for _, end in places)
 
 
+def _skip_reason(layout: str | None, head_tree: str | None, code: CodeType | None, unreferenced: bool) -> str | None:
+    if layout is None or code is None:
+        return "alone"
+    if layout == head_tree:
+        return "layout"
+    return "unreferenced" if unreferenced else None
+
+
 def _hunk_mutants(
-    change: _FileChange, head: str, base: str, builder: _Builder, parted: str, named: Callable[[str], bool]
+    change: FileChange, head: str, base: str, builder: _Builder, named: Callable[[str], bool]
 ) -> tuple[list[AppliedMutant], list[SkippedHunk]]:
     head_lines, base_lines = _lines(head), _lines(base)
     head_code = _compiled(head, change.path)
     head_tree = _layout_free(head)
-    hunks = list(change.patch or ())
-    moves = _moves(hunks)
+    functions = _outermost_functions(ast.parse(head))
+    moves = _moves(change.hunks, functions)
     moved_by = {addition: deletion for deletion, addition in moves.items()}
     mutants, skipped = [], []
-    for index, hunk in enumerate(hunks):
+    for index, hunk in enumerate(change.hunks):
         number = index + 1
         mutant_id = f"revert:{change.path}:{number}"
-        group = [hunk] + ([hunks[moved_by[index]]] if index in moved_by else [])
+        group = [hunk] + ([change.hunks[moved_by[index]]] if index in moved_by else [])
         mutated, start, end = _reverted(head_lines, base_lines, group)
         diff = file_diff(change.path, head, mutated)
         layout = _layout_free(mutated)
-        restored = base_lines[hunk.source_start - 1 : hunk.source_start - 1 + hunk.source_length]
-        unreferenced = not hunk.target_length and _unreferenced_definitions("".join(restored), named)
-        if index in moves or layout is None or layout == head_tree or unreferenced:
-            reason = (
-                "moved"
-                if index in moves
-                else "alone"
-                if layout is None
-                else "layout"
-                if layout == head_tree
-                else "unreferenced"
-            )
+        mutated_code = _compiles(mutated, change.path) if layout is not None else None
+        restored = "".join(base_lines[hunk.source_start - 1 : hunk.source_start - 1 + hunk.source_length])
+        unreferenced = not hunk.target_length and _unreferenced_definitions(restored, named)
+        reason = "moved" if index in moves else _skip_reason(layout, head_tree, mutated_code, unreferenced)
+        if reason is not None or mutated_code is None:
             with_id = f"revert:{change.path}:{moves[index] + 1}" if index in moves else None
             skipped.append(
                 SkippedHunk(mutant_id, change.path, hunk.target_start, hunk.target_length, reason, diff, with_id)
             )
             continue
-        mutated_code = compile(mutated, change.path, "exec", dont_inherit=True)
         touched = [line for member in group for line in _touched_lines(member)]
-        target = _scope(head, head_code, mutated_code, min(touched), max(touched))
+        owner = _owner(functions, min(touched), max(touched))
+        target = owner if owner and swappable(head_code, mutated_code, owner) else None
         where = {lang: lines_label(hunk.target_start, hunk.target_length, lang) for lang in builder.languages}
         if index in moved_by:  # the other half of the move goes back with it
-            moved = hunks[moved_by[index]]
-            key, extra = "moved_title", {"moved": moved.target_start}
+            key, extra = "moved_title", {"moved": change.hunks[moved_by[index]].target_start}
         else:
             key, extra = "hunk_title", {}
         values = {"file": change.path, "number": number, "base": builder.base, **extra}
         title = {lang: say(lang, "revert", key, where=where[lang], **values) for lang in builder.languages}
-        origin = f"git diff {parted[:12]} -- {change.path}, hunk {number}"
         prefix = sum(map(len, head_lines[:start]))
         suffix = sum(map(len, head_lines[end:]))
         mutants.append(
             AppliedMutant(
-                mutant=builder.mutant(mutant_id, change.path, target, title, "hunk_why", origin),
+                mutant=builder.mutant(
+                    mutant_id, change.path, target, title, "hunk_why", f"{change.path}, hunk {number}"
+                ),
                 original=head,
                 mutated=mutated,
                 diff=diff,
@@ -322,57 +290,56 @@ def _hunk_mutants(
                 equivalent_by_compilation=code_fingerprint(head_code) == code_fingerprint(mutated_code),
                 scope_qualname=target or MODULE_SCOPE,
                 swap_target=target,
-                encoding=change.encoding,
+                encoding=_declared_encoding(mutated),
             )
         )
     return mutants, skipped
 
 
-def _whole_file_mutant(change: _FileChange, builder: _Builder, parted: str) -> AppliedMutant:
-    """A file the change added (removed again) or removed (restored)."""
-    added = change.base is None
-    title = builder.texts("added_title" if added else "removed_title", file=change.path)
+def _whole_file_mutant(change: FileChange, builder: _Builder, also: tuple[FileChange, ...] = ()) -> AppliedMutant:
+    """A file the change added (removed again), removed (restored), or replaced without hunks
+    git could give (reverted whole); `also`: the other half of a moved file, reverted with it."""
+    key = "added_title" if change.base is None else "removed_title" if change.head is None else "file_title"
+    title = builder.texts("moved_file_title" if also else key, file=change.path, moved=also[0].path if also else "")
     head, base = change.head or "", change.base or ""
-    mutant_id = f"revert:{change.path}:1"
-    origin = f"git diff {parted[:12]} -- {change.path}"
     return AppliedMutant(
-        mutant=builder.mutant(mutant_id, change.path, None, title, "hunk_why", origin),
+        mutant=builder.mutant(f"revert:{change.path}:1", change.path, None, title, "hunk_why", change.path),
         original=head,
         mutated=base,
-        diff=file_diff(change.path, head, base),
+        diff="".join(file_diff(c.path, c.head or "", c.base or "") for c in (change, *also)),
         span=_whole_lines(_lines(head), 0, len(_lines(head))),
         replacement=base,
         equivalent_by_compilation=False,
         scope_qualname=MODULE_SCOPE,
         swap_target=None,
-        encoding=change.encoding,
-        writes=(FileEdit(change.path, change.base, change.encoding),),
+        encoding=_declared_encoding(base),
+        writes=tuple(_edit(c.path, c.base) for c in (change, *also)),
     )
 
 
-def _whole_change(changes: list[_FileChange], builder: _Builder, parted: str) -> AppliedMutant | None:
+def _whole_change(changes: list[FileChange], builder: _Builder) -> AppliedMutant | None:
     """Every target file as it was at the merge base, or None when that differs from the head only in layout."""
-    differing = [
-        change
-        for change in changes
-        if change.head is None or change.base is None or _layout_free(change.head) != _layout_free(change.base)
-    ]
+    differing = [change for change in changes if _layout_free(change.head or "") != _layout_free(change.base or "")]
     if not differing:
         return None
     primary = next((change for change in differing if change.head is not None), differing[0])
     head, base = primary.head or "", primary.base or ""
     target = None
-    equivalent = all(change.head is not None and change.base is not None for change in differing) and all(
+    both_sides = all(change.head is not None and change.base is not None for change in differing)
+    equivalent = both_sides and all(
         code_fingerprint(_compiled(c.head or "", c.path)) == code_fingerprint(_compiled(c.base or "", c.path))
         for c in differing
     )
-    if len(differing) == 1 and primary.head is not None and primary.base is not None:
-        touched = [line for hunk in primary.patch or () for line in _touched_lines(hunk)]
-        target = _scope(head, _compiled(head, primary.path), _compiled(base, primary.path), min(touched), max(touched))
+    if len(differing) == 1 and primary.hunks:
+        touched = [line for hunk in primary.hunks for line in _touched_lines(hunk)]
+        owner = _owner(_outermost_functions(ast.parse(head)), min(touched), max(touched))
+        head_code, base_code = _compiled(head, primary.path), _compiled(base, primary.path)
+        target = owner if owner and swappable(head_code, base_code, owner) else None
     title = builder.texts("all_title", count=len(differing))
-    origin = f"git diff {parted[:12]} -- " + " ".join(change.path for change in differing)
     return AppliedMutant(
-        mutant=builder.mutant(WHOLE_CHANGE, primary.path, target, title, "all_why", origin),
+        mutant=builder.mutant(
+            WHOLE_CHANGE, primary.path, target, title, "all_why", " ".join(change.path for change in differing)
+        ),
         original=head,
         mutated=base,
         diff="".join(file_diff(change.path, change.head or "", change.base or "") for change in differing),
@@ -381,8 +348,8 @@ def _whole_change(changes: list[_FileChange], builder: _Builder, parted: str) ->
         equivalent_by_compilation=equivalent,
         scope_qualname=target or MODULE_SCOPE,
         swap_target=target,
-        encoding=primary.encoding,
-        writes=() if target else tuple(FileEdit(c.path, c.base, c.encoding) for c in differing),
+        encoding=_declared_encoding(base),
+        writes=() if target else tuple(_edit(c.path, c.base) for c in differing),
     )
 
 
@@ -399,26 +366,66 @@ def _names_in(root: Path, paths: tuple[str, ...]) -> Callable[[str], bool]:
     return words.__contains__
 
 
+def _whole_file_skip(change: FileChange, reason: str, with_id: str | None = None) -> SkippedHunk:
+    lines = len(_lines(change.head or ""))
+    diff = file_diff(change.path, change.head or "", change.base or "")
+    return SkippedHunk(f"revert:{change.path}:1", change.path, 1 if lines else 0, lines, reason, diff, with_id)
+
+
+def _whole_files(
+    changes: list[FileChange], builder: _Builder, named: Callable[[str], bool]
+) -> tuple[list[AppliedMutant], list[SkippedHunk]]:
+    """Files added, removed or replaced whole. A module of docstrings and comments only is layout;
+    a removed module whose name nothing in the head mentions is unreferenced; a file removed and
+    one added with the same code (a rename) are reverted together, under the added one's id."""
+    whole = [change for change in changes if not change.hunks]
+    added = {_layout_free(c.head or ""): c for c in whole if c.base is None}
+    renamed_to = {}  # removed file's path → the added file with its code
+    for change in whole:
+        twin = added.get(_layout_free(change.base or "")) if change.head is None else None
+        if twin is not None and twin.path not in renamed_to.values():
+            renamed_to[change.path] = twin.path
+    renamed_from = {new: old for old, new in renamed_to.items()}
+    by_path = {change.path: change for change in whole}
+    mutants, skipped = [], []
+    for change in whole:
+        if change.path in renamed_to:
+            skipped.append(_whole_file_skip(change, "moved", f"revert:{renamed_to[change.path]}:1"))
+        elif change.path in renamed_from:
+            mutants.append(_whole_file_mutant(change, builder, (by_path[renamed_from[change.path]],)))
+        elif _layout_free(change.head or "") == _layout_free(change.base or ""):
+            skipped.append(_whole_file_skip(change, "layout"))
+        elif change.head is None and not named(Path(change.path).stem):
+            skipped.append(_whole_file_skip(change, "unreferenced"))
+        else:
+            mutants.append(_whole_file_mutant(change, builder))
+    return mutants, skipped
+
+
 def revert_change(
     root: Path, base: str, targets: tuple[str, ...], languages: tuple[str, ...], tests: tuple[str, ...] = ()
 ) -> Change:
-    """The revert mutants of the change to `targets` from the merge base of `base` and HEAD to the
-    working tree (untracked files included), and the hunks that get none; `tests` are searched
-    too for the names of deleted definitions."""
-    parted = _git(root, base, "merge-base", base, "HEAD").decode().strip()
-    changes = _file_changes(root, base, parted, targets)
-    builder = _Builder(base, languages)
+    """The revert mutants of the change to `targets` (the `tests` left out) from the merge base
+    of `base` and HEAD to the working tree, untracked files included, and the hunks that get
+    none; the tests are searched too for the names of deleted definitions."""
+    parted = merge_base(root, base)
+    changes = changed_files(root, base, parted, targets, tests)
+    builder = _Builder(base, parted, languages)
     named = _names_in(root, (*targets, *tests))
-    mutants: list[AppliedMutant] = []
-    skipped: list[SkippedHunk] = []
+    mutants, skipped = _whole_files(changes, builder, named)
     for change in changes:
-        if change.head is None or change.base is None:
-            mutants.append(_whole_file_mutant(change, builder, parted))
-            continue
-        hunk_mutants, hunks_skipped = _hunk_mutants(change, change.head, change.base, builder, parted, named)
-        mutants += hunk_mutants
-        skipped += hunks_skipped
-    whole = _whole_change(changes, builder, parted)
+        if change.hunks and change.head is not None and change.base is not None:
+            hunk_mutants, hunks_skipped = _hunk_mutants(change, change.head, change.base, builder, named)
+            mutants += hunk_mutants
+            skipped += hunks_skipped
+    order = {change.path: position for position, change in enumerate(changes)}
+    mutants.sort(key=lambda applied: (order[applied.mutant.file], _number(applied.mutant.id)))
+    skipped.sort(key=lambda hunk: (order[hunk.file], _number(hunk.id)))
+    whole = _whole_change(changes, builder)
     if whole is not None:
         mutants.append(whole)
     return Change(base, parted, tuple(change.path for change in changes), tuple(mutants), tuple(skipped))
+
+
+def _number(mutant_id: str) -> int:
+    return int(mutant_id.rsplit(":", 1)[1])

@@ -2,6 +2,7 @@
 change reverted, must make a test fail; the comment shows the A/B table of the whole change."""
 
 import ast
+import copy
 import json
 import shutil
 from pathlib import Path
@@ -17,7 +18,7 @@ from mutcheck.cli import main
 from mutcheck.exit_code import ExitCode
 from mutcheck.mutate import file_diff
 from mutcheck.publish import publish
-from mutcheck.report.markdown import render_markdown
+from mutcheck.report.markdown import COMMENT_LIMIT, render_markdown
 from mutcheck.results import load_results
 from tests.mutcheck.browser import chromium
 from tests.mutcheck.engine_project import families, pyproject
@@ -327,3 +328,82 @@ def test_no_change_is_said_so_and_a_failed_baseline_shows_no_change_guard(tmp_pa
     assert results["change_guard"]["files"] == ["src/merging.py"]
     assert result.exit_code == ExitCode.BASELINE_FAILED
     assert "Change guard" not in result.output and "#### Change guard" not in render_markdown(results)
+
+
+def _history(project: Path, base_files: dict[str, str], head_files: dict[str, str]) -> str:
+    """A fixture project with a base commit of `base_files` and `head_files` written over it
+    (uncommitted); returns the base commit."""
+    (project / "mutants").mkdir(parents=True)
+    (project / "pyproject.toml").write_text(pyproject("revert-engine", timeout_constant=2.0), encoding="utf-8")
+    (project / "mutants" / "families.toml").write_text(families("merge", "merging", "合并"), encoding="utf-8")
+    (project / ".gitignore").write_text("__pycache__/\n", encoding="utf-8")
+    for files in (base_files, head_files):
+        for name, text in files.items():
+            (project / name).parent.mkdir(parents=True, exist_ok=True)
+            (project / name).write_text(text, encoding="utf-8")
+        if files is base_files:
+            git(project, "init", "-q", "-b", "main")
+            git(project, "add", ".")
+            git(project, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "base")
+            base = git(project, "rev-parse", "HEAD").strip()
+    return base
+
+
+def test_a_new_module_of_a_package_is_really_gone_and_tests_that_cannot_import_the_change_guard_it(tmp_path):
+    """Removed from the copy, a package's new module must not be found in the checkout through
+    the package's path; and a test that imports what the change added cannot even load without
+    it, which guards the change."""
+    base = _history(
+        tmp_path / "project",
+        {"src/pkg/__init__.py": "", "src/pkg/parts.py": "def first(parts):\n    return parts[0]\n"},
+        {
+            "src/pkg/episodes.py": "def count(parts):\n    return len(parts)\n",
+            "src/pkg/parts.py": "def first(parts):\n    return parts[0]\n\n\ndef last(parts):\n    return parts[-1]\n",
+            "tests/test_pkg.py": "from pkg.episodes import count\nfrom pkg.parts import last\n\n\n"
+            "def test_count():\n    assert count([1]) == 1\n\n\ndef test_last():\n    assert last([1, 2]) == 2\n",
+        },
+    )
+    result, results = _run(tmp_path / "project", "--revert", base)
+    mutants = _by_id(results)
+    module, function = mutants["revert:src/pkg/episodes.py:1"], mutants["revert:src/pkg/parts.py:1"]
+    assert (module["verdict"], module["path"]) == ("broken", "fallback"), result.output
+    assert "No module named 'pkg.episodes'" in module["broken"]
+    assert function["verdict"] == "broken" and "cannot import name 'last'" in function["broken"]
+    assert all(mutant["expectation_met"] for mutant in mutants.values()), result.output
+    assert result.exit_code == ExitCode.OK
+    english, chinese = split_languages(render_markdown(results))
+    assert "source the head's tests cannot load: tests/test\\_pkg.py: ModuleNotFoundError" in english
+    assert "head 的测试无法加载" in chinese
+    assert "the tests cannot load with it reverted: " in english
+
+
+def test_a_setters_revert_runs_in_a_copy_and_is_killed_by_the_test_of_the_setter(tmp_path):
+    before = "class Box:\n    @property\n    def x(self):\n        return self._x\n\n"
+    before += "    @x.setter\n    def x(self, value):\n        self._x = value\n"
+    base = _history(
+        tmp_path / "project",
+        {"src/box.py": before, "tests/test_box.py": "def test_nothing():\n    pass\n"},
+        {
+            "src/box.py": before.replace("self._x = value", "self._x = abs(value)"),
+            "tests/test_box.py": "from box import Box\n\n\ndef test_setter_keeps_magnitude():\n"
+            "    box = Box()\n    box.x = -5\n    assert box.x == 5\n",
+        },
+    )
+    result, results = _run(tmp_path / "project", "--revert", base)
+    setter = _by_id(results)["revert:src/box.py:1"]
+    assert (setter["path"], setter["verdict"]) == ("fallback", "killed"), result.output
+    assert setter["killers"] == ["tests/test_box.py::test_setter_keeps_magnitude"]
+
+
+def test_a_change_with_thousands_of_skipped_hunks_still_fits_one_comment(reverted):
+    results = copy.deepcopy(reverted["results"])
+    (skipped,) = results["change_guard"]["skipped"]
+    results["change_guard"]["skipped"] = [
+        {**skipped, "id": f"revert:src/merging.py:{number}", "diff": skipped["diff"] * 3} for number in range(4000)
+    ]
+    body = render_markdown(results)
+    english, chinese = split_languages(body)
+    assert len(body) <= COMMENT_LIMIT
+    assert "#### Change guard" in english and "##### A/B" in english and "#### 变更守护" in chinese
+    assert f"| {UNGUARDED_HUNK} |" in english  # the revert mutants stay; the skipped list is cut
+    assert "revert:src/merging.py:3999" not in body and "more row(s) are not shown here" in english

@@ -27,6 +27,7 @@ def _repository(root: Path, files: dict[str, str]) -> str:
 
 
 def _write(root: Path, name: str, text: str) -> None:
+    (root / name).parent.mkdir(parents=True, exist_ok=True)
     (root / name).write_text(textwrap.dedent(text), encoding="utf-8")
 
 
@@ -36,7 +37,7 @@ def _spliced(applied) -> str:
 
 
 def _change(root: Path, base: str, targets=("src",)):
-    change = revert_change(root, base, targets, ("en", "zh"))
+    change = revert_change(root, base, targets, ("en", "zh"), ("tests",))
     return change, {applied.mutant.id: applied for applied in change.mutants}
 
 
@@ -149,6 +150,7 @@ def test_new_removed_and_untracked_files_and_the_whole_change_across_files(tmp_p
     _write(tmp_path, "src/new.py", "N = 1\n")  # untracked
     _write(tmp_path, "src/notes.txt", "not python\n")
     _write(tmp_path, "docs/x.py", "D = 2\n")  # outside the target
+    _write(tmp_path, "tests/test_gone.py", "def test_gone():\n    assert find_spec('gone') is None\n")
     git(tmp_path, "rm", "-q", "--cached", "src/gone.py")
     change, mutants = _change(tmp_path, base)
     assert change.files == ("src/a.py", "src/gone.py", "src/new.py")
@@ -233,13 +235,14 @@ def test_added_and_removed_files_are_named_so_and_a_removed_file_keeps_its_own_e
     git(tmp_path, *IDENTITY, "commit", "-q", "-m", "old")
     base = git(tmp_path, "rev-parse", "HEAD").strip()
     git(tmp_path, "rm", "-q", "src/old.py")
+    _write(tmp_path, "tests/test_old.py", "def test_old():\n    assert find_spec('old') is None\n")
     _write(tmp_path, "src/added.py", "ADDED = 1\n")
     git(tmp_path, "add", "src/added.py")
     _, mutants = _change(tmp_path, base)
     added, removed = mutants["revert:src/added.py:1"], mutants["revert:src/old.py:1"]
     assert added.mutant.title["en"] == f"src/added.py, a new file, removed as on {base[:12]}"
     assert removed.mutant.title["zh"] == f"已删除的文件 src/old.py 按 {base[:12]} 恢复"
-    assert removed.files_written() == (FileEdit("src/old.py", latin, "iso-8859-1"),)
+    assert removed.files_written() == (FileEdit("src/old.py", latin, "iso8859-1"),)
     assert (added.original, added.mutated, removed.original, removed.mutated) == ("ADDED = 1\n", "", "", latin)
     assert added.mutant.origin == f"git diff {base[:12]} -- src/added.py"
     assert mutants["revert:all"].mutant.origin == f"git diff {base[:12]} -- src/added.py src/old.py"
@@ -318,7 +321,8 @@ def test_a_project_in_a_folder_of_its_repository_reads_the_base_from_that_folder
 def test_deleted_definitions_nothing_names_are_skipped_but_not_methods_or_ones_a_test_names(tmp_path):
     before = (
         "def used():\n    return 1\n\n\ndef dead():\n    return 2\n\n\n@decorate\nclass Gone:\n    pass\n\n\n"
-        "def kept():\n    return 0\n\n\ndef looked_up():\n    return 3\n\n\nclass Base:\n    def speak(self):\n        return 'base'\n\n\n"
+        "def kept():\n    return 0\n\n\ndef looked_up():\n    return 3\n\n\n"
+        "class Base:\n    def speak(self):\n        return 'base'\n\n\n"
         "class Child(Base):\n    def speak(self):\n        return 'child'\n"
     )
     base = _repository(tmp_path, {"src/m.py": before, "tests/test_m.py": "def test_x():\n    pass\n"})
@@ -335,3 +339,125 @@ def test_deleted_definitions_nothing_names_are_skipped_but_not_methods_or_ones_a
     looked_up, method = change.mutants[:2]
     assert "+def looked_up():" in looked_up.diff  # a test names it
     assert "+    def speak(self):" in method.diff  # an override changes what Child does
+
+
+def test_a_setter_or_an_overloaded_function_shares_its_name_so_its_revert_runs_in_a_copy(tmp_path):
+    before = (
+        "from typing import overload\n\n\nclass C:\n    @property\n    def x(self):\n        return self._x\n\n"
+        "    @x.setter\n    def x(self, value):\n        self._x = value\n\n\n"
+        "@overload\ndef f(a: int) -> int: ...\n@overload\ndef f(a: str) -> str: ...\ndef f(a):\n    return a\n"
+    )
+    base = _repository(tmp_path, {"src/m.py": before})
+    _write(
+        tmp_path,
+        "src/m.py",
+        before.replace("self._x = value", "self._x = abs(value)").replace("return a\n", "return a * 2\n"),
+    )
+    _, mutants = _change(tmp_path, base)
+    setter, overloaded = mutants["revert:src/m.py:1"], mutants["revert:src/m.py:2"]
+    assert (setter.swap_target, setter.scope_qualname) == (None, MODULE_SCOPE)  # the getter is C.x too
+    assert (overloaded.swap_target, overloaded.scope_qualname) == (None, MODULE_SCOPE)
+
+
+def test_a_hunk_that_parses_but_does_not_compile_alone_is_skipped_as_alone(tmp_path):
+    base = _repository(tmp_path, {"src/m.py": "for _ in range(1):\n    a = 1\n    break\n"})
+    _write(tmp_path, "src/m.py", "def g():\n    a = 1\n    return a\n")
+    change, mutants = _change(tmp_path, base)
+    assert [(hunk.id, hunk.reason) for hunk in change.skipped] == [
+        ("revert:src/m.py:1", "alone"),
+        ("revert:src/m.py:2", "alone"),  # `return` at module level: it parses, it does not compile
+    ]
+    assert list(mutants) == ["revert:all"]
+
+
+def test_tests_inside_the_target_are_not_reverted(tmp_path):
+    base = _repository(tmp_path, {"pkg/m.py": "X = 1\n", "pkg/tests/test_m.py": "def test_x():\n    pass\n"})
+    _write(tmp_path, "pkg/m.py", "X = 2\n")
+    _write(tmp_path, "pkg/tests/test_m.py", "def test_x():\n    assert True\n")
+    _write(tmp_path, "pkg/tests/test_new.py", "def test_new():\n    pass\n")
+    change = revert_change(tmp_path, base, ("pkg",), ("en",), ("pkg/tests",))
+    assert change.files == ("pkg/m.py",)
+    assert [m.mutant.id for m in change.mutants] == ["revert:pkg/m.py:1", "revert:all"]
+
+
+def test_a_line_removed_from_one_function_and_written_in_another_is_no_move(tmp_path):
+    before = (
+        "def load(path):\n    check(path)\n    return read(path)\n\n\ndef save(path, data):\n    write(path, data)\n"
+    )
+    base = _repository(tmp_path, {"src/m.py": before})
+    after = (
+        "def load(path):\n    return read(path)\n\n\ndef save(path, data):\n    check(path)\n    write(path, data)\n"
+    )
+    _write(tmp_path, "src/m.py", after)
+    change, mutants = _change(tmp_path, base)
+    assert change.skipped == ()
+    assert list(mutants) == ["revert:src/m.py:1", "revert:src/m.py:2", "revert:all"]  # each half on its own
+
+
+def test_each_reverted_file_is_written_in_the_encoding_its_own_text_declares(tmp_path):
+    latin = "# -*- coding: latin-1 -*-\nS = 'é'\nN = 1\n"
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/m.py").write_bytes(latin.encode("latin-1"))
+    git(tmp_path, "init", "-q", "-b", "main")
+    git(tmp_path, *IDENTITY, "add", ".")
+    git(tmp_path, *IDENTITY, "commit", "-q", "-m", "base")
+    base = git(tmp_path, "rev-parse", "HEAD").strip()
+    (tmp_path / "src/m.py").write_text("S = 'é'\nN = 2\n", encoding="utf-8")  # the cookie dropped
+    _, mutants = _change(tmp_path, base)
+    (edit,) = mutants["revert:all"].files_written()
+    assert (edit.text, edit.encoding) == (latin, "iso8859-1")
+
+
+def test_non_ascii_names_and_the_users_diff_settings_change_nothing(tmp_path):
+    base = _repository(tmp_path, {"c/café.py": "A = 1\nB = 1\nC = 1\nD = 1\n"})
+    _write(tmp_path, "c/café.py", "A = 2\nB = 1\nC = 1\nD = 2\n")
+    git(tmp_path, "config", "diff.noprefix", "true")
+    git(tmp_path, "config", "diff.interHunkContext", "5")
+    git(tmp_path, "config", "core.quotePath", "true")
+    change, mutants = _change(tmp_path, base, ("c",))
+    assert change.files == ("c/café.py",)
+    assert list(mutants) == ["revert:c/café.py:1", "revert:c/café.py:2", "revert:all"]
+
+
+def test_a_file_untracked_again_is_one_change_reverted_whole(tmp_path):
+    base = _repository(tmp_path, {"src/m.py": "X = 1\n"})
+    _write(tmp_path, "src/m.py", "X = 2\n")
+    git(tmp_path, "rm", "-q", "--cached", "src/m.py")  # git now sees it deleted, and untracked
+    _, mutants = _change(tmp_path, base)
+    assert list(mutants) == ["revert:src/m.py:1", "revert:all"]
+    whole_file = mutants["revert:src/m.py:1"]
+    assert whole_file.files_written() == (FileEdit("src/m.py", "X = 1\n"),)
+    assert whole_file.mutant.title["en"] == f"src/m.py, replaced whole, reverted to {base[:12]}"
+
+
+def test_empty_modules_are_layout_a_rename_goes_back_whole_and_a_module_nothing_names_is_unreferenced(tmp_path):
+    code = "def merge(parts):\n    return parts\n"
+    base = _repository(tmp_path, {"src/old_name.py": code, "src/obsolete.py": "def f():\n    return 1\n"})
+    git(tmp_path, "mv", "src/old_name.py", "src/new_name.py")
+    git(tmp_path, "rm", "-q", "src/obsolete.py")
+    _write(tmp_path, "src/__init__.py", '"""The package."""\n')
+    change, mutants = _change(tmp_path, base)
+    assert [(hunk.id, hunk.reason, hunk.reverted_with) for hunk in change.skipped] == [
+        ("revert:src/__init__.py:1", "layout", None),
+        ("revert:src/obsolete.py:1", "unreferenced", None),
+        ("revert:src/old_name.py:1", "moved", "revert:src/new_name.py:1"),
+    ]
+    renamed = mutants["revert:src/new_name.py:1"]
+    assert renamed.files_written() == (FileEdit("src/new_name.py", None), FileEdit("src/old_name.py", code))
+    assert list(mutants) == ["revert:src/new_name.py:1", "revert:all"]
+
+
+def test_a_shallow_clone_without_the_base_says_so(tmp_path):
+    origin = tmp_path / "origin"
+    origin.mkdir()
+    base = _repository(origin, {"src/m.py": "X = 1\n"})
+    _write(origin, "src/m.py", "X = 2\n")
+    git(origin, *IDENTITY, "commit", "-q", "-am", "head")
+    git(tmp_path, "clone", "-q", "--depth", "1", origin.as_uri(), "clone")
+    with pytest.raises(InputError) as raised:
+        revert_change(tmp_path / "clone", base, ("src",), ("en",))
+    (problem,) = raised.value.problems
+    assert problem.message.startswith(f"git merge-base {base} failed: ")
+    assert problem.message.endswith(
+        "(the clone is shallow: fetch its history, e.g. actions/checkout with fetch-depth: 0)"
+    )

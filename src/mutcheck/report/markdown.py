@@ -30,6 +30,7 @@ class Limits:
     known_gaps: int
     generic: int
     reverted: int
+    skipped: int
 
 
 @cache
@@ -56,8 +57,10 @@ def _language_body(view: ReportView, limits: Limits, quiet: bool, matrix_here: b
     rows = view.findings + [mutant for mutant in view.mutants if mutant.met]  # the unmet stay visible longest
     generic = view.generic.survivors if view.generic else []
     reverted = view.change_guard.reverted if view.change_guard else []
+    skipped = view.change_guard.skipped if view.change_guard else []
     shown = {
         "reverted": reverted[: limits.reverted],
+        "skipped": skipped[: limits.skipped],
         "generic": generic[: limits.generic],
         "findings": view.findings[: limits.findings],
         "matrix": rows[: limits.matrix],
@@ -66,6 +69,7 @@ def _language_body(view: ReportView, limits: Limits, quiet: bool, matrix_here: b
     }
     hidden = {
         "reverted": len(reverted) - min(len(reverted), limits.reverted),
+        "skipped": len(skipped) - min(len(skipped), limits.skipped),
         "generic": len(generic) - min(len(generic), limits.generic),
         "findings": len(view.findings) - len(shown["findings"]),
         "matrix": len(rows) - len(shown["matrix"]),
@@ -133,18 +137,19 @@ def render_markdown(
     results: dict[str, Any], languages: tuple[str, ...] | None = None, limit: int = COMMENT_LIMIT
 ) -> str:
     """The whole comment (default: in every language of the run); rows are dropped (generic
-    survivors, matrix, equivalents, known gaps, revert mutants, then findings) until it fits. When every
+    survivors, skipped hunks, matrix, equivalents, known gaps, revert mutants, then findings) until it fits. When every
     expectation is met, the comment is quiet: the verdict and the family table, the rest collapsed."""
     views = [build_view(results, lang) for lang in languages or texts.run_languages(results)]
     quiet = results["summary"]["exit_code"] == 0
     first = views[0]
     generic = len(first.generic.survivors) if first.generic else 0
-    reverted = len(first.change_guard.reverted) if first.change_guard else 0
+    guard = first.change_guard
+    reverted, skipped = (len(guard.reverted), len(guard.skipped)) if guard else (0, 0)
     footer = _footer(results, first.lang)
     counts = (len(first.findings), len(first.mutants), len(first.equivalents), len(first.known_gaps))
-    full = Limits(*counts, generic, reverted)
+    full = Limits(*counts, generic, reverted, skipped)
     body = _assemble(views, full, footer, quiet)
-    for field in ("generic", "matrix", "equivalents", "known_gaps", "reverted", "findings"):
+    for field in ("generic", "skipped", "matrix", "equivalents", "known_gaps", "reverted", "findings"):
         if len(body) <= limit:
             return body
         low, high = 0, getattr(full, field)

@@ -25,7 +25,7 @@ def _status_reason(entry: dict[str, Any], lang: str) -> str | None:
         reason = say(lang, "show", "known_gap", reason=entry["survives"][lang])
         return reason + (say(lang, "terminal", "tracked", tracked=entry["tracked"]) if entry["tracked"] else "")
     if entry["verdict"] == "broken":
-        return next((p["detail"] for p in entry["problems"] if p["kind"] == "broken"), None)
+        return entry["broken"]
     witnesses = list(entry["witnesses"].values())
     return "; ".join(witnesses) if witnesses else None
 

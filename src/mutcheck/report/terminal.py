@@ -133,8 +133,7 @@ def _change_guard(results: dict[str, Any], lang: str, console: Console) -> None:
     heading = say(lang, "revert", "terminal_heading", heading=say(lang, "revert", "heading"), intro=guard.intro)
     print_plain(console, "\n" + heading)
     for mutant in guard.reverted:
-        killers = ", ".join(mutant.killers_listed)
-        words = say(lang, "revert", "guarded", tests=killers) if killers else say(lang, "revert", "unguarded")
+        words = guard.notes.get(mutant.id) or say(lang, "revert", "guarded", tests=", ".join(mutant.killers_listed))
         print_plain(console, f"  {mutant.id} [{mutant.verdict_text}] {words}")
     for hunk in guard.skipped:
         line = say(lang, "revert", "terminal_skipped", id=hunk.id, where=hunk.where, reason=hunk.reason)

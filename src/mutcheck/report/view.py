@@ -99,6 +99,7 @@ class ChangeGuardView:
     base: str  # as the texts name it
     intro: str  # what was compared, and the counts
     reverted: list[MutantView]
+    notes: dict[str, str]  # for a revert no test failed under: why it is guarded or not
     skipped: list[SkippedView]
     ab_heading: str
     ab: list[AbRow]
@@ -322,14 +323,32 @@ def _change_guard(results: dict[str, Any], reverted: list[MutantView], lang: str
         )
         for number, test in enumerate(failing[:AB_ROWS_LISTED], start=1)
     ]
-    if whole and not failing:
+    if whole and whole.verdict == "broken":
+        note = say(lang, "revert", "ab_broken", base=base, detail=_broken(results, WHOLE_CHANGE))
+    elif whole and not failing:
         note = say(lang, "revert", "ab_none", base=base)
     elif len(failing) > AB_ROWS_LISTED:
         note = say(lang, "revert", "ab_more", count=len(failing) - AB_ROWS_LISTED, base=base)
     else:
         note = None
     heading = say(lang, "revert", "ab_heading", base=base)
-    return ChangeGuardView(base, intro, reverted, skipped, heading, rows, note)
+    notes = {mutant.id: text for mutant in reverted if (text := _guard_note(results, mutant, lang))}
+    return ChangeGuardView(base, intro, reverted, notes, skipped, heading, rows, note)
+
+
+def _guard_note(results: dict[str, Any], mutant: MutantView, lang: str) -> str | None:
+    if mutant.killers:
+        return None
+    if mutant.verdict == "broken":
+        return say(lang, "revert", "broken", detail=_broken(results, mutant.id))
+    if mutant.verdict == "equivalent":
+        return say(lang, "revert", "same_code")
+    return say(lang, "revert", "unguarded")
+
+
+def _broken(results: dict[str, Any], mutant_id: str) -> str:
+    entry = next(entry for entry in results["mutants"] if entry["id"] == mutant_id)
+    return " ".join((entry["broken"] or "").split())[:WITNESS_LENGTH]
 
 
 def _cell(lang: str, outcome: str, witness: str | None) -> str:

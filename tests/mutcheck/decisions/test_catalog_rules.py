@@ -233,6 +233,14 @@ def test_a_declared_family_is_required_and_titled_in_every_language(tmp_path):
     }
 
 
+def test_the_family_of_the_revert_mutants_is_no_catalog_family_declared_or_not(tmp_path):
+    families = '[family.change-guard]\nen = "Guard"\nzh = "守护"\n'
+    expected = [f"{SOURCE}: A1: family: 'change-guard' is the family of --revert's mutants"]
+    files = {"mutants/families.toml": families, SOURCE: entry_text(family="change-guard")}
+    assert problems(tmp_path, files) == expected
+    assert problems(tmp_path / "undeclared", {SOURCE: entry_text(family="change-guard")}) == expected
+
+
 def test_an_empty_families_file_declares_none(tmp_path):
     files = {"mutants/families.toml": "", SOURCE: entry_text()}
     assert problems(tmp_path, files) == [f"{SOURCE}: A1: family: unknown family 'gate' (known: none declared)"]

@@ -1,0 +1,97 @@
+"""The change since BASE's merge base, file by file: each target file's text on both sides, and git's hunks."""
+
+import io
+import subprocess
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+
+from unidiff import Hunk, PatchSet
+
+from mutcheck.mutate import read_source
+from mutcheck.problems import InputError, Problem
+
+OPTION = "--revert"
+# The user's settings would change the hunks or their paths: colour, an external tool, a text
+# conversion, rename detection, prefixes other than a/ and b/, hunks merged across context lines,
+# and file names quoted as octal escapes.
+_GIT = ("git", "-c", "core.quotePath=false")
+_DIFF_OPTIONS = (
+    "--relative",
+    "--unified=0",
+    "--inter-hunk-context=0",
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--no-renames",
+    "--src-prefix=a/",
+    "--dst-prefix=b/",
+)
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One changed target file: its text in the working tree and at the merge base (None where it
+    does not exist), and git's hunks between them (none when git cannot give them one by one)."""
+
+    path: str
+    head: str | None
+    base: str | None
+    hunks: tuple[Hunk, ...]
+
+
+def _git(root: Path, base: str, *args: str) -> bytes:
+    completed = subprocess.run([*_GIT, *args], cwd=root, capture_output=True, check=False)
+    if completed.returncode != 0:
+        # merge-base fails without a word when the histories share no commit.
+        reason = completed.stderr.decode(errors="replace").strip() or "no common ancestor with HEAD"
+        shallow = subprocess.run([*_GIT, "rev-parse", "--is-shallow-repository"], cwd=root, capture_output=True)
+        if shallow.stdout.strip() == b"true":
+            reason += " (the clone is shallow: fetch its history, e.g. actions/checkout with fetch-depth: 0)"
+        raise InputError([Problem(OPTION, "", "", f"git {args[0]} {base} failed: {reason}")])
+    return completed.stdout
+
+
+def _decoded(data: bytes) -> str:
+    """Source bytes as Python reads them (see `read_source`)."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return io.TextIOWrapper(io.BytesIO(data), encoding).read()
+
+
+def _read(root: Path, path: str) -> str:
+    try:
+        return read_source(root / path)[0]
+    except (OSError, SyntaxError, UnicodeDecodeError) as error:
+        raise InputError([Problem(path, "", OPTION, f"cannot be read as Python source: {error}")]) from error
+
+
+def merge_base(root: Path, base: str) -> str:
+    return _git(root, base, "merge-base", base, "HEAD").decode().strip()
+
+
+def changed_files(
+    root: Path, base: str, parted: str, targets: tuple[str, ...], left_out: tuple[str, ...]
+) -> list[FileChange]:
+    """The Python files under `targets` (but not under `left_out`, the tests) that differ between
+    the merge base `parted` and the working tree, untracked ones included, sorted by path."""
+    specs = ("--", *targets, *(f":(exclude){path}" for path in left_out))
+    diff = _git(root, base, "diff", *_DIFF_OPTIONS, parted, *specs).decode("utf-8", errors="replace")
+    patched = {}
+    for file in PatchSet(diff):
+        if file.path.endswith(".py") and not file.is_binary_file:
+            # A file turned into a symlink (or the reverse) is two patches of one path: taken whole.
+            patched[file.path] = None if file.path in patched else file
+    untracked = _git(root, base, "ls-files", "-z", "--others", "--exclude-standard", *specs).decode()
+    paths = sorted({*patched, *(name for name in untracked.split("\0") if name.endswith(".py"))})
+    changes = []
+    for path in paths:
+        head = _read(root, path) if (root / path).is_file() else None
+        in_base = path in patched and not (patched[path] is not None and patched[path].is_added_file)
+        # "./": the path is the project's (`--relative`), which may be a folder of the repository.
+        base_text = _decoded(_git(root, base, "show", f"{parted}:./{path}")) if in_base else None
+        if head == base_text:
+            continue
+        file = patched.get(path)
+        modified = file is not None and not (file.is_added_file or file.is_removed_file)
+        changes.append(FileChange(path, head, base_text, tuple(file) if modified else ()))
+    return changes
