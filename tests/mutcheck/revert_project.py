@@ -78,21 +78,33 @@ def git(root: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True).stdout
 
 
-def make_revert_project(root: Path) -> str:
-    """The repository at its head commit; returns the base commit's SHA."""
-    (root / "src").mkdir(parents=True)
-    (root / "tests").mkdir()
-    (root / "mutants").mkdir()
+def make_history(root: Path, base_files: dict[str, str], head_files: dict[str, str], commit_head: bool = True) -> str:
+    """A fixture project whose base commit holds `base_files`, with `head_files` written over them
+    (committed as the head unless `commit_head` is false); returns the base commit's SHA."""
+    (root / "mutants").mkdir(parents=True)
     (root / "pyproject.toml").write_text(pyproject("revert-fixture", timeout_constant=2.0), encoding="utf-8")
     (root / "mutants" / "families.toml").write_text(families("merge", "merging", "合并"), encoding="utf-8")
     (root / ".gitignore").write_text("__pycache__/\n.pytest_cache/\n", encoding="utf-8")
-    (root / "src" / "merging.py").write_text(BASE_SOURCE, encoding="utf-8")
-    (root / "tests" / "test_merging.py").write_text(BASE_TESTS, encoding="utf-8")
-    git(root, "init", "-q", "-b", "main")
-    git(root, "-c", "user.name=t", "-c", "user.email=t@example.com", "add", ".")
-    git(root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "base")
-    base = git(root, "rev-parse", "HEAD").strip()
-    (root / "src" / "merging.py").write_text(HEAD_SOURCE, encoding="utf-8")
-    (root / "tests" / "test_merging.py").write_text(HEAD_TESTS, encoding="utf-8")
-    git(root, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-am", "head")
+    identity = ("-c", "user.name=t", "-c", "user.email=t@example.com")
+    for files in (base_files, head_files):
+        for name, text in files.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text, encoding="utf-8")
+        if files is base_files:
+            git(root, "init", "-q", "-b", "main")
+            git(root, "add", ".")
+            git(root, *identity, "commit", "-q", "-m", "base")
+            base = git(root, "rev-parse", "HEAD").strip()
+    if commit_head:
+        git(root, "add", ".")
+        git(root, *identity, "commit", "-q", "-m", "head")
     return base
+
+
+def make_revert_project(root: Path) -> str:
+    """The repository at its head commit; returns the base commit's SHA."""
+    return make_history(
+        root,
+        {"src/merging.py": BASE_SOURCE, "tests/test_merging.py": BASE_TESTS},
+        {"src/merging.py": HEAD_SOURCE, "tests/test_merging.py": HEAD_TESTS},
+    )

@@ -21,7 +21,6 @@ from mutcheck.publish import publish
 from mutcheck.report.markdown import COMMENT_LIMIT, render_markdown
 from mutcheck.results import load_results
 from tests.mutcheck.browser import chromium
-from tests.mutcheck.engine_project import families, pyproject
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER
 from tests.mutcheck.npm_packages import stryker_schema
 from tests.mutcheck.revert_project import (
@@ -30,6 +29,7 @@ from tests.mutcheck.revert_project import (
     NEW_TEST,
     UNGUARDED_HUNK,
     git,
+    make_history,
     make_revert_project,
 )
 from tests.mutcheck.spans import at_location
@@ -266,28 +266,22 @@ def test_shards_of_a_revert_run_merge_into_the_unsharded_change_guard(reverted, 
 
 def test_the_whole_change_across_files_runs_in_a_copy_with_every_file_reverted_and_a_new_one_removed(tmp_path):
     project = tmp_path / "project"
-    (project / "src").mkdir(parents=True)
-    (project / "tests").mkdir()
-    (project / "mutants").mkdir()
-    (project / "pyproject.toml").write_text(pyproject("revert-files", timeout_constant=2.0), encoding="utf-8")
-    (project / "mutants" / "families.toml").write_text(families("merge", "merging", "合并"), encoding="utf-8")
-    (project / ".gitignore").write_text("__pycache__/\n", encoding="utf-8")
-    (project / "src" / "signatures.py").write_text("def first(parts):\n    return parts[0]\n", encoding="utf-8")
-    (project / "src" / "calls.py").write_text("def named(call):\n    return bool(call)\n", encoding="utf-8")
-    identity = ("-c", "user.name=t", "-c", "user.email=t@example.com")
-    git(project, "init", "-q", "-b", "main")
-    git(project, *identity, "add", ".")
-    git(project, *identity, "commit", "-q", "-m", "base")
-    base = git(project, "rev-parse", "HEAD").strip()
-    (project / "src" / "signatures.py").write_text("def first(parts):\n    return parts[-1]\n", encoding="utf-8")
-    (project / "src" / "calls.py").write_text("def named(call):\n    return 'name' in call\n", encoding="utf-8")
-    (project / "src" / "episodes.py").write_text("EPISODE = 'episode'\n", encoding="utf-8")
-    (project / "tests" / "test_change.py").write_text(
-        "from calls import named\nfrom signatures import first\n\n\n"
-        "def test_last_signature():\n    assert first([1, 2]) == 2\n\n\n"
-        "def test_named_call():\n    assert not named({'id': 1})\n\n\n"
-        "def test_episodes_module():\n    from episodes import EPISODE\n\n    assert EPISODE == 'episode'\n",
-        encoding="utf-8",
+    base = make_history(
+        project,
+        {
+            "src/signatures.py": "def first(parts):\n    return parts[0]\n",
+            "src/calls.py": "def named(call):\n    return bool(call)\n",
+        },
+        {
+            "src/signatures.py": "def first(parts):\n    return parts[-1]\n",
+            "src/calls.py": "def named(call):\n    return 'name' in call\n",
+            "src/episodes.py": "EPISODE = 'episode'\n",
+            "tests/test_change.py": "from calls import named\nfrom signatures import first\n\n\n"
+            "def test_last_signature():\n    assert first([1, 2]) == 2\n\n\n"
+            "def test_named_call():\n    assert not named({'id': 1})\n\n\n"
+            "def test_episodes_module():\n    from episodes import EPISODE\n\n    assert EPISODE == 'episode'\n",
+        },
+        commit_head=False,
     )
     result, results = _run(project, "--revert", base)
     mutants = _by_id(results)
@@ -330,30 +324,11 @@ def test_no_change_is_said_so_and_a_failed_baseline_shows_no_change_guard(tmp_pa
     assert "Change guard" not in result.output and "#### Change guard" not in render_markdown(results)
 
 
-def _history(project: Path, base_files: dict[str, str], head_files: dict[str, str]) -> str:
-    """A fixture project with a base commit of `base_files` and `head_files` written over it
-    (uncommitted); returns the base commit."""
-    (project / "mutants").mkdir(parents=True)
-    (project / "pyproject.toml").write_text(pyproject("revert-engine", timeout_constant=2.0), encoding="utf-8")
-    (project / "mutants" / "families.toml").write_text(families("merge", "merging", "合并"), encoding="utf-8")
-    (project / ".gitignore").write_text("__pycache__/\n", encoding="utf-8")
-    for files in (base_files, head_files):
-        for name, text in files.items():
-            (project / name).parent.mkdir(parents=True, exist_ok=True)
-            (project / name).write_text(text, encoding="utf-8")
-        if files is base_files:
-            git(project, "init", "-q", "-b", "main")
-            git(project, "add", ".")
-            git(project, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "base")
-            base = git(project, "rev-parse", "HEAD").strip()
-    return base
-
-
 def test_a_new_module_of_a_package_is_really_gone_and_tests_that_cannot_import_the_change_guard_it(tmp_path):
     """Removed from the copy, a package's new module must not be found in the checkout through
     the package's path; and a test that imports what the change added cannot even load without
     it, which guards the change."""
-    base = _history(
+    base = make_history(
         tmp_path / "project",
         {"src/pkg/__init__.py": "", "src/pkg/parts.py": "def first(parts):\n    return parts[0]\n"},
         {
@@ -362,6 +337,7 @@ def test_a_new_module_of_a_package_is_really_gone_and_tests_that_cannot_import_t
             "tests/test_pkg.py": "from pkg.episodes import count\nfrom pkg.parts import last\n\n\n"
             "def test_count():\n    assert count([1]) == 1\n\n\ndef test_last():\n    assert last([1, 2]) == 2\n",
         },
+        commit_head=False,
     )
     result, results = _run(tmp_path / "project", "--revert", base)
     mutants = _by_id(results)
@@ -380,7 +356,7 @@ def test_a_new_module_of_a_package_is_really_gone_and_tests_that_cannot_import_t
 def test_a_setters_revert_runs_in_a_copy_and_is_killed_by_the_test_of_the_setter(tmp_path):
     before = "class Box:\n    @property\n    def x(self):\n        return self._x\n\n"
     before += "    @x.setter\n    def x(self, value):\n        self._x = value\n"
-    base = _history(
+    base = make_history(
         tmp_path / "project",
         {"src/box.py": before, "tests/test_box.py": "def test_nothing():\n    pass\n"},
         {
@@ -388,6 +364,7 @@ def test_a_setters_revert_runs_in_a_copy_and_is_killed_by_the_test_of_the_setter
             "tests/test_box.py": "from box import Box\n\n\ndef test_setter_keeps_magnitude():\n"
             "    box = Box()\n    box.x = -5\n    assert box.x == 5\n",
         },
+        commit_head=False,
     )
     result, results = _run(tmp_path / "project", "--revert", base)
     setter = _by_id(results)["revert:src/box.py:1"]
