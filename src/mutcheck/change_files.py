@@ -1,14 +1,12 @@
 """The change since BASE's merge base, file by file: each target file's text on both sides, and git's hunks."""
 
-import io
 import subprocess
-import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 
 from unidiff import Hunk, PatchSet
 
-from mutcheck.mutate import read_source
+from mutcheck.mutate import decode_source, read_source
 from mutcheck.problems import InputError, Problem
 
 OPTION = "--revert"
@@ -52,12 +50,6 @@ def _git(root: Path, base: str, *args: str) -> bytes:
     return completed.stdout
 
 
-def _decoded(data: bytes) -> str:
-    """Source bytes as Python reads them (see `read_source`)."""
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    return io.TextIOWrapper(io.BytesIO(data), encoding).read()
-
-
 def _read(root: Path, path: str) -> str:
     try:
         return read_source(root / path)[0]
@@ -88,7 +80,7 @@ def changed_files(
         head = _read(root, path) if (root / path).is_file() else None
         in_base = path in patched and not (patched[path] is not None and patched[path].is_added_file)
         # "./": the path is the project's (`--relative`), which may be a folder of the repository.
-        base_text = _decoded(_git(root, base, "show", f"{parted}:./{path}")) if in_base else None
+        base_text = decode_source(_git(root, base, "show", f"{parted}:./{path}"))[0] if in_base else None
         if head == base_text:
             continue
         file = patched.get(path)

@@ -277,7 +277,11 @@ def read_source(path: Path) -> tuple[str, str]:
     """A Python file's text and encoding, read as Python reads it (a coding cookie or BOM decides).
 
     Raises SyntaxError for an unknown encoding and UnicodeDecodeError for bytes it cannot decode."""
-    data = path.read_bytes()
+    return decode_source(path.read_bytes())
+
+
+def decode_source(data: bytes) -> tuple[str, str]:
+    """Python source bytes (a file's, or git's copy of one) as text, and their encoding; see `read_source`."""
     encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     return io.TextIOWrapper(io.BytesIO(data), encoding).read(), encoding  # line endings as open() reads them
 
