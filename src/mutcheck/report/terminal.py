@@ -10,7 +10,7 @@ from rich.table import Table
 
 from mutcheck.matrix import VERDICTS
 from mutcheck.report.texts import describe, run_languages, say
-from mutcheck.report.view import build_view
+from mutcheck.report.view import change_guard_view
 from mutcheck.results import is_known_gap
 
 GENERIC_SURVIVORS_LISTED = 20
@@ -127,7 +127,7 @@ def _findings(results: dict[str, Any], lang: str, console: Console) -> None:
 
 
 def _change_guard(results: dict[str, Any], lang: str, console: Console) -> None:
-    guard = build_view(results, lang).change_guard
+    guard = change_guard_view(results, lang)
     if guard is None:
         return
     heading = say(lang, "revert", "terminal_heading", heading=say(lang, "revert", "heading"), intro=guard.intro)

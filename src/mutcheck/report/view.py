@@ -61,6 +61,7 @@ class MutantView:
     outcomes: dict[str, str]  # test id → outcome, selected tests only
     met: bool
     revert: bool = False  # a revert mutant of `--revert BASE`
+    broken: str | None = None  # why the mutated code stopped the tests from running, on one line
 
 
 @dataclass
@@ -185,6 +186,7 @@ def _mutant(results: dict[str, Any], entry: dict[str, Any], lang: str) -> Mutant
         outcomes={tests[int(index)]: outcome for index, outcome in entry["outcomes"].items()},
         met=entry["expectation_met"],
         revert=entry["revert"],
+        broken=" ".join(entry["broken"].split())[:WITNESS_LENGTH] if entry["broken"] else None,
     )
 
 
@@ -275,6 +277,12 @@ def build_view(results: dict[str, Any], lang: str) -> ReportView:
     )
 
 
+def change_guard_view(results: dict[str, Any], lang: str) -> ChangeGuardView | None:
+    """The change guard alone, for a renderer that shows nothing else of the view."""
+    reverted = [_mutant(results, entry, lang) for entry in results["mutants"] if entry["revert"]]
+    return _change_guard(results, reverted, lang)
+
+
 def _change_guard(results: dict[str, Any], reverted: list[MutantView], lang: str) -> ChangeGuardView | None:
     guard = results["change_guard"]
     if not guard or not results["baseline"]["ok"]:  # a failed baseline ran no revert: it is the news
@@ -324,7 +332,7 @@ def _change_guard(results: dict[str, Any], reverted: list[MutantView], lang: str
         for number, test in enumerate(failing[:AB_ROWS_LISTED], start=1)
     ]
     if whole and whole.verdict == "broken":
-        note = say(lang, "revert", "ab_broken", base=base, detail=_broken(results, WHOLE_CHANGE))
+        note = say(lang, "revert", "ab_broken", base=base, detail=whole.broken)
     elif whole and not failing:
         note = say(lang, "revert", "ab_none", base=base)
     elif len(failing) > AB_ROWS_LISTED:
@@ -332,23 +340,18 @@ def _change_guard(results: dict[str, Any], reverted: list[MutantView], lang: str
     else:
         note = None
     heading = say(lang, "revert", "ab_heading", base=base)
-    notes = {mutant.id: text for mutant in reverted if (text := _guard_note(results, mutant, lang))}
+    notes = {mutant.id: text for mutant in reverted if (text := _guard_note(mutant, lang))}
     return ChangeGuardView(base, intro, reverted, notes, skipped, heading, rows, note)
 
 
-def _guard_note(results: dict[str, Any], mutant: MutantView, lang: str) -> str | None:
+def _guard_note(mutant: MutantView, lang: str) -> str | None:
     if mutant.killers:
         return None
     if mutant.verdict == "broken":
-        return say(lang, "revert", "broken", detail=_broken(results, mutant.id))
+        return say(lang, "revert", "broken", detail=mutant.broken)
     if mutant.verdict == "equivalent":
         return say(lang, "revert", "same_code")
     return say(lang, "revert", "unguarded")
-
-
-def _broken(results: dict[str, Any], mutant_id: str) -> str:
-    entry = next(entry for entry in results["mutants"] if entry["id"] == mutant_id)
-    return " ".join((entry["broken"] or "").split())[:WITNESS_LENGTH]
 
 
 def _cell(lang: str, outcome: str, witness: str | None) -> str:
