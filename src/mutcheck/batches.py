@@ -10,18 +10,26 @@ from mutcheck.events import EventWriter
 from mutcheck.outcome import PASSED, TIMEOUT
 from mutcheck.protocol import TestResult, TestTimeout, run_item
 from mutcheck.reach import Reach
+from mutcheck.subprocesses import SubprocessReach
+from mutcheck.swap import Marker
 from mutcheck.timeouts import Alarm
 
 WITNESSES_PER_MUTANT = 2
 
 
 def run_tests(
-    items: list[pytest.Item], selected: list[int], events: EventWriter, bail: bool, limits: list[float]
+    items: list[pytest.Item],
+    selected: list[int],
+    events: EventWriter,
+    bail: bool,
+    limits: list[float],
+    marker: Marker | None = None,
 ) -> None:
     """Run `selected` items in order, one event per test, stopping at the first failure if `bail`.
 
     A test charged more than its limit (seconds, one per selected test) is interrupted and
-    recorded as a timeout; the tests after it still run.
+    recorded as a timeout; the tests after it still run. With a swapped mutant's `marker`, each
+    test's event says whether the mutated code started during it (`ran`).
     """
     witnesses = 0
     alarm = Alarm()
@@ -29,6 +37,7 @@ def run_tests(
     for position, index in enumerate(selected):
         nextitem = items[selected[position + 1]] if position + 1 < len(selected) else None
         events.write({"test": index, "running": True})
+        starts = marker.count() if marker else 0
         alarm.arm(limits[position])
         try:
             want_witness = witnesses < WITNESSES_PER_MUTANT
@@ -38,24 +47,31 @@ def run_tests(
         finally:
             alarm.disarm()
         witnesses += result.witness is not None
-        events.write({"test": index, "outcome": result.outcome, "duration": result.duration, "witness": result.witness})
+        event = {"test": index, "outcome": result.outcome, "duration": result.duration, "witness": result.witness}
+        if marker:
+            event["ran"] = marker.count() > starts
+        events.write(event)
         if bail and result.outcome not in (PASSED, "skipped"):
             break
     events.write({"done": True})
 
 
-def baseline_chunk(items: list[pytest.Item], chunk: list[int], target_files: set[str] | None) -> list[dict[str, Any]]:
-    """The unmutated results of `chunk`, in order, each with the target functions it reached if
-    `target_files` is given."""
-    reach = Reach(target_files) if target_files is not None else None
+def baseline_chunk(
+    items: list[pytest.Item], chunk: list[int], reach: Reach | None, subprocesses: SubprocessReach | None
+) -> list[dict[str, Any]]:
+    """The unmutated results of `chunk`, in order, each with what it reached (see `Reach`), in its own
+    process and in those it started, if given."""
     results = []
     for position, index in enumerate(chunk):
         nextitem = items[chunk[position + 1]] if position + 1 < len(chunk) else None
         if reach:
+            subprocesses.start_test(index)
             reach.start_test()
         result = run_item(items[index], nextitem)
         event = {"test": index, "outcome": result.outcome, "duration": result.duration, "witness": result.witness}
         if reach:
-            event["covered"] = reach.stop_test()
+            reached = reach.stop_test()
+            event.update(covered=reached.covered, fresh=reached.fresh, cached=reached.cached)
+            event["subprocess"] = subprocesses.stop_test(index)
         results.append(event)
     return results

@@ -13,7 +13,7 @@ MODULE_SCOPE = "<module>"  # the scope of module statements; also Python's name 
 REVERT_FAMILY = "change-guard"  # the family of the revert mutants `run --revert BASE` adds
 
 _REQUIRED = ("id", "family", "file", "scope", "match", "origin", "title", "why")
-_OPTIONAL = ("replace", "delete", "killed_by", "equivalent", "survives", "tracked", "hint", "aliases")
+_OPTIONAL = ("replace", "delete", "killed_by", "equivalent", "survives", "tracked", "reviewed", "hint", "aliases")
 _TEXTS = ("title", "why", "hint", "equivalent", "survives")
 _STRINGS = ("id", "family", "file", "scope", "match", "replace", "origin")
 _EXPECTATIONS = ("killed_by", "equivalent", "survives")
@@ -44,6 +44,7 @@ class Mutant:
     operator: str | None = None  # for generic mutants: the mutation operator
     survives: Text | None = None  # a known gap: why it is expected to survive today
     tracked: str | None = None  # for a known gap: the issue that tracks it (#N or a URL)
+    reviewed: bool = True  # false: a gap `suggest` found, until a person accepts it (`mutcheck accept`)
     revert: bool = False  # part of the change since `--revert BASE` undone: any test's failure guards it
 
 
@@ -96,6 +97,11 @@ def _expectation_problems(table: dict[str, object], source: str, entry: str) -> 
             problems.append(Problem(source, entry, "tracked", "must be an issue as #N or an http(s) URL"))
         if "survives" not in table:
             problems.append(Problem(source, entry, "tracked", "only a known gap (survives) is tracked"))
+    if "reviewed" in table:
+        if not isinstance(table["reviewed"], bool):
+            problems.append(Problem(source, entry, "reviewed", "must be true or false"))
+        if "survives" not in table:
+            problems.append(Problem(source, entry, "reviewed", "only a known gap (survives) awaits review"))
     return problems
 
 
@@ -194,6 +200,7 @@ def _to_mutant(table: dict[str, object], source: str) -> Mutant:
         source=source,
         survives=table.get("survives"),
         tracked=table.get("tracked"),
+        reviewed=table.get("reviewed", True),
     )
 
 

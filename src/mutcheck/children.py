@@ -21,10 +21,11 @@ from typing import Any
 from mutcheck.clock import Stopwatch
 from mutcheck.events import EventWriter
 from mutcheck.imports import Relocation, host_command
-from mutcheck.outcome import TIMEOUT
+from mutcheck.outcome import FAILED, TIMEOUT
 from mutcheck.process import end_group, kill_group, lead_own_group, place_in_own_group
 from mutcheck.protocol import last_error
 from mutcheck.scratch import remove_bytecode
+from mutcheck.swap import Swap
 
 
 @dataclass
@@ -49,6 +50,10 @@ class Child:
     broken: str | None = None
     finished: bool = False
     timed_out: bool = False
+    crashed: bool = False  # its process died from a signal while a test ran: that test failed
+    ran: dict[int, bool] = field(default_factory=dict)  # per test of a swapped mutant: the mutated code started
+    swap: Swap | None = None  # a forked mutant's swap; None on the fallback path and for controls
+    fallback: dict[str, str | None] | None = None  # why a mutant runs in a copy: {"reason", "test"}
     resumes: int = 0
     sequences: list[list[int]] = field(default_factory=list)  # what each of its processes ran, in order
     seconds: float = 0.0  # from its start to its last process's end
@@ -116,7 +121,8 @@ def start_fallback(
     The copy lives in the run's folder, under a name that says nothing of the mutant."""
     scratch = tempfile.mkdtemp(prefix="fallback-", dir=spec["scratch"])  # removed with the run's folder
     project = Path(scratch) / "project"
-    shutil.copytree(Path.cwd(), project, symlinks=True)
+    # The project's folder, not the working directory: a conftest may have changed directory.
+    shutil.copytree(spec["project"], project, symlinks=True)
     for path, text, encoding in mutant["writes"]:
         if text is None:
             (project / path).unlink(missing_ok=True)
@@ -124,11 +130,13 @@ def start_fallback(
             (project / path).parent.mkdir(parents=True, exist_ok=True)
             (project / path).write_text(text, encoding=encoding)
         remove_bytecode(project / path)
-    roots = [*map(Path, spec["project_roots"]), Path.cwd()]  # its imports move on to its own copy
+    roots = [*map(Path, spec["project_roots"]), Path(spec["project"])]  # its imports move on to its own copy
     read_fd, write_fd = os.pipe()
     fallback_spec = {
         "mode": "tests",
         "events_fd": write_fd,
+        "project": str(project),
+        "scratch": scratch,
         "bail": spec["bail"],
         "tests": tests,
         "limits": limits,
@@ -176,11 +184,30 @@ def absorb(child: Child, data: bytes) -> None:
             child.durations[index] = event["duration"]
             if event.get("witness"):
                 child.witnesses[index] = event["witness"]
+            if "ran" in event:
+                child.ran[index] = event["ran"]
             child.running = None
 
 
 def _log_lines(log: Path) -> list[str]:
     return log.read_text(encoding="utf-8", errors="replace").splitlines() if log.exists() else []
+
+
+def _died_in_a_test(child: Child, status: int) -> bool:
+    """A process that a signal ended while it ran a test (a segfault, an abort): that test failed, as
+    a plain pytest run would have died in it. Its witness names the signal."""
+    if child.running is None or child.finished:
+        return False
+    number = -status if child.process is not None else (os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0)
+    if number <= 0:
+        return False
+    name = signal.Signals(number).name if number in signal.valid_signals() else f"signal {number}"
+    child.outcomes[child.running] = FAILED
+    child.durations.setdefault(child.running, 0.0)
+    child.witnesses[child.running] = f"{name} ({signal.strsignal(number)}): the test process died in this test"
+    child.running = None
+    child.crashed = True
+    return True
 
 
 def reap(child: Child, timed_out: bool) -> None:
@@ -198,12 +225,12 @@ def reap(child: Child, timed_out: bool) -> None:
     end_group(child.pid)
     if child.process is not None:
         status = child.process.wait()
-        if not (timed_out or child.finished or child.broken):
+        if not (timed_out or child.finished or child.broken or _died_in_a_test(child, status)):
             child.broken = (
                 last_error(_log_lines(Path(child.scratch) / "host.log")) or f"test process exited with {status}"
             )
         shutil.rmtree(child.scratch, ignore_errors=True)
     else:
         _, status = os.waitpid(child.pid, 0)
-        if not (timed_out or child.finished or child.broken):
+        if not (timed_out or child.finished or child.broken or _died_in_a_test(child, status)):
             child.broken = f"test process ended early (wait status {status})"

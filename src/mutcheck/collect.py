@@ -1,35 +1,83 @@
-"""The suite's test ids, as pytest collects them in a separate process in a scratch copy, and whose
-fault a failed collection is."""
+"""The suite's test ids, as a pytest host collects them in a scratch copy (pytest's own items, never
+its printed output, so no option or verbosity of the project's changes them), and whose fault a
+failed collection is."""
 
+import json
 import os
 import subprocess
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 
 from mutcheck.config import Config
-from mutcheck.imports import Relocation
+from mutcheck.imports import Relocation, host_command
+from mutcheck.interrupt import deferred
 from mutcheck.lab import scratch_folder
 from mutcheck.problems import InputError, Problem
+from mutcheck.process import stop_session_leader
 from mutcheck.scratch import copy_project
 
 
-def _collect(cwd: Path, arguments: list[str], environment: Mapping[str, str]) -> tuple[set[str], str | None]:
-    """The collected ids, and the end of pytest's output when collection failed (None when it did not)."""
-    command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *arguments]
-    completed = subprocess.run(
-        command, cwd=cwd, capture_output=True, text=True, errors="replace", check=False, env=dict(environment)
-    )
-    ids = {line.strip() for line in completed.stdout.splitlines() if "::" in line and not line.startswith(" ")}
-    if completed.returncode != 0 or not ids:
-        return ids, " | ".join((completed.stdout + completed.stderr).strip().splitlines()[-5:])
-    return ids, None
+def _collect(config: Config, folder: Path, arguments: list[str], environment: Mapping[str, str]) -> list[dict]:
+    """The host's events for one collection of the copy in `folder` with the given pytest arguments."""
+    copy = folder / "project"
+    read_fd, write_fd = os.pipe()
+    spec = {
+        "mode": "collect",
+        "events_fd": write_fd,
+        "project": str(copy),
+        "scratch": str(folder),
+        "test_paths": list(config.tests),
+        "pytest_args": arguments,
+        "target_files": [],
+        "project_roots": [str(config.root)],
+        "parent": os.getpid(),
+    }
+    spec_path = folder / "collect.json"
+    spec_path.write_text(json.dumps(spec), encoding="utf-8")
+    with deferred(), (folder / "collect.log").open("w", encoding="utf-8") as log:
+        host = subprocess.Popen(
+            host_command(spec_path),
+            cwd=copy,
+            pass_fds=[write_fd],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # whatever collection starts is stopped with it
+            env=dict(environment),
+        )
+        os.close(write_fd)
+    try:
+        with os.fdopen(read_fd, "r", encoding="utf-8") as events:
+            return [json.loads(line) for line in events if line.strip()]
+    finally:
+        with deferred():
+            stop_session_leader(host)
 
 
-def pytest_args_problem(config: Config, cwd: Path, environment: Mapping[str, str], failure: str) -> Problem | None:
+def _failure(events: list[dict], folder: Path) -> str | None:
+    """Why a collection gave no tests, or None when it gave some."""
+    collected = next((event for event in events if event.get("event") == "collected"), None)
+    if collected is not None and collected["tests"]:
+        return None
+    error = next((event["broken"] for event in events if event.get("event") == "collection-error"), None)
+    if error is not None:
+        return error
+    if collected is not None:
+        return "no tests collected"
+    log = (folder / "collect.log").read_text(encoding="utf-8", errors="replace").strip().splitlines()
+    return " | ".join(log[-5:]) or "pytest stopped before collecting"
+
+
+def _unusable(events: list[dict]) -> Problem | None:
+    event = next((event for event in events if event.get("event") == "unusable-option"), None)
+    return Problem(event["source"], "", event["field"], event["message"]) if event else None
+
+
+def pytest_args_problem(config: Config, folder: Path, environment: Mapping[str, str], failure: str) -> Problem | None:
     """After pytest failed (`failure`: what it said) with the configured arguments: a problem naming
-    `pytest_args` when the suite collects without them, else None (the suite itself is at fault)."""
-    if not config.pytest_args or _collect(cwd, list(config.tests), environment)[1] is not None:
+    `pytest_args` when the suite collects without them, else None (the suite itself is at fault).
+    `folder` holds the scratch copy (`project`)."""
+    if not config.pytest_args or _failure(_collect(config, folder, [], environment), folder) is not None:
         return None
     return Problem("pyproject.toml", "", "tool.mutcheck.pytest_args", f"pytest refuses them: {failure}")
 
@@ -39,11 +87,16 @@ def collect_test_ids(config: Config) -> set[str]:
     the key at fault. Collection imports the project's test modules, which may write files: it
     runs in a copy, like a run."""
     with scratch_folder() as folder:
-        copy = folder / "project"
-        copy_project(config.root, copy)
-        environment = {**Relocation([config.root], copy).environment(os.environ), "PYTHONDONTWRITEBYTECODE": "1"}
-        ids, failure = _collect(copy, [*config.tests, *config.pytest_args], environment)
+        copy_project(config.root, folder / "project")
+        environment = {
+            **Relocation([config.root], folder / "project").environment(os.environ),
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+        events = _collect(config, folder, list(config.pytest_args), environment)
+        if (unusable := _unusable(events)) is not None:
+            raise InputError([unusable])
+        failure = _failure(events, folder)
         if failure is None:
-            return ids
-        problem = pytest_args_problem(config, copy, environment, failure)
+            return set(next(event for event in events if event.get("event") == "collected")["tests"])
+        problem = pytest_args_problem(config, folder, environment, failure)
     raise InputError([problem or Problem("pyproject.toml", "", "tool.mutcheck.tests", f"collection failed: {failure}")])

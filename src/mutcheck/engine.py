@@ -3,6 +3,7 @@
 Only this module (and the host it starts) runs the project's code.
 """
 
+import base64
 import json
 import os
 import subprocess
@@ -18,9 +19,11 @@ from mutcheck.imports import Relocation, host_command
 from mutcheck.interrupt import deferred
 from mutcheck.lab import remove_stale, scratch_folder
 from mutcheck.plan import select_tests, time_limit
-from mutcheck.problems import InputError
+from mutcheck.problems import InputError, Problem
 from mutcheck.process import stop_session_leader
 from mutcheck.scratch import ScratchCopy, copy_project
+
+REACH_KINDS = ("covered", "cached", "subprocess")  # how a baseline test can reach a target function
 
 if TYPE_CHECKING:  # LibCST loads while the host starts, not before
     from mutcheck.mutate import AppliedMutant
@@ -39,6 +42,7 @@ class MutantRun:
 
     id: str
     path: str  # "swap", "fallback", or "none" (nothing selected, or not run)
+    fallback: dict[str, str | None] | None  # on the fallback path: why ({"reason", "test"}, see `scheduler`)
     selected: list[int]
     outcomes: dict[int, str]
     durations: dict[int, float]
@@ -53,7 +57,9 @@ class MutantRun:
 class EngineRun:
     tests: list[str] = field(default_factory=list)
     baseline: list[BaselineRound] = field(default_factory=list)
-    coverage: list[set[str]] = field(default_factory=list)
+    coverage: list[set[str]] = field(default_factory=list)  # per test, every target function it reached, however
+    import_reached: set[str] = field(default_factory=set)  # target functions that ran before any test
+    notes: list[str] = field(default_factory=list)  # what the host changed of the project's pytest options
     mutants: dict[str, MutantRun] = field(default_factory=dict)
     collection_error: str | None = None
     seconds: float = 0.0
@@ -88,22 +94,27 @@ def _durations(run: EngineRun) -> list[float]:
     return [max(round_.durations[index] for round_ in run.baseline) for index in range(len(run.tests))]
 
 
-def _plan_mutants(run: EngineRun, applied: list["AppliedMutant"], options: EngineOptions) -> list[dict[str, Any]]:
+def _plan_mutants(
+    run: EngineRun, applied: list["AppliedMutant"], options: EngineOptions, scratch: Path
+) -> list[dict[str, Any]]:
     durations = _durations(run)
     planned = []
     for mutant in applied:
-        selected = select_tests(mutant.scope_qualname, run.coverage)
+        selected = select_tests(mutant.scope_qualname, run.coverage, run.import_reached)
         limit = time_limit(selected, durations, options.timeout_factor, options.timeout_constant)
         run.mutants[mutant.mutant.id] = MutantRun(
-            mutant.mutant.id, "none", selected, {}, {}, {}, False, None, 0.0, limit
+            mutant.mutant.id, "none", None, selected, {}, {}, {}, False, None, 0.0, limit
         )
         if selected and not mutant.equivalent_by_compilation:
             planned.append(
                 {
                     "id": mutant.mutant.id,
                     "file": mutant.mutant.file,
+                    "path": str((scratch / mutant.mutant.file).resolve()),
                     "swap_target": mutant.swap_target,
-                    "mutated": mutant.mutated,
+                    "marked": base64.b64encode(mutant.marked).decode() if mutant.marked else None,
+                    # why a mutant that cannot be swapped runs in a copy
+                    "fallback": "whole-file" if mutant.writes else "outside-function",
                     # the fallback path writes each file in its own encoding, and removes those without text
                     "writes": [[edit.path, edit.text, edit.encoding] for edit in mutant.files_written()],
                     "selected": selected,
@@ -115,6 +126,7 @@ def _plan_mutants(run: EngineRun, applied: list["AppliedMutant"], options: Engin
 def _record_mutant(run: EngineRun, event: dict[str, Any]) -> MutantRun:
     mutant = run.mutants[event["id"]]
     mutant.path = event["path"]
+    mutant.fallback = event["fallback"]
     mutant.outcomes = {int(index): outcome for index, outcome in event["outcomes"].items()}
     mutant.durations = {int(index): duration for index, duration in event["durations"].items()}
     mutant.witnesses = {int(index): witness for index, witness in event["witnesses"].items()}
@@ -152,7 +164,9 @@ def run_engine(
             "events_fd": write_fd,
             "test_paths": list(config.tests),
             "pytest_args": list(config.pytest_args),
-            "target_files": sorted(set(target_files)),
+            "project": str(scratch),
+            # absolute: a test module or conftest may change directory while it is imported
+            "target_files": sorted({str((scratch / name).resolve()) for name in target_files}),
             "baseline_rounds": options.baseline_rounds,
             "jobs": options.jobs,
             "bail": options.bail,
@@ -187,7 +201,7 @@ def run_engine(
             host_started = time.monotonic()
             applied = prepare()
             run.timings["apply"] = time.monotonic() - host_started
-            _converse(host, read_fd, run, applied, options, on_progress, host_started)
+            _converse(host, read_fd, run, applied, options, on_progress, host_started, scratch)
         finally:
             with deferred():
                 os.close(read_fd)
@@ -198,7 +212,7 @@ def run_engine(
         run.log = log_path.read_text(encoding="utf-8", errors="replace")
         if run.collection_error and not run.tests:
             failure = " | ".join(run.log.strip().splitlines()[-5:])
-            if problem := pytest_args_problem(config, scratch, environment, failure):
+            if problem := pytest_args_problem(config, Path(directory), environment, failure):
                 raise InputError([problem])
     run.seconds = time.monotonic() - started
     return run, applied
@@ -212,6 +226,7 @@ def _converse(
     options: EngineOptions,
     on_progress: Callable[[str, Any], None],
     host_started: float,
+    scratch: Path,
 ) -> None:
     planned_at = collected_at = time.monotonic()  # the host's moments share this clock
     with os.fdopen(os.dup(read_fd), "r", encoding="utf-8") as events:
@@ -221,12 +236,17 @@ def _converse(
             if kind == "collection-error":
                 run.collection_error = event["broken"]
                 return
+            if kind == "unusable-option":
+                raise InputError([Problem(event["source"], "", event["field"], event["message"])])
             if kind == "collected":
                 run.tests = event["tests"]
+                run.notes = event["notes"]
                 collected_at = event["collected"]
                 run.timings["host_start"] = event["collection_started"] - host_started
                 run.timings["collection"] = collected_at - event["collection_started"]
                 on_progress("collected", len(run.tests))
+                for note in run.notes:
+                    on_progress("note", note)
             elif kind == "baseline":
                 results = event["results"]
                 run.baseline.append(
@@ -238,12 +258,15 @@ def _converse(
                 )
                 run.order_dependent.update(event["order_dependent"])
                 if event["round"] == 1:
-                    run.coverage = [set(result.get("covered", ())) for result in results]
+                    run.coverage = [
+                        {name for kind in REACH_KINDS for name in result.get(kind, ())} for result in results
+                    ]
+                    run.import_reached = set(event["import_reached"])
                 on_progress("baseline", event["round"])
                 if event["round"] == options.baseline_rounds:
                     planned_at = time.monotonic()
                     run.timings["baseline"] = event["at"] - collected_at
-                    planned = _plan_mutants(run, applied, options) if baseline_passed(run) else []
+                    planned = _plan_mutants(run, applied, options, scratch) if baseline_passed(run) else []
                     on_progress("planned", len(planned))
                     plan = {
                         "mutants": planned,

@@ -23,7 +23,7 @@ from mutmut.utils.format_utils import get_mutant_name
 from mutcheck.catalog import Mutant
 from mutcheck.mutate import AppliedMutant, Span, file_diff, line_offsets, read_source, replaced
 from mutcheck.problems import InputError, Problem
-from mutcheck.swap import code_fingerprint, swappable
+from mutcheck.swap import code_fingerprint, marked_module, swap_unit
 
 GENERIC_FAMILY = "generic"
 
@@ -175,6 +175,7 @@ def _applied(
     encoding: str,
 ) -> AppliedMutant:
     mutated_code = compile(mutated, mutant.file, "exec")
+    swap_target = swap_unit(original_code, mutated_code, site.qualname)
     return AppliedMutant(
         mutant=mutant,
         original=code,
@@ -184,6 +185,7 @@ def _applied(
         replacement=replacement,
         equivalent_by_compilation=code_fingerprint(original_code) == code_fingerprint(mutated_code),
         scope_qualname=site.qualname,
-        swap_target=site.qualname if swappable(original_code, mutated_code, site.qualname) else None,
+        swap_target=swap_target,
         encoding=encoding,
+        marked=marked_module(mutated, mutant.file, original_code, mutated_code) if swap_target else None,
     )

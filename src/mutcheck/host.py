@@ -11,19 +11,24 @@ import os
 import signal
 import sys
 import time
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any, TextIO
 
 import pytest
 
 from mutcheck.batches import run_tests
+from mutcheck.catalog import MODULE_SCOPE
 from mutcheck.events import EventWriter
 from mutcheck.exit_code import ExitCode
 from mutcheck.imports import redirect_imports
 from mutcheck.process import die_with_parent, kill_session
 from mutcheck.protocol import last_error, logged_failures
 from mutcheck.pytest_compat import rewrite_only_the_suite
+from mutcheck.pytest_options import silence_terminal, switch_off_xdist, unusable_option
+from mutcheck.reach import Reach
 from mutcheck.scheduler import Scheduler
+from mutcheck.subprocesses import follow_subprocesses
 from mutcheck.swap import modules_by_file
 from mutcheck.warm import warm_caches
 
@@ -38,11 +43,54 @@ class HostPlugin:
         self.answers = answers  # the engine's stdin, taken before pytest captures it
         self.collection_errors: list[str] = []
         self.reached_run_loop = False
+        self.stopped_for_an_option = False
+        self.import_reach: Reach | None = None  # from the host's start to the end of collection
+        self.import_reached: set[str] = set()
+        self.notes: list[str] = []  # what the host changed of the project's options, said once by the engine
         self.collection_started = time.monotonic()
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_cmdline_main(self, config: pytest.Config) -> int | None:
+        """Before any mode of pytest's own (help, debugger, collect-only) can take over."""
+        unusable = unusable_option(config, self.spec["pytest_args"])
+        if unusable is None:
+            return None
+        event = {"event": "unusable-option", "source": unusable.source, "field": unusable.field}
+        EventWriter(self.spec["events_fd"]).write({**event, "message": unusable.message()})
+        self.stopped_for_an_option = True
+        return int(pytest.ExitCode.USAGE_ERROR)
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_configure(self, config: pytest.Config) -> None:
+        if switch_off_xdist(config):
+            self.notes.append("xdist-off")
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        silence_terminal(session.config)
+
+    @pytest.hookimpl(hookwrapper=True, tryfirst=True)
+    def pytest_load_initial_conftests(self) -> Generator[None, None, None]:
+        """The project's code can run from here on (conftests, then the test modules collected):
+        pytest's own start and its plugins' imports are left out of the trace (a slow trace on 3.11)."""
+        if self.spec["mode"] == "full":
+            self.import_reach = Reach(set(self.spec["target_files"]))
+            self.import_reach.start_test()
+        yield
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_collection(self) -> None:
         self.collection_started = time.monotonic()
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collection_finish(self) -> None:
+        self.stop_import_reach()
+
+    def stop_import_reach(self) -> None:
+        """What the target code did before any test: decorators, tables built at import, parametrize lists."""
+        if self.import_reach is not None:
+            self.import_reached = set(self.import_reach.stop_test().covered) - {MODULE_SCOPE}
+            self.import_reach = None
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
@@ -67,8 +115,12 @@ class HostPlugin:
             return True
         # Moments on the system's monotonic clock, which the engine's process shares.
         moments = {"collection_started": self.collection_started, "collected": time.monotonic()}
-        events.write({"event": "collected", "tests": [item.nodeid for item in session.items], **moments})
+        tests = [item.nodeid for item in session.items]
+        events.write({"event": "collected", "tests": tests, "notes": self.notes, **moments})
+        if self.spec["mode"] == "collect":
+            return True
         host = Scheduler(self.spec, session, time.monotonic() - STARTED)
+        host.import_reached = self.import_reached
         warm_caches(getattr(item, "obj", None) for item in session.items)  # the baseline's children too
         logged_failures(session.config)
         host.baseline()
@@ -80,9 +132,6 @@ class HostPlugin:
         # copied page by page) by each child's garbage collector.
         gc.freeze()
         host.modules = modules_by_file(self.spec["target_files"])
-        for mutant in host.spec["mutants"]:
-            if str(Path(mutant["file"]).resolve()) not in host.modules:
-                mutant["swap_target"] = None  # imported only inside tests: a scratch copy runs it
         host.mutants()
         events.write({"event": "done", "controls": {"runs": host.controls.runs, "tests": host.controls.tests}})
         return True
@@ -103,12 +152,16 @@ def main() -> None:
         die_with_parent(signal.SIGKILL, spec["parent"])
     sys.dont_write_bytecode = True
     rewrite_only_the_suite()
-    redirect_imports([Path(root) for root in spec["project_roots"]], Path.cwd(), spec.get("removed", ()))
+    redirect_imports([Path(root) for root in spec["project_roots"]], Path(spec["project"]), spec.get("removed", ()))
+    spec["subprocesses"] = str(follow_subprocesses(spec))
     args = [*spec.get("tests", spec.get("test_paths", [])), *spec["pytest_args"]]
-    # No terminal reporter: nothing reads it, and plugins skip their summary work without it.
-    args += ["-p", "no:cacheprovider", "-p", "no:terminal"]
+    # pytest's cache (`--lf`, `--ff`, `--sw` read it) lives in the run's scratch folder, wherever the
+    # project's configuration puts it.
+    args += ["-o", f"cache_dir={Path(spec['scratch']) / 'pytest-cache'}"]
     answers = os.fdopen(os.dup(0), "r", encoding="utf-8") if spec["mode"] == "full" else None
     plugin = HostPlugin(spec, answers)
     code = pytest.main(args, plugins=[plugin])
-    if not plugin.reached_run_loop:  # e.g. a test id that no longer collects because its module fails
+    plugin.stop_import_reach()
+    if not plugin.reached_run_loop and not plugin.stopped_for_an_option:
+        # e.g. a test id that no longer collects because its module fails
         EventWriter(spec["events_fd"]).write(plugin.collection_failure(f"pytest stopped before running: {code!r}"))

@@ -35,6 +35,7 @@ UNMET_KINDS = (
     "broken",
     "compile-equivalent",
     "unguarded-change",
+    "unreviewed-gap",
 )
 
 
@@ -109,7 +110,10 @@ def _problems(
                 for index, outcome in sorted(run.outcomes.items())
                 if outcome in DETECTING
             ]
-        return [Unmet("compile-equivalent")] if verdict == EQUIVALENT else []
+        if verdict == EQUIVALENT:
+            return [Unmet("compile-equivalent")]
+        # a gap `suggest` found is no expectation until a person has accepted it
+        return [] if mutant.reviewed else [Unmet("unreviewed-gap")]
     if verdict == NO_COVERAGE:
         return [Unmet("no-coverage")]
     if verdict == EQUIVALENT:

@@ -52,7 +52,8 @@ def merge_results(shards: list[tuple[Path, dict[str, Any]]]) -> dict[str, Any]:
         "collection_error": next((b["collection_error"] for b in baselines if b["collection_error"]), None),
     }
     run = merged_run([shard["run"] for _, shard in shards])
-    summary = summarize(mutants, baseline["ok"])
+    # every shard applies the whole catalog before it takes its part: the same entries drifted in each
+    summary = summarize(mutants, baseline["ok"], len(first["drift"]))
     merged = {**first, "run": run, "baseline": baseline, "sources": sources, "mutants": mutants, "summary": summary}
     if first.get("change_guard"):  # the same change in every shard; the whole-change mutant ran in one
         about = {test: line for _, shard in shards for test, line in shard["change_guard"]["about"].items()}

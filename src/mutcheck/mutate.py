@@ -6,7 +6,7 @@ import io
 import re
 import textwrap
 import tokenize
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -17,7 +17,8 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from mutcheck.catalog import MODULE_SCOPE, Mutant
 from mutcheck.problems import Problem
-from mutcheck.swap import code_fingerprint, swappable
+from mutcheck.scopes import Scopes
+from mutcheck.swap import code_fingerprint, marked_module, swap_unit
 
 _BINARY_PRECEDENCE = {
     ast.BitOr: 6,
@@ -65,11 +66,12 @@ class AppliedMutant:
     replacement: str
     equivalent_by_compilation: bool
     scope_qualname: str  # the scope as Python names its code, e.g. "outer.<locals>.inner"
-    swap_target: str | None  # the function whose __code__ can carry the mutant, or None: run a copy
+    swap_target: str | None  # the innermost function whose code carries the mutant, or None: run a copy
     encoding: str = "utf-8"  # the source file's, from its coding cookie (Python's default without one)
     # A change that spans files (or adds or removes one) lists every file it writes; then it runs
     # in a copy, and `mutated` is only `file`'s text, for the diff and the reports.
     writes: tuple[FileEdit, ...] = ()
+    marked: bytes | None = None  # a swap's mutated file code with the evidence marker (`swap.marked_module`)
 
     def files_written(self) -> tuple[FileEdit, ...]:
         return self.writes or (FileEdit(self.mutant.file, self.mutated, self.encoding),)
@@ -167,53 +169,6 @@ def _one_line(code: str, expression: bool) -> str:
     return ast.unparse(tree).splitlines()[0]
 
 
-_BLOCK_FIELDS = ("body", "handlers", "orelse", "finalbody", "cases")  # statement blocks, in source order
-
-
-class _ScopeFinder:
-    """Every function and class by catalog name (`f`, `Class.method`, `outer.inner`), with the
-    name Python gives its code (`outer.<locals>.inner`) and its outermost enclosing function.
-
-    Definitions are statements, so only statement blocks are walked (a generic visit of every
-    expression costs more than the rest of applying a file's mutants)."""
-
-    def __init__(self, module: cst.Module) -> None:
-        self.stack: list[cst.FunctionDef | cst.ClassDef] = []
-        self.scopes: dict[str, cst.CSTNode] = {MODULE_SCOPE: module}
-        self.qualnames: dict[str, str] = {MODULE_SCOPE: MODULE_SCOPE}
-        self.outermost_functions: dict[str, str | None] = {MODULE_SCOPE: None}
-        self._walk(module)
-
-    def _walk(self, node: cst.CSTNode) -> None:
-        for field_name in _BLOCK_FIELDS:
-            child = getattr(node, field_name, None)
-            children = child if isinstance(child, Sequence) else (child,) if child is not None else ()
-            for statement in children:
-                if isinstance(statement, cst.FunctionDef | cst.ClassDef):
-                    self.stack.append(statement)
-                    self._enter(statement)
-                    self._walk(statement)
-                    self.stack.pop()
-                elif isinstance(statement, cst.CSTNode):
-                    self._walk(statement)
-
-    def _enter(self, node: cst.FunctionDef | cst.ClassDef) -> None:
-        name = ".".join(scope.name.value for scope in self.stack)
-        if name in self.scopes:
-            return
-        self.scopes[name] = node
-        python_parts: list[str] = []
-        outermost: str | None = None
-        for scope in self.stack:
-            python_parts.append(scope.name.value)
-            if isinstance(scope, cst.FunctionDef):
-                outermost = outermost or ".".join(python_parts)
-                if scope is not node:
-                    python_parts.append("<locals>")
-        self.qualnames[name] = ".".join(python_parts)
-        self.outermost_functions[name] = outermost
-
-
 Match = tuple[tuple[cst.CSTNode, ...], Sequence[cst.CSTNode]]  # the nodes, and their block for statements
 
 
@@ -257,7 +212,7 @@ class _MatchIndex(cst.CSTVisitor):
 class _ParsedFile:
     text: str
     module: cst.Module
-    finder: _ScopeFinder
+    finder: Scopes
     positions: dict[cst.CSTNode, CodeRange]
     line_offsets: tuple[int, ...]
     code: CodeType | None
@@ -319,7 +274,7 @@ def file_diff(path: str, original: str, mutated: str) -> str:
 def _parse_file(text: str, filename: str) -> _ParsedFile:
     """Parsing, scopes and positions once per file content, shared by all its mutants."""
     module = cst.parse_module(text)
-    finder = _ScopeFinder(module)
+    finder = Scopes(module)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     try:
         code = compile(text, filename, "exec")
@@ -414,11 +369,20 @@ def apply_mutant(mutant: Mutant, root: Path) -> AppliedMutant:
         text, encoding = read_source(path)
     except (SyntaxError, UnicodeDecodeError) as error:
         raise _fail(mutant, "file", f"cannot be read as Python source: {error}") from error
+    return apply_to_text(mutant, text, encoding)
+
+
+def apply_to_text(mutant: Mutant, text: str, encoding: str = "utf-8") -> AppliedMutant:
+    """`apply_mutant` on a text of `mutant.file` (e.g. as it was at a base commit)."""
     try:
         parsed = _parse_file(text, mutant.file)
     except cst.ParserSyntaxError as error:
         raise _fail(mutant, "file", f"does not parse: {str(error).splitlines()[0]}") from error
     scope = parsed.finder.scopes.get(mutant.scope)
+    if mutant.scope in parsed.finder.ambiguous:
+        lines = ", ".join(str(parsed.positions[node].start.line) for node in parsed.finder.ambiguous[mutant.scope])
+        message = f"names several definitions in {mutant.file} (lines {lines}); a scope must name one"
+        raise _fail(mutant, "scope", message)
     if scope is None:
         known = ", ".join(sorted(parsed.finder.scopes)) or "none"
         raise _fail(mutant, "scope", f"no function or class {mutant.scope!r} in {mutant.file} (known: {known})")
@@ -459,7 +423,8 @@ def apply_mutant(mutant: Mutant, root: Path) -> AppliedMutant:
     if mutant.replace is not None and _ast_key(mutant.replace, expression=expression) == key:
         raise _fail(mutant, "replace", "rejected: the edit leaves the code unchanged (AST-equal)")
 
-    target = parsed.finder.outermost_functions[mutant.scope]
+    scope_qualname = parsed.finder.qualnames[mutant.scope]
+    swap_target = swap_unit(parsed.code, mutated_code, scope_qualname) if parsed.code is not None else None
     diff = file_diff(mutant.file, parsed.text, mutated)
     return AppliedMutant(
         mutant=mutant,
@@ -470,7 +435,60 @@ def apply_mutant(mutant: Mutant, root: Path) -> AppliedMutant:
         replacement=replacement,
         equivalent_by_compilation=parsed.code is not None
         and code_fingerprint(parsed.code) == code_fingerprint(mutated_code),
-        scope_qualname=parsed.finder.qualnames[mutant.scope],
-        swap_target=target if parsed.code is not None and swappable(parsed.code, mutated_code, target) else None,
+        scope_qualname=scope_qualname,
+        swap_target=swap_target,
         encoding=encoding,
+        marked=marked_module(mutated, mutant.file, parsed.code, mutated_code) if swap_target else None,
     )
+
+
+def scope_source(text: str, filename: str, scope: str) -> str | None:
+    """The source of a scope (a definition's whole text, decorators included) in a file's text; None
+    when the file does not parse or has no such scope (or several)."""
+    try:
+        parsed = _parse_file(text, filename)
+    except cst.ParserSyntaxError:
+        return None
+    node = parsed.finder.scopes.get(scope)
+    if node is None or scope in parsed.finder.ambiguous:
+        return None
+    if node is parsed.module:
+        return text
+    where = parsed.positions[node]
+    return text[parsed.line_offsets[where.start.line - 1] : parsed.line_offsets[where.end.line]]
+
+
+def candidate_nodes(mutant: Mutant, text: str, lines: range) -> Iterator[tuple[str, str, int, int]]:
+    """The nodes of `mutant`'s kind (expression or statements) in a file's text that a `match` would
+    find exactly once in the scope holding `lines`: the mutant's own scope if it still does, else the
+    innermost that does. Each as (scope, code as `match` gives it, first line, last line)."""
+    try:
+        parsed = _parse_file(text, mutant.file)
+    except cst.ParserSyntaxError:
+        return
+    holding = [
+        (name, where)
+        for name, node in parsed.finder.scopes.items()
+        if node is not parsed.module
+        and (where := parsed.positions[node]).start.line <= lines.start
+        and lines.stop - 1 <= where.end.line
+    ]
+    names = [name for name, _ in holding]
+    if mutant.scope in names:
+        scope = mutant.scope
+    elif holding:
+        scope = min(holding, key=lambda pair: pair[1].end.line - pair[1].start.line)[0]
+    else:
+        scope = MODULE_SCOPE
+    expression = _is_expression_edit(mutant)
+    count = 0 if expression else len(_parse_block(mutant.match)[1].body)
+    for matches in parsed.index(scope, expression, count).matches.values():
+        if len(matches) != 1:
+            continue
+        nodes, _ = matches[0]
+        first, last = parsed.positions[nodes[0]], parsed.positions[nodes[-1]]
+        code = text[
+            parsed.line_offsets[first.start.line - 1] + first.start.column : parsed.line_offsets[last.end.line - 1]
+            + last.end.column
+        ]
+        yield scope, code, first.start.line, last.end.line

@@ -149,13 +149,17 @@ def narrow(
     return applied
 
 
-def select_tests(scope_qualname: str, covered: list[set[str]]) -> list[int]:
+def select_tests(scope_qualname: str, covered: list[set[str]], import_reached: set[str] = frozenset()) -> list[int]:
     """Indices of the tests whose baseline run executed the scope (or anything nested in it).
 
-    Module statements run at import, before any test, so no trace tells who depends on them: all."""
-    if scope_qualname == MODULE_SCOPE:
-        return list(range(len(covered)))
+    Module statements run at import, before any test, so no trace tells who depends on them: all.
+    So does a function that ran while pytest imported the project (a table built at import, a
+    decorator, a parametrize list): what it made may reach any test."""
     prefix = scope_qualname + "."
+    if scope_qualname == MODULE_SCOPE or any(
+        name == scope_qualname or name.startswith(prefix) for name in import_reached
+    ):
+        return list(range(len(covered)))
     return [
         index
         for index, names in enumerate(covered)

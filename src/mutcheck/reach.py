@@ -1,4 +1,7 @@
-"""Which target functions each test reaches, in every thread the test's code runs in.
+"""Which target functions each test reaches, in every thread the test's code runs in: the code that
+starts or resumes, the cached functions whose cache answers a call, and the code that starts from a
+code object the host did not hold (a reloaded module, source run with `exec`). Also which target
+functions ran before any test, while pytest imported the project.
 
 On Python 3.12+ this listens to `sys.monitoring` start and resume events: each code object
 reports once per test (its event is disabled after the first and re-enabled at the next test),
@@ -9,6 +12,8 @@ thread instead: one set lookup per Python call, no line events.
 
 import sys
 import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from types import CodeType, FrameType
 from typing import Any
 
@@ -18,42 +23,70 @@ TOOL_ID = 4
 _TOOL_NAME = "mutcheck"
 
 
+@dataclass
+class Reached:
+    """What one test reached: each a sorted list of qualified names."""
+
+    covered: list[str]
+    fresh: list[str] = field(default_factory=list)  # started from a code object the host did not hold
+    cached: list[str] = field(default_factory=list)  # answered from a functools cache
+
+
 class Reach:
     """The qualified names of target code that starts or resumes between `start_test` and
     `stop_test`, whichever thread runs it. Nothing is held between tests: the monitoring tool id
     is taken at each start and given back at each stop."""
 
-    def __init__(self, target_files: set[str]) -> None:
+    def __init__(
+        self,
+        target_files: set[str],
+        known_codes: set[int] | None = None,
+        caches: Iterable[tuple[str, Any]] = (),
+    ) -> None:
         self.target_files = target_files
+        self.known_codes = known_codes  # None: every code object counts as held
+        self.caches = list(caches)  # (qualified name, functools cache wrapper)
         self.current: set[str] = set()
+        self.fresh: set[str] = set()
+        self.hits: list[int] = []
         self.monitoring = False
 
     def start_test(self) -> None:
-        self.current = set()
+        self.current, self.fresh = set(), set()
+        self.hits = [wrapper.cache_info().hits for _, wrapper in self.caches]
         self.monitoring = _claim_tool(self._on_start)
         if self.monitoring:
             sys.monitoring.restart_events()  # code the last test reached reports again
         else:
             _trace_every_thread(self._on_call)
 
-    def stop_test(self) -> list[str]:
+    def stop_test(self) -> Reached:
         if self.monitoring:
             _release_tool()
         else:
             _trace_every_thread(None)
-        return sorted(self.current)
+        cached = [
+            name
+            for (name, wrapper), before in zip(self.caches, self.hits, strict=True)
+            if wrapper.cache_info().hits > before
+        ]
+        return Reached(sorted(self.current), sorted(self.fresh), sorted(set(cached)))
 
-    def _on_start(self, code: CodeType, _offset: int) -> object:
+    def _seen(self, code: CodeType) -> None:
         if code.co_filename in self.target_files:
             self.current.add(code.co_qualname)
+            if self.known_codes is not None and id(code) not in self.known_codes:
+                self.fresh.add(code.co_qualname)
+
+    def _on_start(self, code: CodeType, _offset: int) -> object:
+        self._seen(code)
         return sys.monitoring.DISABLE
 
     def _on_call(self, frame: FrameType, _event: str, _arg: Any) -> None:
-        if frame.f_code.co_filename in self.target_files:
-            self.current.add(frame.f_code.co_qualname)
+        self._seen(frame.f_code)
 
 
-def _claim_tool(callback: Any) -> bool:
+def _claim_tool(callback: Callable[[CodeType, int], object]) -> bool:
     """Listen with `callback` under our tool id; False without sys.monitoring or if another tool holds the id."""
     if not hasattr(sys, "monitoring") or sys.monitoring.get_tool(TOOL_ID) is not None:
         return False

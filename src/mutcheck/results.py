@@ -7,7 +7,7 @@ import platform
 import subprocess
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mutcheck import __version__
 from mutcheck.catalog import REVERT_FAMILY, Catalog
@@ -16,6 +16,9 @@ from mutcheck.matrix import VERDICTS, Matrix, MutantResult
 from mutcheck.outcome import ORDER_DEPENDENT
 from mutcheck.problems import InputError, Problem
 from mutcheck.results_check import capped, first_broken_reference, shown
+
+if TYPE_CHECKING:
+    from mutcheck.drift import Drift
 
 FORMAT = "mutcheck-results"
 VERSION = 1
@@ -75,8 +78,10 @@ def _mutant_entry(result: MutantResult, order: int) -> dict[str, Any]:
         "equivalent": mutant.equivalent,
         "survives": mutant.survives,
         "tracked": mutant.tracked,
+        "reviewed": mutant.reviewed,
         "killed_by": list(mutant.killed_by),
         "path": run.path,
+        "fallback": run.fallback,
         "verdict": result.verdict,
         "expectation_met": result.expectation_met,
         "problems": [vars(problem) for problem in result.problems],
@@ -132,18 +137,26 @@ def is_known_gap(mutant: dict[str, Any]) -> bool:
     return mutant["survives"] is not None and mutant["expectation_met"]
 
 
-def summarize(mutants: list[dict[str, Any]], baseline_ok: bool) -> dict[str, Any]:
-    """Counts for the catalog's mutants, generic operator mutants apart; the run's exit status."""
+def is_unreviewed_gap(mutant: dict[str, Any]) -> bool:
+    """A gap `mutcheck suggest` found that no person has accepted yet (it survived, as proposed)."""
+    return any(problem["kind"] == "unreviewed-gap" for problem in mutant["problems"])
+
+
+def summarize(mutants: list[dict[str, Any]], baseline_ok: bool, drifted: int = 0) -> dict[str, Any]:
+    """Counts for the catalog's mutants, generic operator mutants apart; the run's exit status (an
+    entry the change moved away from fails it too)."""
     catalogued = [mutant for mutant in mutants if not mutant["generic"]]
     generic = [mutant for mutant in mutants if mutant["generic"]]
     unmet = sum(not mutant["expectation_met"] for mutant in mutants)
-    exit_code = 3 if not baseline_ok else (1 if unmet else 0)
+    exit_code = 3 if not baseline_ok else (1 if unmet or drifted else 0)
     return {
         "mutants": len(catalogued),
         "verdicts": _verdict_counts(catalogued),
         "known_gaps": sum(is_known_gap(mutant) for mutant in catalogued),
+        "unreviewed_gaps": sum(is_unreviewed_gap(mutant) for mutant in catalogued),
         "generic": {"mutants": len(generic), "verdicts": _verdict_counts(generic)},
         "expectations_unmet": unmet,
+        "drifted": drifted,
         "exit_code": exit_code,
     }
 
@@ -156,9 +169,11 @@ def build_results(
     facts: dict[str, Any],
     order: dict[str, int],
     change_guard: dict[str, Any] | None = None,
+    drifts: "list[Drift]" = (),
 ) -> dict[str, Any]:
     """`order`: each mutant's place among every mutant the run chose before `--shard` took its
-    part, so that merged shards list them as the unsharded run does."""
+    part, so that merged shards list them as the unsharded run does; `drifts`: the catalog entries
+    the change moved away from."""
     mutants = [_mutant_entry(result, order[result.applied.mutant.id]) for result in matrix.results]
     baseline = baseline_section(run)
     families = dict(catalog.families)
@@ -186,8 +201,24 @@ def build_results(
         "families": families,
         "sources": {result.applied.mutant.file: result.applied.original for result in matrix.results},
         "mutants": mutants,
-        "summary": summarize(mutants, baseline["ok"]),
+        "summary": summarize(mutants, baseline["ok"], len(drifts)),
         "change_guard": change_guard,
+        "drift": [drift_entry(drift) for drift in drifts],
+    }
+
+
+def drift_entry(drift: "Drift") -> dict[str, Any]:
+    mutant = drift.mutant
+    return {
+        "id": mutant.id,
+        "source": mutant.source,
+        "file": mutant.file,
+        "scope": mutant.scope,
+        "title": mutant.title,
+        "field": drift.field,
+        "message": drift.message,
+        "diff": drift.diff,
+        "proposal": drift.proposal,
     }
 
 
@@ -243,10 +274,15 @@ def _with_later_fields(data: dict[str, Any]) -> dict[str, Any]:
     data["run"].setdefault("ci", False)  # as the Stryker report of such a file always said
     data["run"].setdefault("revert_base", None)
     data["summary"].setdefault("known_gaps", 0)
+    data["summary"].setdefault("unreviewed_gaps", 0)
     data.setdefault("change_guard", None)
+    data.setdefault("drift", [])
+    data["summary"].setdefault("drifted", 0)
     for mutant in data["mutants"]:
         mutant.setdefault("survives", None)
         mutant.setdefault("tracked", None)
+        mutant.setdefault("reviewed", True)
         mutant.setdefault("revert", False)
         mutant.setdefault("broken", None)
+        mutant.setdefault("fallback", None)
     return data

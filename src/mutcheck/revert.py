@@ -17,7 +17,7 @@ from mutcheck.mutate import AppliedMutant, FileEdit, Span, file_diff
 from mutcheck.problems import InputError, Problem
 from mutcheck.project_paths import target_files
 from mutcheck.report.texts import say
-from mutcheck.swap import code_fingerprint, swappable
+from mutcheck.swap import code_fingerprint, marked_module, swap_unit
 
 _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 
@@ -267,7 +267,8 @@ def _hunk_mutants(
             continue
         touched = [line for member in group for line in _touched_lines(member)]
         owner = _owner(functions, min(touched), max(touched))
-        target = owner if owner and swappable(head_code, mutated_code, owner) else None
+        target = swap_unit(head_code, mutated_code, owner)
+        scope = owner if target else None  # the tests that reach the function holding the hunk
         where = {lang: lines_label(hunk.target_start, hunk.target_length, lang) for lang in builder.languages}
         if index in moved_by:  # the other half of the move goes back with it
             key, extra = "moved_title", {"moved": change.hunks[moved_by[index]].target_start}
@@ -280,7 +281,7 @@ def _hunk_mutants(
         mutants.append(
             AppliedMutant(
                 mutant=builder.mutant(
-                    mutant_id, change.path, target, title, "hunk_why", f"{change.path}, hunk {number}"
+                    mutant_id, change.path, scope, title, "hunk_why", f"{change.path}, hunk {number}"
                 ),
                 original=head,
                 mutated=mutated,
@@ -288,9 +289,10 @@ def _hunk_mutants(
                 span=_whole_lines(head_lines, start, end),
                 replacement=mutated[prefix : len(mutated) - suffix],
                 equivalent_by_compilation=code_fingerprint(head_code) == code_fingerprint(mutated_code),
-                scope_qualname=target or MODULE_SCOPE,
+                scope_qualname=scope or MODULE_SCOPE,
                 swap_target=target,
                 encoding=_declared_encoding(mutated),
+                marked=marked_module(mutated, change.path, head_code, mutated_code) if target else None,
             )
         )
     return mutants, skipped
@@ -324,7 +326,7 @@ def _whole_change(changes: list[FileChange], builder: _Builder) -> AppliedMutant
         return None
     primary = next((change for change in differing if change.head is not None), differing[0])
     head, base = primary.head or "", primary.base or ""
-    target = None
+    target = scope = marked = None
     both_sides = all(change.head is not None and change.base is not None for change in differing)
     equivalent = both_sides and all(
         code_fingerprint(_compiled(c.head or "", c.path)) == code_fingerprint(_compiled(c.base or "", c.path))
@@ -334,11 +336,13 @@ def _whole_change(changes: list[FileChange], builder: _Builder) -> AppliedMutant
         touched = [line for hunk in primary.hunks for line in _touched_lines(hunk)]
         owner = _owner(_outermost_functions(ast.parse(head)), min(touched), max(touched))
         head_code, base_code = _compiled(head, primary.path), _compiled(base, primary.path)
-        target = owner if owner and swappable(head_code, base_code, owner) else None
+        target = swap_unit(head_code, base_code, owner)
+        scope = owner if target else None
+        marked = marked_module(base, primary.path, head_code, base_code) if target else None
     title = builder.texts("all_title", count=len(differing))
     return AppliedMutant(
         mutant=builder.mutant(
-            WHOLE_CHANGE, primary.path, target, title, "all_why", " ".join(change.path for change in differing)
+            WHOLE_CHANGE, primary.path, scope, title, "all_why", " ".join(change.path for change in differing)
         ),
         original=head,
         mutated=base,
@@ -346,10 +350,11 @@ def _whole_change(changes: list[FileChange], builder: _Builder) -> AppliedMutant
         span=_whole_lines(_lines(head), 0, len(_lines(head))),
         replacement=base,
         equivalent_by_compilation=equivalent,
-        scope_qualname=target or MODULE_SCOPE,
+        scope_qualname=scope or MODULE_SCOPE,
         swap_target=target,
         encoding=_declared_encoding(base),
         writes=() if target else tuple(_edit(c.path, c.base) for c in differing),
+        marked=marked,
     )
 
 

@@ -2,11 +2,13 @@
 mutant or control run, as many at once as there are workers, each resumed after a time-out and
 reported once its controls are in."""
 
+import base64
+import importlib.util
 import os
 import selectors
 import time
 from pathlib import Path
-from types import ModuleType
+from types import CodeType, ModuleType
 from typing import Any
 
 import pytest
@@ -16,11 +18,14 @@ from mutcheck.children import Child, absorb, fork, read_all, read_ready, reap, s
 from mutcheck.clock import Stopwatch
 from mutcheck.controls import Controls
 from mutcheck.events import EventWriter
-from mutcheck.outcome import NOT_RUN, PASSED, SKIPPED
+from mutcheck.outcome import DETECTING, NOT_RUN, PASSED, SKIPPED, TIMEOUT
 from mutcheck.plan import test_limit, time_limit
-from mutcheck.swap import mutated_function_code, swap_in
+from mutcheck.reach import Reach
+from mutcheck.subprocesses import SubprocessReach
+from mutcheck.swap import LiveFunctions, Swap, prepare_swap
 
 RESUMES_PER_MUTANT = 2  # new children after time-outs, so a mutant that hangs every test stays bounded
+REACH_KINDS = ("covered", "fresh", "cached", "subprocess")  # what a baseline test reached, and how (see `Reach`)
 
 
 class Scheduler:
@@ -36,39 +41,41 @@ class Scheduler:
         self.startup_seconds = startup_seconds  # interpreter start to collected suite
         self.controls = Controls()
         self.pending: list[dict[str, Any]] = []  # mutants not started yet
+        self.live: LiveFunctions | None = None  # found after collection, before the baseline forks
+        self.import_reached: set[str] = set()  # target functions that ran while pytest imported the project
+        self.reached: list[dict[str, set[str]]] = []  # per test, the baseline's first round: see `Reach`
+        self.originals: dict[str, CodeType] = {}  # target files' code, compiled from the text the host imported
 
     # -- baseline ----------------------------------------------------------------------------
     def baseline(self) -> None:
         """Each round in fresh forks, the tests dealt round-robin to one child per worker (the
         mutant phase runs subsets anyway). A round in which some test fails is run again whole,
         in pytest's order, in one child: the suite must pass as pytest runs it, not as we split it."""
-        target_files = {str(Path(name).resolve()) for name in self.spec["target_files"]}
+        target_files = set(self.spec["target_files"])
+        self.live = LiveFunctions(target_files)
         jobs = max(1, min(self.spec["jobs"], len(self.items)))
         chunks = [list(range(start, len(self.items), jobs)) for start in range(jobs)]
         for round_number in range(1, self.spec["baseline_rounds"] + 1):
-            coverage = target_files if round_number == 1 else None
+            coverage = Reach(target_files, self.live.known_codes, self.live.caches) if round_number == 1 else None
             results = self._baseline_round(chunks, coverage)
             split_failures = [result["test"] for result in results if result["outcome"] not in (PASSED, SKIPPED)]
             if len(chunks) > 1 and split_failures:
                 results = self._baseline_round([list(range(len(self.items)))], coverage)
             # Failed only as the workers split the suite: they depend on the tests before them.
             order_dependent = [index for index in split_failures if results[index]["outcome"] in (PASSED, SKIPPED)]
-            self.events.write(
-                {
-                    "event": "baseline",
-                    "round": round_number,
-                    "results": results,
-                    "order_dependent": order_dependent,
-                    "at": time.monotonic(),
-                }
-            )
+            event = {"event": "baseline", "round": round_number, "results": results, "order_dependent": order_dependent}
+            if round_number == 1:
+                self.reached = [{kind: set(result.get(kind, ())) for kind in REACH_KINDS} for result in results]
+                event["import_reached"] = sorted(self.import_reached)
+            self.events.write({**event, "at": time.monotonic()})
 
-    def _baseline_round(self, chunks: list[list[int]], coverage: set[str] | None) -> list[dict[str, Any]]:
+    def _baseline_round(self, chunks: list[list[int]], coverage: Reach | None) -> list[dict[str, Any]]:
         children = []
         for chunk in chunks:
 
-            def body(events: EventWriter, chunk: list[int] = chunk, coverage: set[str] | None = coverage) -> None:
-                for result in baseline_chunk(self.items, chunk, coverage):
+            def body(events: EventWriter, chunk: list[int] = chunk, coverage: Reach | None = coverage) -> None:
+                subprocesses = SubprocessReach(Path(self.spec["subprocesses"])) if coverage else None
+                for result in baseline_chunk(self.items, chunk, coverage, subprocesses):
                     events.write(result)
 
             children.append(fork(body))
@@ -87,19 +94,80 @@ class Scheduler:
     def _limits(self, selected: list[int]) -> list[float]:
         return [test_limit(self.durations[index], self.timeout_factor, self.timeout_constant) for index in selected]
 
-    def _start(self, mutant: dict[str, Any], selected: list[int], carried: Child | None = None) -> Child:
-        """A process running `selected` under the mutant; `carried` is what an earlier one recorded."""
+    def _fallback(self, reason: str, test: int | None = None) -> dict[str, str | None]:
+        return {"reason": reason, "test": None if test is None else self.items[test].nodeid}
+
+    def _swap(self, mutant: dict[str, Any]) -> tuple[Swap | None, dict[str, str | None] | None]:
+        """The mutant's swap, or why it runs in a copy: what cannot be swapped, and what a swap could
+        not reach (code that ran before any test, in a subprocess, or from a fresh code object)."""
+        if mutant["swap_target"] is None:
+            return None, self._fallback(mutant["fallback"])
+        innermost = mutant["swap_target"]
+
+        def inside(names: set[str]) -> bool:
+            return any(name == innermost or name.startswith(innermost + ".") for name in names)
+
+        if inside(self.import_reached):
+            return None, self._fallback("import-time")
+        for index in mutant["selected"]:
+            if inside(self.reached[index]["subprocess"]):
+                return None, self._fallback("subprocess", index)
+            if inside(self.reached[index]["fresh"]):
+                return None, self._fallback("fresh-code", index)
+        path = mutant["path"]
+        if path not in self.modules:
+            return None, self._fallback("not-imported")
+        if mutant["marked"] is None:
+            return None, self._fallback("no-marker")
+        if path not in self.originals:
+            source = importlib.util.decode_source(Path(path).read_bytes())
+            self.originals[path] = compile(source, path, "exec", dont_inherit=True)
+        marked = base64.b64decode(mutant["marked"])
+        swap, reason = prepare_swap(self.live, path, self.originals[path], marked, innermost)
+        return swap, None if swap is not None else self._fallback(reason)
+
+    def _missing_evidence(self, child: Child) -> int | None:
+        """The first test whose outcome the swap cannot vouch for: one that failed, or passed although
+        it started the mutated function in the baseline, while the mutated code had not started yet
+        in its process (in it or in a test before it: a fixture shared by several tests runs the code
+        in the first of them only). None when every outcome can be trusted."""
+        for sequence in child.sequences:
+            started = False
+            for index in sequence:
+                if index not in child.ran:  # not run, or stopped without a word (a hard time-out)
+                    continue
+                started = started or child.ran[index]
+                outcome = child.outcomes[index]
+                reached = child.swap.evidence in self.reached[index]["covered"]
+                if not started and (reached or (outcome in DETECTING and outcome != TIMEOUT)):
+                    return index
+        return None
+
+    def _start(
+        self,
+        mutant: dict[str, Any],
+        selected: list[int],
+        carried: Child | None = None,
+        fallback: dict[str, str | None] | None = None,
+    ) -> Child:
+        """A process running `selected` under the mutant; `carried` is what an earlier one recorded,
+        `fallback` why it must run in a copy (decided here when not given)."""
         now = time.monotonic()
         budget = time_limit(selected, self.durations, self.timeout_factor, self.timeout_constant)
-        if mutant["swap_target"] is not None:
-            mutated_code = mutated_function_code(mutant)
+        if carried is not None:
+            swap, fallback = carried.swap, carried.fallback
+        elif fallback is None:
+            swap, fallback = self._swap(mutant)
+        else:
+            swap = None
+        if swap is not None:
 
             def body(events: EventWriter) -> None:
-                swap_in(mutant, mutated_code, self.modules)
-                run_tests(self.items, selected, events, self.spec["bail"], self._limits(selected))
+                swap.apply()
+                run_tests(self.items, selected, events, self.spec["bail"], self._limits(selected), swap.marker)
 
             pid, read_fd = fork(body)
-            child = Child(mutant, selected, pid, read_fd, budget, Stopwatch(pid), now)
+            child = Child(mutant, selected, pid, read_fd, budget, Stopwatch(pid), now, swap=swap)
         else:
             tests = [self.items[index].nodeid for index in selected]
             process, read_fd, scratch = start_fallback(self.spec, mutant, tests, self._limits(selected))
@@ -107,11 +175,12 @@ class Scheduler:
             budget += 2 * self.startup_seconds
             stopwatch = Stopwatch(process.pid)
             child = Child(mutant, selected, process.pid, read_fd, budget, stopwatch, now, process, scratch)
+        child.fallback = fallback
         child.sequences = [selected]
         if carried is not None:
             child.started, child.timed_out, child.resumes = carried.started, carried.timed_out, carried.resumes + 1
             child.outcomes, child.durations, child.witnesses = carried.outcomes, carried.durations, carried.witnesses
-            child.sequences = [*carried.sequences, selected]
+            child.ran, child.sequences = carried.ran, [*carried.sequences, selected]
         return child
 
     def _start_control(self, sequence: tuple[int, ...]) -> Child:
@@ -135,10 +204,14 @@ class Scheduler:
             self.controls.finished[tuple(child.selected)] = child.outcomes
             return None
         remaining = [index for index in child.selected if index not in child.outcomes]
-        stop = self.spec["bail"] or child.broken or child.resumes >= RESUMES_PER_MUTANT or os.getppid() != self.parent
+        gone = os.getppid() != self.parent
+        stop = self.spec["bail"] or child.broken or child.resumes >= RESUMES_PER_MUTANT or gone
         child.sequences[-1] = [index for index in child.selected if index in child.outcomes]  # what it ran
-        if timed_out and remaining and not stop:
+        if (timed_out or child.crashed) and remaining and not stop:
             return self._start(child.mutant, remaining, carried=child)
+        if child.swap is not None and not gone and (missing := self._missing_evidence(child)) is not None:
+            # What ran was not the mutant everywhere: the copy, where the mutated file is all there is, decides.
+            return self._start(child.mutant, child.mutant["selected"], fallback=self._fallback("no-evidence", missing))
         child.seconds = time.monotonic() - child.started  # its controls may keep it waiting
         self.controls.waiting.append(child)
         return None
@@ -159,6 +232,7 @@ class Scheduler:
                 "event": "mutant",
                 "id": child.mutant["id"],
                 "path": "swap" if child.process is None else "fallback",
+                "fallback": child.fallback,
                 "timed_out": child.timed_out,
                 "broken": child.broken,
                 "outcomes": outcomes,

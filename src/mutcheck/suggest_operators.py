@@ -9,6 +9,8 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
+from mutcheck.scopes import Scopes, dotted
+
 # Most guard-like first: with one suggestion per line, the first of these on a line is kept.
 OPERATORS = (
     "delete-guard",
@@ -88,49 +90,13 @@ class _Edit:
 
 
 def function_scopes(module: cst.Module) -> dict[str, cst.FunctionDef]:
-    """Every function by catalog name (`f`, `Class.method`, `outer.inner`), outermost first."""
-    scopes: dict[str, cst.FunctionDef] = {}
-
-    def walk(body: Sequence[cst.CSTNode], prefix: str) -> None:
-        for statement in body:
-            if isinstance(statement, cst.FunctionDef | cst.ClassDef):
-                name = prefix + statement.name.value
-                if isinstance(statement, cst.FunctionDef):
-                    scopes.setdefault(name, statement)
-                walk(_statements(statement.body), name + ".")
-            elif isinstance(statement, cst.BaseCompoundStatement):
-                for block in _blocks(statement):
-                    walk(_statements(block), prefix)
-
-    walk(module.body, "")
-    return scopes
+    """Every function by catalog name (`f`, `Class.method`, `outer.inner`), outermost first: an
+    `@overload`ed name by its implementation; names that several definitions share are left out."""
+    return Scopes(module).functions()
 
 
 def _statements(block: cst.BaseSuite) -> Sequence[cst.CSTNode]:
     return block.body if isinstance(block, cst.IndentedBlock | cst.SimpleStatementSuite) else ()
-
-
-def _blocks(statement: cst.BaseCompoundStatement) -> Iterator[cst.BaseSuite]:
-    """The blocks of a compound statement, in source order (else, handlers and finally included)."""
-    yield statement.body
-    for name in ("handlers", "cases"):
-        for clause in getattr(statement, name, ()):
-            yield clause.body
-    orelse = getattr(statement, "orelse", None)
-    while orelse is not None:
-        yield orelse.body
-        orelse = orelse.orelse if isinstance(orelse, cst.If) else None
-    final = getattr(statement, "finalbody", None)
-    if final is not None:
-        yield final.body
-
-
-def _dotted(node: cst.CSTNode) -> str | None:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute) and (base := _dotted(node.value)):
-        return f"{base}.{node.attr.value}"
-    return None
 
 
 def _flag_name(node: cst.CSTNode) -> str | None:
@@ -172,12 +138,12 @@ class _FileFacts:
     def _learn(self, node: cst.CSTNode) -> None:
         if isinstance(node, cst.Param | cst.AnnAssign) and node.annotation is not None:
             target = node.name if isinstance(node, cst.Param) else node.target
-            if _dotted(node.annotation.annotation) == "bool" and (name := _flag_name(target)):
+            if dotted(node.annotation.annotation) == "bool" and (name := _flag_name(target)):
                 self.flags.add(name)
         elif isinstance(node, cst.Assign) and _is_bool_literal(node.value):
             self.flags.update(name for target in node.targets if (name := _flag_name(target.target)))
         elif isinstance(node, cst.Call) and len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star:
-            name = _dotted(node.func)
+            name = dotted(node.func)
             if name and self.is_predicate(name):
                 self.predicate_calls.setdefault(name, set()).add(self.module.code_for_node(node.args[0].value))
 
@@ -198,7 +164,7 @@ def _constant_collections(module: cst.Module) -> Iterator[tuple[str, list[cst.Ba
             continue
         assign = statement.body[0]
         value = assign.value
-        if isinstance(value, cst.Call) and _dotted(value.func) in ("frozenset", "set", "tuple") and value.args:
+        if isinstance(value, cst.Call) and dotted(value.func) in ("frozenset", "set", "tuple") and value.args:
             value = value.args[0].value
         if isinstance(value, cst.Tuple | cst.List | cst.Set) and len(assign.targets) == 1:
             elements = [element.value for element in value.elements]
@@ -228,7 +194,7 @@ def _is_boolean_expression(node: cst.CSTNode) -> bool:
         return True
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
         return True
-    if isinstance(node, cst.Call) and (name := _dotted(node.func)):
+    if isinstance(node, cst.Call) and (name := dotted(node.func)):
         last = name.split(".")[-1]
         return last in _BOOLEAN_CALLS or last.lstrip("_").startswith(("is_", "has_", "startswith", "endswith"))
     return False
@@ -237,7 +203,7 @@ def _is_boolean_expression(node: cst.CSTNode) -> bool:
 def _is_logging_call(statement: cst.CSTNode) -> bool:
     if not (isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call)):
         return False
-    name = _dotted(statement.value.func) or ""
+    name = dotted(statement.value.func) or ""
     parts = name.removeprefix("self.").split(".")
     return name == "print" or (len(parts) > 1 and parts[0] in _LOGGERS)
 
@@ -259,7 +225,7 @@ def _is_arid(node: cst.CSTNode, parents: dict, scope: str) -> bool:
     while node is not None:
         if isinstance(node, cst.Assert | cst.Annotation) or _is_logging_call(node) or _is_string_statement(node):
             return True
-        if isinstance(node, cst.If) and _dotted(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+        if isinstance(node, cst.If) and dotted(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
             return True
         if isinstance(node, cst.Raise) and len(path) > 1 and path[-1] is node.exc and isinstance(path[-2], cst.Arg):
             return True  # the raised exception's arguments: its message
@@ -574,7 +540,7 @@ def _is_early(line: cst.SimpleStatementLine, scope: _Scope) -> bool:
 
 
 def _call_edits(node: cst.Call, facts: _FileFacts) -> Iterator[_Edit]:
-    name = _dotted(node.func) or ""
+    name = dotted(node.func) or ""
     positional = [arg for arg in node.args if not arg.keyword and not arg.star]
     codes = [facts.code(arg.value) for arg in positional]
     plain = len(positional) == len(node.args)
@@ -628,7 +594,7 @@ def _weakened(node: cst.Call, name: str, argument: str, facts: _FileFacts) -> It
             and len(conjunct.args) == 1
             and isinstance(conjunct.args[0].value, cst.Name)
             and conjunct.args[0].value.value == parameter
-            and (inner := _dotted(conjunct.func))
+            and (inner := dotted(conjunct.func))
         ):
             yield _Edit("weaken-predicate", (node,), f"{inner}({argument})")
             return
@@ -704,7 +670,7 @@ def _concatenation_swap(node: cst.BinaryOperation, scope: _Scope) -> Iterator[_E
         return
     annotation = returns.annotation
     base = annotation.value if isinstance(annotation, cst.Subscript) else annotation
-    if _dotted(base) in _SEQUENCE_TYPES:
+    if dotted(base) in _SEQUENCE_TYPES:
         facts = scope.facts
         yield _Edit("ordering", (node,), f"{facts.code(node.right)} + {facts.code(node.left)}")
 

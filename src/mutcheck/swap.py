@@ -1,11 +1,24 @@
-"""Code swapping: whether a mutant fits in one function's code object, and swapping it in place."""
+"""Code swapping: which code objects a mutant changes, every live function that carries one of them
+(however it is held: decorated, cached, a closure made at import, a registry), swapping them in place,
+and the evidence marker that tells whether the mutated code ran."""
 
+import ast
+import functools
+import gc
+import inspect
+import itertools
+import marshal
 import os
 import sys
-from collections.abc import Iterator
+import warnings
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import CodeType, FunctionType, ModuleType
-from typing import Any
+
+CodePair = tuple[CodeType, CodeType]  # a code object as the target has it, and as the mutant has it
+_MARKER = "\0mutcheck: the mutated code ran"  # a constant the compiler keeps, replaced by the marker's counter
+_CACHE_WRAPPER = type(functools.lru_cache(lambda: None))
 
 
 def iter_code(code: CodeType) -> Iterator[CodeType]:
@@ -20,48 +33,268 @@ def find_code(module_code: CodeType, qualname: str) -> CodeType | None:
     return next((code for code in iter_code(module_code) if code.co_qualname == qualname), None)
 
 
-def _named(code: CodeType, qualname: str) -> int:
-    return sum(nested.co_qualname == qualname for nested in iter_code(code))
+def _nested(code: CodeType) -> list[CodeType]:
+    return [constant for constant in code.co_consts if isinstance(constant, CodeType)]
 
 
-def code_fingerprint(code: CodeType, excluded: str | None = None) -> tuple:
-    """Byte code, names and constants, recursively, without line numbers; the `excluded` function's
-    code is reduced to its free variables (what a swap must keep)."""
-    if code.co_qualname == excluded:
-        return ("<swapped>", code.co_freevars)
-    constants = tuple(
-        code_fingerprint(constant, excluded) if isinstance(constant, CodeType) else (type(constant), repr(constant))
-        for constant in code.co_consts
-    )
+def _constant(constant: object) -> object:
+    """A constant as two processes compare it: a frozenset's order follows the string hashes, which
+    differ between processes (a code object compiled by the command is loaded by the host)."""
+    if isinstance(constant, CodeType):
+        return "<code>"
+    if isinstance(constant, frozenset):
+        return (frozenset, tuple(sorted(repr(_constant(item)) for item in constant)))
+    if isinstance(constant, tuple):
+        return (tuple, tuple(_constant(item) for item in constant))
+    return (type(constant), repr(constant))
+
+
+def _own(code: CodeType) -> tuple:
+    """Everything of a code object but the content of the code objects nested in it."""
+    constants = tuple(_constant(c) for c in code.co_consts)
     signature = (code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount, code.co_flags)
     return (code.co_code, constants, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars, signature)
 
 
-def swappable(original: CodeType, mutated: CodeType, target: str | None) -> bool:
-    """True when the only compiled difference lies inside `target`'s code, with the same free variables.
+def code_fingerprint(code: CodeType) -> tuple:
+    """Byte code, names and constants, recursively, without line numbers or file names."""
+    return (_own(code), tuple(code_fingerprint(nested) for nested in _nested(code)))
+
+
+def changed_chain(original: CodeType, mutated: CodeType) -> tuple[list[CodePair], list[int]]:
+    """From the module's code inward, each code object the mutant changes, down to the innermost one
+    that holds the whole difference (the code objects outside it differ only in the one they hold),
+    and where each sits among its parent's nested code objects (-1 for the module). Empty when the
+    two compile alike."""
+    chain: list[CodePair] = []
+    path: list[int] = []
+    pair, position = (original, mutated), -1
+    while code_fingerprint(pair[0]) != code_fingerprint(pair[1]):
+        chain.append(pair)
+        path.append(position)
+        if _own(pair[0]) != _own(pair[1]):
+            break
+        nested = enumerate(zip(_nested(pair[0]), _nested(pair[1]), strict=True))
+        differing = [(at, codes) for at, codes in nested if code_fingerprint(codes[0]) != code_fingerprint(codes[1])]
+        if len(differing) != 1:
+            break
+        position, pair = differing[0]
+    return chain, path
+
+
+def swap_chain(original: CodeType, mutated: CodeType) -> list[CodePair] | None:
+    """The code objects a swap changes, outermost first (the module's excluded: it never runs again),
+    when the whole difference lies inside one function's body with its free variables unchanged;
+    None otherwise.
 
     Anything else (a default argument, a decorator, a class or module statement, a new closure
-    variable) is evaluated outside the function body, so swapping `__code__` would miss it. Nor
-    can a name that several functions share (a property's getter and setter, `@overload` stubs)
-    say which one the live function is.
-    """
-    if target is None or _named(original, target) != 1 or _named(mutated, target) != 1:
-        return False
-    return code_fingerprint(original, target) == code_fingerprint(mutated, target)
+    variable) is evaluated outside a function body, so swapping code objects would miss it."""
+    chain = changed_chain(original, mutated)[0][1:]
+    if not chain:
+        return None
+    innermost_original, innermost_mutated = chain[-1]
+    if not _is_function(innermost_original):  # a class body: it ran when the class was made
+        return None
+    if innermost_original.co_freevars != innermost_mutated.co_freevars:
+        return None
+    return chain
 
 
-def live_function(module: ModuleType, qualname: str) -> FunctionType | None:
-    """The function object behind `qualname` (`f` or `Class.method`) in an imported module."""
-    owner: object = module
-    for name in qualname.split("."):
-        owner = vars(owner).get(name) if hasattr(owner, "__dict__") else None
-        if owner is None:
-            return None
-    for attribute in ("__func__", "fget", "__wrapped__"):
-        owner = getattr(owner, attribute, owner) if not isinstance(owner, FunctionType) else owner
-    if isinstance(owner, FunctionType) and owner.__code__.co_qualname == qualname:
-        return owner
-    return None
+def swap_unit(original: CodeType, mutated: CodeType, scope: str | None) -> str | None:
+    """The qualified name of the innermost code object a swap changes, when the mutant can be
+    swapped and lies inside `scope` (Python's qualified name: the tests that reach it are the ones
+    selected); None when it runs in a copy instead."""
+    chain = swap_chain(original, mutated)
+    if chain is None or scope is None:
+        return None
+    innermost = chain[-1][0].co_qualname
+    return innermost if innermost == scope or innermost.startswith(scope + ".") else None
+
+
+def _is_function(code: CodeType) -> bool:
+    return bool(code.co_flags & inspect.CO_NEWLOCALS)
+
+
+def evidence_code(chain: list[CodePair]) -> CodeType:
+    """The original of the innermost `def` of a swap chain: the code whose start the marker reports
+    (a lambda or comprehension runs only inside the function that holds it)."""
+    return next(pair[0] for pair in reversed(chain) if not pair[0].co_name.startswith("<"))
+
+
+def _definitions(tree: ast.Module) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """Every function definition, with the qualified name Python gives its code."""
+
+    def walk(node: ast.AST, prefix: str) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                name = prefix + child.name
+                yield name, child
+                yield from walk(child, name + ".<locals>.")
+            elif isinstance(child, ast.ClassDef):
+                yield from walk(child, prefix + child.name + ".")
+            else:
+                yield from walk(child, prefix)
+
+    yield from walk(tree, "")
+
+
+def _first_line(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    return min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
+
+
+@dataclass
+class Marker:
+    """Counts the starts of the mutated code: a C counter called as the code's first statement."""
+
+    counter: "itertools.count[int]"
+
+    def count(self) -> int:
+        return self.counter.__reduce__()[1][0]
+
+
+def marked_module(mutated_source: str, filename: str, original: CodeType, mutated: CodeType) -> bytes | None:
+    """The mutated file compiled with a first statement in the innermost `def` of the swap (see
+    `evidence_code`) that calls a placeholder constant, marshalled for the host (which puts the
+    marker's counter in the placeholder's place); None when that definition cannot be told apart.
+    Compiled where the catalog is applied, while the host starts, not in the host."""
+    chain = swap_chain(original, mutated)
+    if chain is None:
+        return None
+    evidence = evidence_code(chain)
+    tree = ast.parse(mutated_source, filename)
+    found = [
+        node
+        for name, node in _definitions(tree)
+        if name == evidence.co_qualname and _first_line(node) == evidence.co_firstlineno
+    ]
+    if len(found) != 1:
+        return None
+    body = found[0].body
+    docstring = isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+    at = 1 if docstring and isinstance(body[0].value.value, str) else 0
+    anchor = body[min(at, len(body) - 1)]
+    call = ast.Expr(ast.Call(ast.Constant(_MARKER), [], []))
+    for node in (call, call.value, call.value.func):
+        ast.copy_location(node, anchor)
+    body.insert(at, call)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "'str' object is not callable"
+        return marshal.dumps(compile(tree, filename, "exec", dont_inherit=True))
+
+
+def _with_filename(code: CodeType, filename: str) -> CodeType:
+    """`code` and the code objects nested in it, named after `filename` (as tracebacks show them)."""
+    constants = tuple(_with_filename(c, filename) if isinstance(c, CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=constants)
+
+
+def _with_nested(code: CodeType, position: int, replacement: CodeType) -> CodeType:
+    """`code` with its `position`-th nested code object replaced."""
+    constants, seen = [], -1
+    for constant in code.co_consts:
+        if isinstance(constant, CodeType):
+            seen += 1
+            constant = replacement if seen == position else constant
+        constants.append(constant)
+    return code.replace(co_consts=tuple(constants))
+
+
+class LiveFunctions:
+    """The function objects whose code comes from the target files, by file and qualified name, and
+    the functools caches in front of them: found once, by walking every object the garbage collector
+    tracks (before the host's heap is frozen, and before the baseline forks)."""
+
+    def __init__(self, files: Iterable[str]) -> None:
+        wanted = set(files)
+        real: dict[str, str] = {}
+
+        def target(function: object) -> bool:
+            if type(function) is not FunctionType:
+                return False
+            filename = function.__code__.co_filename
+            if filename not in real:
+                real[filename] = os.path.realpath(filename)
+            return real[filename] in wanted
+
+        self.functions: dict[tuple[str, str], list[FunctionType]] = {}
+        self.caches: list[tuple[str, object]] = []  # (qualified name, its lru_cache wrapper)
+        for candidate in gc.get_objects():
+            if target(candidate):
+                code = candidate.__code__
+                self.functions.setdefault((real[code.co_filename], code.co_qualname), []).append(candidate)
+            elif type(candidate) is _CACHE_WRAPPER and target(wrapped := _unwrapped(candidate)):
+                self.caches.append((wrapped.__code__.co_qualname, candidate))
+        self.known_codes = {
+            id(code) for group in self.functions.values() for function in group for code in iter_code(function.__code__)
+        }
+        self._fingerprints: dict[int, tuple] = {}
+
+    def carrying(self, file: str, original: CodeType) -> list[FunctionType]:
+        """The live functions of `file` whose code is `original`'s (compiled from the same text)."""
+        wanted = code_fingerprint(original)
+        found = []
+        for candidate in self.functions.get((file, original.co_qualname), ()):
+            key = id(candidate.__code__)
+            if key not in self._fingerprints:
+                self._fingerprints[key] = code_fingerprint(candidate.__code__)
+            if self._fingerprints[key] == wanted:
+                found.append(candidate)
+        return found
+
+
+def _unwrapped(wrapper: object) -> object:
+    try:
+        return inspect.unwrap(wrapper)
+    except ValueError:  # a __wrapped__ cycle
+        return None
+
+
+@dataclass
+class Swap:
+    """A mutant's code swap: the live functions and the code each gets, the qualified names of the
+    innermost code it changes and of the `def` whose start its marker counts, and the marker."""
+
+    assignments: list[tuple[FunctionType, CodeType]]
+    innermost: str
+    evidence: str
+    marker: Marker
+
+    def apply(self) -> None:
+        """In a forked child: every reference to those functions now runs the mutant."""
+        for function, code in self.assignments:
+            function.__code__ = code
+
+
+def prepare_swap(
+    live: LiveFunctions, file: str, original: CodeType, marked: bytes, innermost: str
+) -> tuple[Swap | None, str | None]:
+    """The swap that carries a mutant into the live functions of `file`, or None and why it cannot (a
+    reason key of the results' `fallback`). `original`: the file's code, compiled from the text the
+    host imported; `marked`: see `marked_module`; `innermost`: the qualified name of the innermost
+    code object the mutant changes.
+
+    The marker's statement calls the counter's `__next__`, a constant: no name is looked up, no frame
+    is made. A string constant shifts no nested code object, so the chain's positions hold when the
+    code objects outside the marked one are rebuilt to hold it."""
+    chain, path = changed_chain(original, _with_filename(marshal.loads(marked), file))
+    evidence, marked_evidence = chain[-1]
+    if _MARKER not in marked_evidence.co_consts:
+        return None, "no-marker"
+    counter = itertools.count()
+    codes = [code for _, code in chain]
+    constants = tuple(counter.__next__ if constant == _MARKER else constant for constant in marked_evidence.co_consts)
+    codes[-1] = marked_evidence.replace(co_consts=constants)
+    for outer in range(len(codes) - 2, -1, -1):
+        codes[outer] = _with_nested(codes[outer], path[outer + 1], codes[outer + 1])
+    assignments = [
+        (function, code)
+        for (original_code, _), code in zip(chain[1:], codes[1:], strict=True)
+        if _is_function(original_code)
+        for function in live.carrying(file, original_code)
+    ]
+    if not assignments:
+        return None, "no-live-function"
+    return Swap(assignments, innermost, evidence.co_qualname, Marker(counter)), None
 
 
 def modules_by_file(files: list[str]) -> dict[str, ModuleType]:
@@ -73,19 +306,3 @@ def modules_by_file(files: list[str]) -> dict[str, ModuleType]:
         if filename and (resolved := os.path.realpath(filename)) in wanted:
             found[resolved] = module
     return found
-
-
-def mutated_function_code(mutant: dict[str, Any]) -> CodeType | None:
-    """The swap target's code in the mutated file, compiled by the host before it forks: in a
-    child the compile costs twice as much (its allocations fault in copy-on-write pages)."""
-    code = compile(mutant["mutated"], str(Path(mutant["file"]).resolve()), "exec")
-    return find_code(code, mutant["swap_target"])
-
-
-def swap_in(mutant: dict[str, Any], mutated_code: CodeType | None, modules: dict[str, ModuleType]) -> None:
-    """Replace the live function's code with the mutated one; every reference sees the change."""
-    module = modules.get(str(Path(mutant["file"]).resolve()))
-    function = live_function(module, mutant["swap_target"]) if module else None
-    if function is None or mutated_code is None:
-        raise RuntimeError(f"{mutant['swap_target']} is not loaded from {mutant['file']}")
-    function.__code__ = mutated_code

@@ -35,5 +35,7 @@ def applied(
 def engine_run(**mutants: dict[int, str]) -> EngineRun:
     run = EngineRun(tests=TESTS, baseline=[BaselineRound(["passed"] * 3, [0.1] * 3, [None] * 3)])
     for mutant_id, outcomes in mutants.items():
-        run.mutants[mutant_id] = MutantRun(mutant_id, "swap", sorted(outcomes), outcomes, {}, {}, False, None, 0, 1)
+        run.mutants[mutant_id] = MutantRun(
+            mutant_id, "swap", None, sorted(outcomes), outcomes, {}, {}, False, None, 0, 1
+        )
     return run

@@ -51,28 +51,28 @@ def test_each_test_records_what_it_reached_in_any_thread(reach, target):
     module = target[0]
     reach.start_test()
     _in_a_thread(module.reached)
-    assert reach.stop_test() == ["reached"]
+    assert reach.stop_test().covered == ["reached"]
     reach.start_test()
-    assert reach.stop_test() == []
+    assert reach.stop_test().covered == []
     reach.start_test()
     module.reached()  # reported again after the previous tests disabled its event
-    assert reach.stop_test() == ["reached"]
+    assert reach.stop_test().covered == ["reached"]
 
 
 def test_a_generator_resumed_in_a_later_test_counts_for_that_test(reach, target):
     reach.start_test()
     numbers = target[0].generator()
     next(numbers)
-    assert reach.stop_test() == ["generator"]
+    assert reach.stop_test().covered == ["generator"]
     reach.start_test()
     next(numbers)
-    assert reach.stop_test() == ["generator"]
+    assert reach.stop_test().covered == ["generator"]
 
 
 def test_nothing_outside_the_target_files_is_recorded(reach, target):
     reach.start_test()
     _in_a_thread(lambda: Path(".").resolve())
-    assert reach.stop_test() == []
+    assert reach.stop_test().covered == []
     reach.start_test()  # while it does record the target's functions, called among others
     _in_a_thread(lambda: (Path(".").resolve(), target[0].reached(), Path(".").resolve()))
-    assert reach.stop_test() == ["reached"]
+    assert reach.stop_test().covered == ["reached"]

@@ -353,7 +353,8 @@ def test_a_new_module_of_a_package_is_really_gone_and_tests_that_cannot_import_t
     assert "the tests cannot load with it reverted: " in english
 
 
-def test_a_setters_revert_runs_in_a_copy_and_is_killed_by_the_test_of_the_setter(tmp_path):
+def test_a_setters_revert_is_swapped_into_the_setter_and_killed_by_the_test_of_the_setter(tmp_path):
+    """The getter and the setter share Python's qualified name; the swap finds the setter by its code."""
     before = "class Box:\n    @property\n    def x(self):\n        return self._x\n\n"
     before += "    @x.setter\n    def x(self, value):\n        self._x = value\n"
     base = make_history(
@@ -368,7 +369,7 @@ def test_a_setters_revert_runs_in_a_copy_and_is_killed_by_the_test_of_the_setter
     )
     result, results = _run(tmp_path / "project", "--revert", base)
     setter = _by_id(results)["revert:src/box.py:1"]
-    assert (setter["path"], setter["verdict"]) == ("fallback", "killed"), result.output
+    assert (setter["path"], setter["verdict"]) == ("swap", "killed"), result.output
     assert setter["killers"] == ["tests/test_box.py::test_setter_keeps_magnitude"]
 
 

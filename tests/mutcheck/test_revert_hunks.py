@@ -341,7 +341,8 @@ def test_deleted_definitions_nothing_names_are_skipped_but_not_methods_or_ones_a
     assert "+    def speak(self):" in method.diff  # an override changes what Child does
 
 
-def test_a_setter_or_an_overloaded_function_shares_its_name_so_its_revert_runs_in_a_copy(tmp_path):
+def test_a_setter_or_an_overloaded_function_is_swapped_though_it_shares_its_name(tmp_path):
+    """The live function is found by its code, not its name: the getter, or the stubs, are not it."""
     before = (
         "from typing import overload\n\n\nclass C:\n    @property\n    def x(self):\n        return self._x\n\n"
         "    @x.setter\n    def x(self, value):\n        self._x = value\n\n\n"
@@ -355,8 +356,8 @@ def test_a_setter_or_an_overloaded_function_shares_its_name_so_its_revert_runs_i
     )
     _, mutants = _change(tmp_path, base)
     setter, overloaded = mutants["revert:src/m.py:1"], mutants["revert:src/m.py:2"]
-    assert (setter.swap_target, setter.scope_qualname) == (None, MODULE_SCOPE)  # the getter is C.x too
-    assert (overloaded.swap_target, overloaded.scope_qualname) == (None, MODULE_SCOPE)
+    assert (setter.swap_target, setter.scope_qualname) == ("C.x", "C.x")
+    assert (overloaded.swap_target, overloaded.scope_qualname) == ("f", "f")
 
 
 def test_a_hunk_that_parses_but_does_not_compile_alone_is_skipped_as_alone(tmp_path):

@@ -28,6 +28,7 @@ class Limits:
     matrix: int
     equivalents: int
     known_gaps: int
+    unreviewed: int
     generic: int
     reverted: int
     skipped: int
@@ -66,6 +67,7 @@ def _language_body(view: ReportView, limits: Limits, quiet: bool, matrix_here: b
         "matrix": rows[: limits.matrix],
         "equivalents": view.equivalents[: limits.equivalents],
         "known_gaps": view.known_gaps[: limits.known_gaps],
+        "unreviewed": view.unreviewed_gaps[: limits.unreviewed],
     }
     hidden = {
         "reverted": len(reverted) - min(len(reverted), limits.reverted),
@@ -75,6 +77,7 @@ def _language_body(view: ReportView, limits: Limits, quiet: bool, matrix_here: b
         "matrix": len(rows) - len(shown["matrix"]),
         "equivalents": len(view.equivalents) - len(shown["equivalents"]),
         "known_gaps": len(view.known_gaps) - len(shown["known_gaps"]),
+        "unreviewed": len(view.unreviewed_gaps) - len(shown["unreviewed"]),
     }
     template = _environment().get_template("comment.md.j2")
     return template.render(
@@ -137,8 +140,9 @@ def render_markdown(
     results: dict[str, Any], languages: tuple[str, ...] | None = None, limit: int = COMMENT_LIMIT
 ) -> str:
     """The whole comment (default: in every language of the run); rows are dropped (generic
-    survivors, skipped hunks, matrix, equivalents, known gaps, revert mutants, then findings) until it fits. When every
-    expectation is met, the comment is quiet: the verdict and the family table, the rest collapsed."""
+    survivors, skipped hunks, matrix, equivalents, known gaps, unreviewed gaps, revert mutants, then findings)
+    until it fits. When every expectation is met, the comment is quiet: the verdict and the family table, the
+    rest collapsed."""
     views = [build_view(results, lang) for lang in languages or texts.run_languages(results)]
     quiet = results["summary"]["exit_code"] == 0
     first = views[0]
@@ -147,9 +151,10 @@ def render_markdown(
     reverted, skipped = (len(guard.reverted), len(guard.skipped)) if guard else (0, 0)
     footer = _footer(results, first.lang)
     counts = (len(first.findings), len(first.mutants), len(first.equivalents), len(first.known_gaps))
+    counts += (len(first.unreviewed_gaps),)
     full = Limits(*counts, generic, reverted, skipped)
     body = _assemble(views, full, footer, quiet)
-    for field in ("generic", "skipped", "matrix", "equivalents", "known_gaps", "reverted", "findings"):
+    for field in ("generic", "skipped", "matrix", "equivalents", "known_gaps", "unreviewed", "reverted", "findings"):
         if len(body) <= limit:
             return body
         low, high = 0, getattr(full, field)

@@ -24,7 +24,7 @@ def tally(outcomes: Iterable[str], selected: int, lang: str) -> str:
 
 
 class Progress:
-    """Called by the engine with each step (`collected`, `baseline`, `planned`, `mutant`)."""
+    """Called by the engine with each step (`collected`, `note`, `baseline`, `planned`, `mutant`)."""
 
     def __init__(self, console: Console, rounds: int, lang: str) -> None:
         self.console = console
@@ -38,6 +38,8 @@ class Progress:
     def __call__(self, kind: str, data: Any) -> None:
         if kind == "collected":
             self._say(say(self.lang, "progress", "collected", count=data))
+        elif kind == "note":  # what the host changed of the project's pytest options
+            self._say(say(self.lang, "progress", data))
         elif kind == "baseline":
             self._say(say(self.lang, "progress", "baseline", round=data, rounds=self.rounds))
         elif kind == "planned":

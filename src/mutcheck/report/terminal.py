@@ -10,8 +10,8 @@ from rich.table import Table
 
 from mutcheck.matrix import VERDICTS
 from mutcheck.report.texts import describe, run_languages, say
-from mutcheck.report.view import change_guard_view
-from mutcheck.results import is_known_gap
+from mutcheck.report.view import build_view, change_guard_view
+from mutcheck.results import is_known_gap, is_unreviewed_gap
 
 GENERIC_SURVIVORS_LISTED = 20
 
@@ -44,8 +44,15 @@ def verdict_line(results: dict[str, Any], lang: str) -> str:
         parts = [_line(lang, "mutants", count=summary["mutants"], counts=counts or _line(lang, "none_run"))]
     if summary["known_gaps"]:
         parts.append(_line(lang, "known_gaps", count=summary["known_gaps"]))
+    if summary["unreviewed_gaps"]:
+        parts.append(_line(lang, "unreviewed_gaps", count=summary["unreviewed_gaps"]))
+    if summary["drifted"]:
+        parts.append(_line(lang, "drifted", count=summary["drifted"]))
     unmet = summary["expectations_unmet"]
-    parts.append(_line(lang, "all_met") if not unmet else _line(lang, "unmet", count=unmet))
+    if unmet:
+        parts.append(_line(lang, "unmet", count=unmet))
+    elif not summary["drifted"]:
+        parts.append(_line(lang, "all_met"))
     seconds = _line(lang, "seconds", seconds=f"{results['run']['seconds']:.1f}")
     return _line(lang, "part_separator").join(parts) + seconds
 
@@ -113,6 +120,32 @@ def _known_gaps(results: dict[str, Any], lang: str, console: Console) -> None:
         print_plain(console, line + (_line(lang, "tracked", tracked=mutant["tracked"]) if mutant["tracked"] else ""))
 
 
+def _unreviewed_gaps(results: dict[str, Any], lang: str, console: Console) -> None:
+    gaps = [mutant for mutant in results["mutants"] if is_unreviewed_gap(mutant)]
+    if gaps:
+        print_plain(console, "\n" + _line(lang, "unreviewed_heading", ids=" ".join(m["id"] for m in gaps)))
+    for mutant in gaps:
+        location = f"{mutant['file']}:{mutant['span']['start_line']}"
+        print_plain(
+            console, _line(lang, "unreviewed_gap", id=mutant["id"], location=location, title=mutant["title"][lang])
+        )
+
+
+def _drifts(results: dict[str, Any], lang: str, console: Console) -> None:
+    if not results["drift"]:
+        return
+    print_plain(console, "\n" + say(lang, "text", "drift_heading") + ": " + say(lang, "text", "drift_intro"))
+    for drift in build_view(results, lang).drifts:
+        print_plain(console, f"\n{drift.id} ({drift.source}) {drift.title}")
+        print_plain(console, f"  - {drift.problem}")
+        print_diff(console, drift.diff)
+        if drift.proposal:
+            print_plain(console, say(lang, "text", "drift_proposal") + ":")
+            print_plain(console, drift.proposal)
+        else:
+            print_plain(console, say(lang, "text", "drift_no_proposal"))
+
+
 def _findings(results: dict[str, Any], lang: str, console: Console) -> None:
     for mutant in results["mutants"]:
         if mutant["expectation_met"] or mutant["generic"]:
@@ -170,8 +203,10 @@ def render(results: dict[str, Any], console: Console, lang: str | None = None) -
     elif any(not mutant["generic"] for mutant in results["mutants"]):  # a generic-only run has no families
         console.print(_family_table(results, lang))
     _findings(results, lang, console)
+    _drifts(results, lang, console)
     _change_guard(results, lang, console)
     _known_gaps(results, lang, console)
+    _unreviewed_gaps(results, lang, console)
     _generic(results, lang, console)
     for test in results["baseline"].get("order_dependent", ()):
         print_plain(console, _line(lang, "order_dependent", test=test))

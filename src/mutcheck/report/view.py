@@ -1,5 +1,6 @@
 """What every renderer shows, computed once from a results document: plain data, one language."""
 
+import json
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -7,7 +8,7 @@ from typing import Any
 from mutcheck.change_guard import WHOLE_CHANGE, lines_label, shown_base
 from mutcheck.matrix import UNMET_KINDS, VERDICTS
 from mutcheck.report.texts import describe, say
-from mutcheck.results import is_known_gap
+from mutcheck.results import is_known_gap, is_unreviewed_gap
 
 # Matrix symbols per outcome (the legend in strings.toml explains them).
 SYMBOLS = {
@@ -48,6 +49,7 @@ class MutantView:
     survives: str | None  # a known gap's reason
     tracked: str | None  # the issue tracking a known gap: #N or a URL
     known_gap: bool
+    unreviewed_gap: bool  # proposed by `suggest`, not accepted by a person yet
     origin: str
     file: str
     line: int
@@ -108,6 +110,19 @@ class ChangeGuardView:
 
 
 @dataclass
+class DriftView:
+    """A catalog entry the change moved away from: why it no longer applies, its scope's diff, and
+    the fields that would make it apply again (as TOML lines), if they could be found."""
+
+    id: str
+    title: str
+    source: str
+    problem: str
+    diff: str
+    proposal: str | None
+
+
+@dataclass
 class ReportView:
     lang: str
     headline: str
@@ -117,12 +132,14 @@ class ReportView:
     findings: list[MutantView]
     equivalents: list[MutantView]
     known_gaps: list[MutantView]
+    unreviewed_gaps: list[MutantView]
     families: list[dict[str, Any]]
     killing_tests: list[str]
     facts: list[str]
     generic: GenericView | None
     verdicts: list[tuple[str, str]] = field(default_factory=list)
     change_guard: ChangeGuardView | None = None
+    drifts: list[DriftView] = field(default_factory=list)
 
 
 def _headline(results: dict[str, Any], lang: str) -> str:
@@ -145,7 +162,11 @@ def _headline(results: dict[str, Any], lang: str) -> str:
         separator = "、" if lang == "zh" else ", "
         headline = say(lang, "text", "not_all_met", count=len(unmet), total=len(mutants), parts=separator.join(parts))
     gaps = sum(is_known_gap(mutant) for mutant in mutants)
-    return _sentences(lang, headline, say(lang, "text", "known_gaps_line", count=gaps)) if gaps else headline
+    if gaps:
+        headline = _sentences(lang, headline, say(lang, "text", "known_gaps_line", count=gaps))
+    if results["drift"]:
+        headline = _sentences(lang, headline, say(lang, "text", "drift_line", count=len(results["drift"])))
+    return headline
 
 
 def _sentences(lang: str, *sentences: str) -> str:
@@ -173,6 +194,7 @@ def _mutant(results: dict[str, Any], entry: dict[str, Any], lang: str) -> Mutant
         survives=entry["survives"][lang] if entry["survives"] else None,
         tracked=entry["tracked"],
         known_gap=is_known_gap(entry),
+        unreviewed_gap=is_unreviewed_gap(entry),
         origin=entry["origin"],
         file=entry["file"],
         line=entry["span"]["start_line"],
@@ -268,13 +290,27 @@ def build_view(results: dict[str, Any], lang: str) -> ReportView:
         ),
         equivalents=[mutant for mutant in mutants if mutant.proof and mutant.met],
         known_gaps=[mutant for mutant in mutants if mutant.known_gap],
+        unreviewed_gaps=[mutant for mutant in mutants if mutant.unreviewed_gap],
         families=families,
         killing_tests=killing,
         facts=_facts(results, lang),
         generic=_generic(results, lang),
         verdicts=[(verdict, say(lang, "verdict", verdict)) for verdict in VERDICTS],
         change_guard=_change_guard(results, [mutant for mutant in mutants if mutant.revert], lang),
+        drifts=[_drift(entry, lang) for entry in results["drift"]],
     )
+
+
+def _drift(entry: dict[str, Any], lang: str) -> DriftView:
+    proposal = entry["proposal"]
+    fields = None
+    if proposal is not None:
+        lines = [f"{key} = {json.dumps(proposal[key], ensure_ascii=False)}" for key in ("scope", "match")]
+        edit = proposal["replace"]
+        lines.append("delete = true" if edit is None else f"replace = {json.dumps(edit, ensure_ascii=False)}")
+        fields = "\n".join(lines)
+    problem = say(lang, "text", "drift_entry", field=entry["field"], message=entry["message"])
+    return DriftView(entry["id"], entry["title"][lang], entry["source"], problem, entry["diff"], fields)
 
 
 def change_guard_view(results: dict[str, Any], lang: str) -> ChangeGuardView | None:

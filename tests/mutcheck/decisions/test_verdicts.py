@@ -191,9 +191,9 @@ def test_a_killed_mutant_records_every_detecting_test_in_order():
 def test_a_killer_named_without_parameters_names_only_its_own_parametrizations():
     tests = ["t.py::test_b", "t.py::test_b_other", "t.py::test_b[1]"]
     run = EngineRun(tests=tests, baseline=[BaselineRound(["passed"] * 3, [0.1] * 3, [None] * 3)])
-    run.mutants["M"] = MutantRun("M", "swap", [1, 2], {1: "failed", 2: "passed"}, {}, {}, False, None, 0, 1)
+    run.mutants["M"] = MutantRun("M", "swap", None, [1, 2], {1: "failed", 2: "passed"}, {}, {}, False, None, 0, 1)
     (result,) = build_matrix(run, [applied("M", ["t.py::test_b"])], bail=False).results
     assert result.problems == (Unmet("killer-passed", "t.py::test_b", "passed"),)
-    run.mutants["M"] = MutantRun("M", "swap", [1], {1: "failed"}, {}, {}, False, None, 0, 1)
+    run.mutants["M"] = MutantRun("M", "swap", None, [1], {1: "failed"}, {}, {}, False, None, 0, 1)
     (result,) = build_matrix(run, [applied("M", ["t.py::test_b"])], bail=False).results
     assert result.problems == (Unmet("killer-unreached", "t.py::test_b"),)

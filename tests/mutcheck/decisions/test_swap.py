@@ -1,0 +1,166 @@
+"""Code swapping decided in process: which code objects a mutant changes, which live functions carry
+them (found by their code, however they are held), and the marker that proves the mutated code ran."""
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from mutcheck.swap import LiveFunctions, code_fingerprint, marked_module, prepare_swap, swap_chain, swap_unit
+
+DECORATED = """\
+import functools
+
+
+def logged(function):
+    @functools.wraps(function)
+    def wrapper(*args):
+        return function(*args)
+
+    return wrapper
+
+
+def tagger(tag):
+    def tagged(text):
+        return tag + text
+
+    return tagged
+
+
+shout = tagger("!")
+
+
+@logged
+def double(n):
+    return n * 2
+
+
+@functools.lru_cache
+def square(n):
+    return n * n
+
+
+class Box:
+    @property
+    def size(self):
+        return self._size
+
+    @size.setter
+    def size(self, value):
+        self._size = value
+"""
+
+
+def compiled(source: str):
+    return compile(source, "m.py", "exec", dont_inherit=True)
+
+
+def load(tmp_path: Path, source: str, name: str):
+    """`source` imported as a module of its own from a file: live functions, as a host has them."""
+    path = tmp_path / f"{name}.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module, os.path.realpath(path)
+
+
+def test_a_frozenset_constant_is_compared_whatever_its_order():
+    """The command compiles the mutant, the host its original: their string hashes, and so a
+    frozenset's order, differ. 1 and 9 share a slot, so insertion order decides the iteration."""
+    code = compiled("def f(x):\n    return x in {1, 9}")
+    function = code.co_consts[0]
+    first = function.replace(
+        co_consts=tuple(frozenset([1, 9]) if isinstance(c, frozenset) else c for c in function.co_consts)
+    )
+    second = function.replace(
+        co_consts=tuple(frozenset([9, 1]) if isinstance(c, frozenset) else c for c in function.co_consts)
+    )
+    assert repr([c for c in first.co_consts if isinstance(c, frozenset)]) != repr(
+        [c for c in second.co_consts if isinstance(c, frozenset)]
+    )
+    assert code_fingerprint(first) == code_fingerprint(second)
+
+
+@pytest.mark.parametrize(
+    ("mutated", "innermost"),
+    [
+        (DECORATED.replace("return n * 2", "return n * 3"), "double"),
+        (DECORATED.replace("return tag + text", "return text + tag"), "tagger.<locals>.tagged"),
+        (DECORATED.replace("self._size = value", "self._size = -value"), "Box.size"),
+        # the closure loses its free variable: tagger makes no cell for it any more, so tagger changed
+        (DECORATED.replace("        return tag + text", "        return text"), "tagger"),
+        # a nested function's default is made when its enclosing function runs
+        (DECORATED.replace("def tagged(text):", "def tagged(text=None):"), "tagger"),
+    ],
+)
+def test_a_change_inside_a_function_body_is_swapped_there(mutated, innermost):
+    chain = swap_chain(compiled(DECORATED), compiled(mutated))
+    assert chain is not None and chain[-1][0].co_qualname == innermost
+
+
+@pytest.mark.parametrize(
+    "mutated",
+    [
+        DECORATED.replace("def double(n):", "def double(n=1):"),  # a default: made when the module runs
+        DECORATED.replace("shout = tagger", "shout = tagger('?') or tagger"),  # a module statement
+        DECORATED.replace("@logged\ndef double", "def double"),  # a decorator
+        DECORATED.replace("class Box:\n", "class Box:\n    limit = 3\n"),  # a class statement
+    ],
+)
+def test_a_change_outside_one_function_body_is_not_swapped(mutated):
+    original, changed = compiled(DECORATED), compiled(mutated)
+    assert code_fingerprint(original) != code_fingerprint(changed)
+    assert swap_chain(original, changed) is None
+
+
+def test_a_swap_lies_inside_the_scope_that_selects_its_tests():
+    mutated = compiled(DECORATED.replace("return tag + text", "return text + tag"))
+    assert swap_unit(compiled(DECORATED), mutated, "tagger") == "tagger.<locals>.tagged"
+    assert swap_unit(compiled(DECORATED), mutated, "double") is None
+
+
+def test_live_functions_are_found_by_their_code_whatever_holds_them(tmp_path):
+    module, path = load(tmp_path, DECORATED, "decorated_live")
+    live = LiveFunctions([path])
+    original = compiled(DECORATED)
+    code = {c.co_qualname: c for c in _every_code(original)}
+    assert live.carrying(path, code["double"]) == [module.double.__wrapped__]  # behind functools.wraps
+    assert live.carrying(path, code["tagger.<locals>.tagged"]) == [module.shout]  # a closure made at import
+    setter = next(c for c in _every_code(original) if c.co_qualname == "Box.size" and c.co_argcount == 2)
+    assert live.carrying(path, setter) == [module.Box.size.fset]  # not the getter, whose name it shares
+    assert ("square", module.square) in live.caches
+
+
+def test_a_swapped_closure_made_at_import_runs_the_mutant_and_its_marker_counts(tmp_path):
+    module, path = load(tmp_path, DECORATED, "decorated_swap")
+    mutated_source = DECORATED.replace("return tag + text", "return text + tag")
+    marked = marked_module(mutated_source, path, compiled(DECORATED), compiled(mutated_source))
+    original = compile(Path(path).read_text(), path, "exec", dont_inherit=True)
+    swap, reason = prepare_swap(LiveFunctions([path]), path, original, marked, "tagger.<locals>.tagged")
+    assert reason is None
+    assert swap.evidence == "tagger.<locals>.tagged"
+    before = swap.marker.count()
+    swap.apply()
+    assert module.shout("hi") == "hi!"
+    assert module.tagger("?")("a") == "a?"  # one made after the swap is the mutant too
+    assert swap.marker.count() == before + 2
+
+
+def test_a_function_no_live_object_carries_cannot_be_swapped(tmp_path):
+    source = "def helper():\n    return 1\n\n\ndel helper\n"
+    _, path = load(tmp_path, source, "deleted_helper")
+    mutated = source.replace("return 1", "return 2")
+    marked = marked_module(mutated, path, compiled(source), compiled(mutated))
+    original = compile(source, path, "exec", dont_inherit=True)
+    assert prepare_swap(LiveFunctions([path]), path, original, marked, "helper") == (None, "no-live-function")
+
+
+def _every_code(code):
+    yield code
+    for constant in code.co_consts:
+        if hasattr(constant, "co_code"):
+            yield from _every_code(constant)
