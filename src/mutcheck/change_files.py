@@ -38,7 +38,7 @@ class FileChange:
     hunks: tuple[Hunk, ...]
 
 
-def _git(root: Path, base: str, *args: str) -> bytes:
+def _git(root: Path, base: str, *args: str, option: str = OPTION) -> bytes:
     completed = subprocess.run([*_GIT, *args], cwd=root, capture_output=True, check=False)
     if completed.returncode != 0:
         # merge-base fails without a word when the histories share no commit.
@@ -46,7 +46,7 @@ def _git(root: Path, base: str, *args: str) -> bytes:
         shallow = subprocess.run([*_GIT, "rev-parse", "--is-shallow-repository"], cwd=root, capture_output=True)
         if shallow.stdout.strip() == b"true":
             reason += " (the clone is shallow: fetch its history, e.g. actions/checkout with fetch-depth: 0)"
-        raise InputError([Problem(OPTION, "", "", f"git {args[0]} {base} failed: {reason}")])
+        raise InputError([Problem(option, "", "", f"git {args[0]} {base} failed: {reason}")])
     return completed.stdout
 
 
@@ -57,8 +57,20 @@ def _read(root: Path, path: str) -> str:
         raise InputError([Problem(path, "", OPTION, f"cannot be read as Python source: {error}")]) from error
 
 
-def merge_base(root: Path, base: str) -> str:
-    return _git(root, base, "merge-base", base, "HEAD").decode().strip()
+def merge_base(root: Path, base: str, option: str = OPTION) -> str:
+    return _git(root, base, "merge-base", base, "HEAD", option=option).decode().strip()
+
+
+def text_at(root: Path, commit: str, path: str, option: str) -> str | None:
+    """A Python file's text at `commit` (its path relative to the project), or None where it does not
+    exist there or cannot be read as Python source."""
+    listed = _git(root, commit, "ls-tree", "--name-only", commit, "--", f"./{path}", option=option)
+    if not listed.strip():
+        return None
+    try:
+        return decode_source(_git(root, commit, "show", f"{commit}:./{path}", option=option))[0]
+    except (SyntaxError, UnicodeDecodeError):
+        return None
 
 
 def changed_files(

@@ -232,27 +232,71 @@ def show(mutant_id: str, lang: str | None, project: Path | None, profile: str | 
 
 
 @main.command()
+@click.option(
+    "--base",
+    metavar="BASE",
+    help="Entries that apply at git BASE's merge base but not here are findings of the change, not errors.",
+)
+@click.option("--update", is_flag=True, help="Rewrite such entries where their code's new place is clear (BASE: HEAD).")
 @project_options
 @_reports_input_errors
-def check(project: Path | None, profile: str | None) -> None:
+def check(base: str | None, update: bool, project: Path | None, profile: str | None) -> None:
     """Validate the catalog and apply every entry, without running tests."""
-    from mutcheck.mutate import MutationError, apply_mutant
+    from mutcheck.catalog_edit import edit_catalog_file
+    from mutcheck.report.texts import say
+    from mutcheck.runner import applied_or_drifted
 
     config = _config(project, profile)
     catalog = catalog_of(config)
     problems = unknown_killers(catalog, collect_test_ids(config))
-    for mutant in catalog.mutants:
-        try:
-            applied = apply_mutant(mutant, config.root)
-        except MutationError as error:
-            problems.append(error.problem)
-            continue
-        if applied.equivalent_by_compilation and not mutant.equivalent:
+    base = base or ("HEAD" if update else None)
+    try:
+        applied, drifts = applied_or_drifted(config, catalog, (), base=(base, "--base") if base else None)
+    except InputError as error:
+        raise InputError(problems + error.problems) from error
+    for mutant in (applied_mutant.mutant for applied_mutant in applied if applied_mutant.equivalent_by_compilation):
+        if not mutant.equivalent:
             message = "compiles to the original byte code (equivalent by compilation); no test can kill it"
             problems.append(Problem(mutant.source, mutant.id, "survives" if mutant.survives else "killed_by", message))
     if problems:
         raise InputError(problems)
+    lang = config.languages[0]
+    left = 0
+    for drift in drifts:
+        click.echo(
+            f"{drift.mutant.source}: {drift.mutant.id}: "
+            + say(lang, "text", "drift_entry", field=drift.field, message=drift.message)
+        )
+        if update and drift.proposal:
+            fields = {key: value for key, value in drift.proposal.items() if key != "replace" or value is not None}
+            edit_catalog_file(config.root, drift.mutant.source, {drift.mutant.id: fields})
+            click.echo(
+                f"updated {drift.mutant.id} ({drift.mutant.source}): "
+                + ", ".join(f"{k} = {v!r}" for k, v in fields.items())
+            )
+        else:
+            left += 1
+            click.echo(
+                "  "
+                + say(lang, "text", "drift_no_proposal" if not drift.proposal else "drift_proposal")
+                + (f": {drift.proposal}" if drift.proposal else "")
+            )
+    if left:
+        sys.exit(ExitCode.EXPECTATION_FAILED)
     click.echo(f"{len(catalog.mutants)} mutants in {len(catalog.families)} families: every entry applies")
+
+
+@main.command()
+@click.argument("mutant_ids", metavar="ID...", nargs=-1, required=True)
+@project_options
+@_reports_input_errors
+def accept(mutant_ids: tuple[str, ...], project: Path | None, profile: str | None) -> None:
+    """Accept gaps `mutcheck suggest` found, once a person has read them: they become known gaps."""
+    from mutcheck.catalog_edit import accept_gaps
+
+    config = _config(project, profile)
+    for mutant_id, source in accept_gaps(config.root, catalog_of(config), mutant_ids):
+        click.echo(f"accepted {mutant_id} ({source})")
 
 
 @main.command()

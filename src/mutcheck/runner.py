@@ -22,6 +22,7 @@ from mutcheck.project_paths import target_files
 from mutcheck.report.progress import Progress
 
 if TYPE_CHECKING:
+    from mutcheck.drift import Drift
     from mutcheck.mutate import AppliedMutant
     from mutcheck.revert import Change
 
@@ -71,18 +72,39 @@ def applied_mutants(
     config: Config, catalog: Catalog, only: tuple[str, ...], change: "Change | None" = None
 ) -> list["AppliedMutant"]:
     """The selected catalog entries, applied; every unknown `--only` name and failed application at once."""
+    return applied_or_drifted(config, catalog, only, change)[0]
+
+
+def applied_or_drifted(
+    config: Config,
+    catalog: Catalog,
+    only: tuple[str, ...],
+    change: "Change | None" = None,
+    base: tuple[str, str] | None = None,
+) -> tuple[list["AppliedMutant"], list["Drift"]]:
+    """The selected catalog entries, applied, and with `base` (BASE and the option that gave it) the
+    entries that applied there but not at the head (see `drift`); every unknown `--only` name and
+    every other failed application at once, as InputError."""
     from mutcheck.mutate import MutationError, apply_mutant
 
     problems = unknown_only(config, catalog, only, change)
-    applied = []
+    applied, failures = [], []
     for mutant in catalog.select(list(only)):
         try:
             applied.append(apply_mutant(mutant, config.root))
         except MutationError as error:
-            problems.append(error.problem)
+            failures.append((mutant, error))
+    drifts = []
+    if failures and base is not None:
+        from mutcheck.drift import drifted
+
+        drifts, failed = drifted(config.root, base[0], base[1], failures)
+        problems += failed
+    elif failures:
+        problems += [error.problem for _, error in failures]
     if problems:
         raise InputError(problems)
-    return applied
+    return applied, drifts
 
 
 def write_text(path: Path, text: str) -> None:
@@ -150,7 +172,10 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         generic_files = []
 
     change: Change | None = None
+    drifts: list[Drift] = []
     order: dict[str, int] = {}
+    base = (request.revert_base, "--revert") if request.revert_base else None
+    base = (request.diff_base, "--diff") if request.diff_base else base
 
     def prepare() -> list["AppliedMutant"]:
         """Runs while the host starts: LibCST and the catalog's application overlap its start-up."""
@@ -159,7 +184,8 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
             from mutcheck.revert import revert_change
 
             change = revert_change(config.root, request.revert_base, config.target, config.languages, config.tests)
-        applied = applied_mutants(config, catalog, request.only, change)
+        applied, drifted = applied_or_drifted(config, catalog, request.only, change, base)
+        drifts.extend(drifted)
         if config.generic and (not request.only or "generic" in request.only):
             applied += generic.generate(config.root, generic_files)
         reverted = []
@@ -206,7 +232,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     }
     engine_run.timings["total"] = time.monotonic() - STARTED
     guard = change_guard_section(change, matrix, config.root) if change is not None else None
-    results = build_results(matrix, engine_run, catalog, config.root, facts, order, guard)
+    results = build_results(matrix, engine_run, catalog, config.root, facts, order, guard, drifts)
     if request.json_path:
         write_results(request.json_path, results)
     outputs = (("markdown", request.markdown_path), ("html", request.html_path), ("stryker", request.stryker_path))
@@ -218,4 +244,4 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     if results["mutants"] and all(m["verdict"] == "no-coverage" for m in results["mutants"]):
         console.print(say(config.languages[0], "progress", "no_coverage_warning"), markup=False, highlight=False)
     publish_in_actions(results, sys.stdout)
-    return matrix.exit_code
+    return ExitCode(results["summary"]["exit_code"])

@@ -74,8 +74,9 @@ def most_specific(killers: Sequence[str], kills: Counter[str]) -> list[str]:
 def entry_table(
     mutant: Mutant, killers: Sequence[str] | None, languages: Sequence[str], previous: dict[str, object] | None
 ) -> dict[str, object]:
-    """One `[[mutant]]` table: `killers` listed as `killed_by`, or a known gap when None. What the
-    user wrote in the output file's entry of the same id (origin, title, why, hint) is kept."""
+    """One `[[mutant]]` table: `killers` listed as `killed_by`, or a gap awaiting review when None.
+    What the user wrote in the output file's entry of the same id (origin, title, why, hint) is
+    kept, and so is a gap a person accepted."""
     table: dict[str, object] = {
         "id": mutant.id,
         "family": mutant.family,
@@ -89,6 +90,9 @@ def entry_table(
         table["replace"] = mutant.replace
     if killers is None:
         table["survives"] = {lang: say(lang, "suggest", "survives", code=quoted(mutant.match)) for lang in languages}
+        # a gap is a person's to accept (`mutcheck accept`); one accepted before stays accepted
+        if not (previous and "survives" in previous and previous.get("reviewed", True)):
+            table["reviewed"] = False
     else:
         table["killed_by"] = list(killers)
     generated = {"origin": mutant.origin, "title": mutant.title, "why": mutant.why, "hint": mutant.hint}
