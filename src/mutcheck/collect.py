@@ -57,15 +57,13 @@ def _collect(config: Config, folder: Path, arguments: list[str], environment: Ma
 def _failure(events: list[dict], folder: Path) -> str | None:
     """Why a collection gave no tests, or None when it gave some."""
     collected = next((event for event in events if event.get("event") == "collected"), None)
-    if collected is not None and collected["tests"]:
-        return None
-    error = next((event["broken"] for event in events if event.get("event") == "collection-error"), None)
-    if error is not None:
-        return error
     if collected is not None:
-        return "no tests collected"
+        return None if collected["tests"] else "no tests collected"
     log = (folder / "collect.log").read_text(encoding="utf-8", errors="replace").strip().splitlines()
-    return " | ".join(log[-5:]) or "pytest stopped before collecting"
+    error = next((event["broken"] for event in events if event.get("event") == "collection-error"), None)
+    if error is not None and log and "pytest stopped before running" in error:  # pytest said why, in its log
+        return " | ".join(log[-5:])
+    return error or " | ".join(log[-5:]) or "pytest stopped before collecting"
 
 
 def _unusable(events: list[dict]) -> Problem | None:

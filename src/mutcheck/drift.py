@@ -4,10 +4,8 @@ sides and, where the guarded node's new place can be told unambiguously (mapped 
 one node there most like the old one), the `scope`, `match` and `replace` that would apply again."""
 
 import difflib
-import io
 import keyword
 import re
-import tokenize
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -27,7 +25,7 @@ from mutcheck.problems import Problem
 
 SIMILAR = 0.6  # how alike (difflib's ratio) the new node must be to the old one
 _MARGIN = 0.1  # and how much more alike than the next best
-_LAYOUT = (tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT, tokenize.COMMENT, tokenize.ENDMARKER)
+_TOKEN = re.compile(r"[^\W\d]\w*|\d[\w.]*|\S")
 
 
 @dataclass(frozen=True)
@@ -55,12 +53,9 @@ def _head_lines(base: str, head: str, first: int, last: int) -> range | None:
 
 
 def _tokens(code: str) -> list[str]:
-    """Code as the words of Python's tokenizer (layout and comments left out)."""
-    try:
-        tokens = tokenize.generate_tokens(io.StringIO(code).readline)
-        return [token.string for token in tokens if token.type not in _LAYOUT and token.string.strip()]
-    except (tokenize.TokenError, SyntaxError):
-        return code.split()
+    """Code as words: names, numbers and single other characters, whatever its layout or indentation
+    (a match copied from a file keeps the file's indentation after its first line)."""
+    return _TOKEN.findall(code)
 
 
 def _similarity(old: str, new: str) -> float:

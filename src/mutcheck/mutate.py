@@ -491,4 +491,8 @@ def candidate_nodes(mutant: Mutant, text: str, lines: range) -> Iterator[tuple[s
             parsed.line_offsets[first.start.line - 1] + first.start.column : parsed.line_offsets[last.end.line - 1]
             + last.end.column
         ]
+        if not expression:  # statements as the catalog writes them: the first one's column is column 0
+            head, *rest = code.split("\n")
+            column = first.start.column
+            code = "\n".join([head, *(line[column:] if not line[:column].strip() else line for line in rest)])
         yield scope, code, first.start.line, last.end.line

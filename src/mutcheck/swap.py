@@ -84,18 +84,14 @@ def changed_chain(original: CodeType, mutated: CodeType) -> tuple[list[CodePair]
 
 def swap_chain(original: CodeType, mutated: CodeType) -> list[CodePair] | None:
     """The code objects a swap changes, outermost first (the module's excluded: it never runs again),
-    when the whole difference lies inside one function's body with its free variables unchanged;
-    None otherwise.
+    when the whole difference lies inside one function's body; None otherwise.
 
-    Anything else (a default argument, a decorator, a class or module statement, a new closure
-    variable) is evaluated outside a function body, so swapping code objects would miss it."""
+    Anything else (a default argument, a decorator, a class or module statement) is evaluated outside
+    a function body, so swapping code objects would miss it. A function whose free variables change
+    changes its parent's cells too, so the difference then lies in the parent (or in a class body,
+    for `super()`): the innermost code never changes its free variables, and `__code__` takes it."""
     chain = changed_chain(original, mutated)[0][1:]
-    if not chain:
-        return None
-    innermost_original, innermost_mutated = chain[-1]
-    if not _is_function(innermost_original):  # a class body: it ran when the class was made
-        return None
-    if innermost_original.co_freevars != innermost_mutated.co_freevars:
+    if not chain or not _is_function(chain[-1][0]):  # a class body: it ran when the class was made
         return None
     return chain
 

@@ -8,7 +8,14 @@ TESTS = ["t.py::test_a", "t.py::test_b[1]", "t.py::test_b[2]"]
 
 
 def applied(
-    mutant_id: str, killed_by=(), equivalent=None, compile_equal=False, survives=None, generic=False, revert=False
+    mutant_id: str,
+    killed_by=(),
+    equivalent=None,
+    compile_equal=False,
+    survives=None,
+    generic=False,
+    revert=False,
+    reviewed=True,
 ) -> AppliedMutant:
     mutant = Mutant(
         mutant_id,
@@ -28,6 +35,7 @@ def applied(
         survives=survives,
         generic=generic,
         revert=revert,
+        reviewed=reviewed,
     )
     return AppliedMutant(mutant, "", "", "", Span(1, 0, 1, 1), "", compile_equal, "f", "f")
 

@@ -76,6 +76,17 @@ def test_a_known_gap_that_survives_or_is_not_reached_meets_its_expectation():
     assert matrix.exit_code == ExitCode.OK
 
 
+def test_a_gap_no_person_has_accepted_is_unmet_until_one_does():
+    """`suggest` writes what it finds as a proposal: a gap turns the run green only once accepted."""
+    run = engine_run(S={0: "passed"}, N={})
+    proposed = [applied("S", survives=GAP, reviewed=False), applied("N", survives=GAP, reviewed=False)]
+    matrix = build_matrix(run, proposed, bail=False)
+    assert [result.problems for result in matrix.results] == [(Unmet("unreviewed-gap"),)] * 2
+    assert matrix.exit_code == ExitCode.EXPECTATION_FAILED
+    killed = build_matrix(engine_run(K={0: "failed"}), [applied("K", survives=GAP, reviewed=False)], bail=False)
+    assert [problem.kind for problem in killed.results[0].problems] == ["gap-killed"]  # a test decided it
+
+
 def test_a_known_gap_that_a_test_kills_is_unmet_naming_each_killer():
     matrix = build_matrix(engine_run(K={0: "failed", 1: "error", 2: "passed"}), [applied("K", survives=GAP)], False)
     assert matrix.results[0].verdict == "killed"

@@ -127,8 +127,16 @@ def test_suggest_writes_entries_with_the_observed_expectations(suggested):
     written = entries(project / "mutants/suggested_tiny.toml")
     results_path = project / "results.json"
     run = mutcheck(project, "run", "--json", str(results_path))
-    assert run.returncode == 0, run.stdout + run.stderr  # every written expectation holds
     results = json.loads(results_path.read_text(encoding="utf-8"))
+    gaps = sorted(mutant_id for mutant_id, table in written.items() if "survives" in table)
+    assert gaps and all(written[gap]["reviewed"] is False for gap in gaps)
+    # every written expectation holds, but no gap is accepted on the user's behalf
+    assert run.returncode == 1, run.stdout + run.stderr
+    unmet = {m["id"]: [p["kind"] for p in m["problems"]] for m in results["mutants"] if not m["expectation_met"]}
+    assert unmet == {gap: ["unreviewed-gap"] for gap in gaps}
+    assert results["summary"]["unreviewed_gaps"] == len(gaps)
+    assert f"{len(gaps)} unreviewed gap(s)" in run.stdout
+    assert "mutcheck accept " + " ".join(m["id"] for m in results["mutants"] if m["id"] in gaps) in run.stdout
     tests = results["tests"]
     observed = {
         mutant["id"]: sorted(tests[int(i)] for i, outcome in mutant["outcomes"].items() if outcome == "failed")

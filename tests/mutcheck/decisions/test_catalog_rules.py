@@ -180,6 +180,21 @@ def test_only_a_known_gap_is_tracked(tmp_path):
     assert entry_problems(tmp_path, tracked="#1") == [f"{SOURCE}: A1: tracked: only a known gap (survives) is tracked"]
 
 
+def test_only_a_known_gap_awaits_review_and_reviewed_is_a_boolean(tmp_path):
+    assert entry_problems(tmp_path, reviewed=False) == [
+        f"{SOURCE}: A1: reviewed: only a known gap (survives) awaits review"
+    ]
+    assert entry_problems(tmp_path, killed_by=None, survives=TEXT, reviewed="no") == [
+        f"{SOURCE}: A1: reviewed: must be true or false"
+    ]
+    catalog = load_catalog(
+        write_catalog(tmp_path, {SOURCE: entry_text(killed_by=None, survives=TEXT, reviewed=False)}),
+        tmp_path,
+        LANGUAGES,
+    )
+    assert catalog.mutants[0].reviewed is False
+
+
 def test_aliases_are_a_list_of_names(tmp_path):
     assert entry_problems(tmp_path, aliases="M1") == [f"{SOURCE}: A1: aliases: must be a list of strings"]
     assert entry_problems(tmp_path, aliases=["M1", 2]) == [f"{SOURCE}: A1: aliases: must be a list of strings"]

@@ -233,6 +233,14 @@ def test_a_module_statement_selects_every_test():
     assert select_tests("<module>", [set(), {"f"}, set()]) == [0, 1, 2]
 
 
+def test_a_function_that_ran_while_the_project_was_imported_selects_every_test():
+    """A table built at import reaches every test that reads it, and no trace of a test shows it."""
+    covered = [set(), {"f"}, set()]
+    assert select_tests("build", covered, {"build"}) == [0, 1, 2]
+    assert select_tests("Table", covered, {"Table.build"}) == [0, 1, 2]  # nested in the scope
+    assert select_tests("f", covered, {"build"}) == [1]
+
+
 def test_time_limits_scale_each_test_and_add_one_constant_of_slack():
     assert plan.test_limit(2.0, 5.0, 1.0) == 11.0
     assert plan.test_limit(0.0, 5.0, 1.5) == 1.5

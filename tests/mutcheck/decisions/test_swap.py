@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.swap import LiveFunctions, code_fingerprint, marked_module, prepare_swap, swap_chain, swap_unit
+from mutcheck.swap import (
+    LiveFunctions,
+    code_fingerprint,
+    evidence_code,
+    marked_module,
+    prepare_swap,
+    swap_chain,
+    swap_unit,
+)
 
 DECORATED = """\
 import functools
@@ -115,6 +123,16 @@ def test_a_change_outside_one_function_body_is_not_swapped(mutated):
     original, changed = compiled(DECORATED), compiled(mutated)
     assert code_fingerprint(original) != code_fingerprint(changed)
     assert swap_chain(original, changed) is None
+
+
+def test_a_change_in_a_lambda_is_marked_in_the_function_that_makes_it():
+    """A lambda has no statement to hold the marker; it runs only inside the function that holds it."""
+    source = "def sort_by_size(parts):\n    return sorted(parts, key=lambda part: len(part))\n"
+    mutated = source.replace("len(part)", "-len(part)")
+    chain = swap_chain(compiled(source), compiled(mutated))
+    assert chain[-1][0].co_qualname == "sort_by_size.<locals>.<lambda>"
+    assert evidence_code(chain).co_qualname == "sort_by_size"
+    assert marked_module(mutated, "m.py", compiled(source), compiled(mutated)) is not None
 
 
 def test_a_swap_lies_inside_the_scope_that_selects_its_tests():

@@ -1,0 +1,86 @@
+"""No silent green: a gap `suggest` finds is written for a person to accept. Until then the run fails
+and every report names it in a line and a section of its own; `mutcheck accept` is that person's
+word, and a second `suggest` keeps it. Real runs on a fixture whose guard no test checks."""
+
+import json
+import tomllib
+from pathlib import Path
+
+from tests.mutcheck.engine_project import families, pyproject
+from tests.mutcheck.test_suggest import mutcheck
+
+SOURCE = """\
+def first_word(words, skip_blank):
+    for word in words:
+        if skip_blank and not word.strip():
+            continue
+        return word
+    return None
+"""
+
+TESTS = """\
+from words import first_word
+
+
+def test_blanks_are_skipped():
+    assert first_word([" ", "a"], True) == "a"
+"""
+
+
+def make_project(root: Path) -> Path:
+    files = {
+        "pyproject.toml": pyproject("gap-fixture", timeout_constant=1.0),
+        "src/words.py": SOURCE,
+        "tests/test_words.py": TESTS,
+        "mutants/families.toml": families("boundary", "boundary conditions", "边界条件"),
+        "mutants/catalog.toml": "",
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def test_a_gap_suggest_found_fails_the_run_until_a_person_accepts_it(tmp_path):
+    project = make_project(tmp_path / "project")
+    assert mutcheck(project, "suggest", "src/words.py", "--all").returncode == 0
+    out = project / "mutants/suggested_words.toml"
+    written = {t["id"]: t for t in tomllib.loads(out.read_text(encoding="utf-8"))["mutant"]}
+    gaps = [mutant_id for mutant_id, table in written.items() if "survives" in table]
+    assert gaps and all(written[gap]["reviewed"] is False for gap in gaps)
+
+    results = project / "results.json"
+    red = mutcheck(project, "run", "--json", str(results), "--markdown", str(project / "comment.md"))
+    assert red.returncode == 1, red.stdout
+    assert "unreviewed gap(s)" in red.stdout.splitlines()[-1]
+    assert "Unreviewed gaps: no test kills them, and no person has accepted them yet" in red.stdout
+    comment = (project / "comment.md").read_text(encoding="utf-8")
+    assert "#### Unreviewed gaps" in comment and "#### 待审阅的缺口" in comment
+    assert json.loads(results.read_text(encoding="utf-8"))["summary"]["unreviewed_gaps"] == len(gaps)
+
+    accepted = mutcheck(project, "accept", *gaps)
+    assert accepted.returncode == 0, accepted.stderr
+    assert accepted.stdout.splitlines() == [f"accepted {gap} (mutants/suggested_words.toml)" for gap in gaps]
+    green = mutcheck(project, "run")
+    assert green.returncode == 0, green.stdout
+    assert f"{len(gaps)} known gap(s)" in green.stdout.splitlines()[-1]
+
+    again = mutcheck(project, "suggest", "src/words.py", "--all")  # a second suggest keeps what a person decided
+    assert again.returncode == 0
+    rewritten = {t["id"]: t for t in tomllib.loads(out.read_text(encoding="utf-8"))["mutant"]}
+    assert all("reviewed" not in rewritten[gap] for gap in gaps)
+
+
+def test_accept_refuses_what_is_no_gap_awaiting_review(tmp_path):
+    project = make_project(tmp_path / "project")
+    assert mutcheck(project, "suggest", "src/words.py", "--all").returncode == 0
+    out = project / "mutants/suggested_words.toml"
+    killed = next(t["id"] for t in tomllib.loads(out.read_text(encoding="utf-8"))["mutant"] if "killed_by" in t)
+    before = out.read_bytes()
+    done = mutcheck(project, "accept", killed, "NO-SUCH-ID")
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[:2] == [
+        f"error: mutants/suggested_words.toml: {killed}: reviewed: is no gap awaiting review",
+        "error: accept: NO-SUCH-ID: no mutant with this id or alias",
+    ]
+    assert out.read_bytes() == before

@@ -1,0 +1,88 @@
+"""Any project's pytest options: `addopts` that change only what pytest prints, pytest-xdist in
+`addopts`, options no run can work with, and a conftest that changes directory at import. Real
+runs on the engine fixture, whose verdicts are known."""
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mutcheck.cli import main
+from mutcheck.exit_code import ExitCode
+from tests.mutcheck.engine_project import make_engine_project
+from tests.mutcheck.test_engine import run
+
+# The engine fixture's verdicts and paths as a run without any option gives them (see test_engine.py).
+EXPECTED = {
+    "SWAP": ("killed", "swap"),
+    "NESTED": ("killed", "swap"),
+    "FALLBACK": ("killed", "fallback"),
+    "LOOP": ("timeout", "swap"),
+    "HANG": ("killed", "swap"),
+    "UNREACHED": ("no-coverage", "none"),
+    "BREAKS": ("broken", "fallback"),
+    "EQUAL": ("equivalent", "swap"),
+    "SURVIVOR": ("survived", "swap"),
+}
+
+
+def with_addopts(root: Path, addopts: str) -> Path:
+    project = make_engine_project(root)
+    pyproject = project / "pyproject.toml"
+    text = pyproject.read_text(encoding="utf-8")
+    pyproject.write_text(text.replace('pythonpath = ["src"]', f'pythonpath = ["src"]\naddopts = {addopts}'), "utf-8")
+    return project
+
+
+def verdicts(data: dict) -> dict[str, tuple[str, str]]:
+    return {entry["id"]: (entry["verdict"], entry["path"]) for entry in data["mutants"]}
+
+
+@pytest.mark.parametrize(
+    "addopts",
+    [
+        '"-sv --durations=0"',
+        '"-ra -q --tb=short"',
+        '["-x", "--lf", "-p", "no:randomly"]',
+        '"--ff --tb=line -vv"',
+        '"-p no:cacheprovider -q"',
+    ],
+)
+def test_options_that_change_what_pytest_prints_change_no_verdict(tmp_path, addopts):
+    project = with_addopts(tmp_path / "project", addopts)
+    checked = CliRunner().invoke(main, ["check", "--project", str(project)])
+    assert (checked.exit_code, checked.output.strip()) == (0, "9 mutants in 1 families: every entry applies")
+    code, output, data = run(project)
+    assert code == ExitCode.EXPECTATION_FAILED, output  # the fixture's survivor and the rest, as ever
+    assert verdicts(data) == EXPECTED
+
+
+def test_xdist_in_addopts_is_switched_off_inside_the_run_and_said_once(tmp_path):
+    pytest.importorskip("xdist")
+    project = with_addopts(tmp_path / "project", '["-n", "2"]')
+    _, output, data = run(project)
+    assert verdicts(data) == EXPECTED
+    assert output.count("pytest-xdist is switched off inside the run") == 1
+    assert len(data["tests"]) == 7
+
+
+@pytest.mark.parametrize(("option", "spelling"), [("--pdb", "--pdb"), ("--co", "--co"), ("-f", "-f")])
+def test_an_option_no_run_can_work_with_is_one_line_naming_it_and_its_file(tmp_path, option, spelling):
+    if option == "-f":
+        pytest.importorskip("xdist")
+    project = with_addopts(tmp_path / "project", f'"-q {option}"')
+    for command in ("run", "check"):
+        result = CliRunner().invoke(main, [command, "--project", str(project)])
+        lines = result.output.strip().splitlines()
+        assert result.exit_code == ExitCode.USAGE, result.output
+        assert len(lines) == 1 and lines[0].startswith(
+            f"error: pyproject.toml: tool.pytest.ini_options.addopts: {spelling} "
+        ), result.output
+        assert "Traceback" not in result.output
+
+
+def test_a_conftest_that_changes_directory_at_import_changes_no_verdict(tmp_path):
+    project = make_engine_project(tmp_path / "project")
+    (project / "tests" / "conftest.py").write_text("import os\n\nos.chdir(os.path.dirname(__file__))\n")
+    _, _, data = run(project)
+    assert verdicts(data) == EXPECTED
