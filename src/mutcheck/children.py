@@ -54,6 +54,8 @@ class Child:
     ran: dict[int, bool] = field(default_factory=dict)  # per test of a swapped mutant: the mutated code started
     swap: Swap | None = None  # a forked mutant's swap; None on the fallback path and for controls
     fallback: dict[str, str | None] | None = None  # why a mutant runs in a copy: {"reason", "test"}
+    confirms: "Child | None" = None  # run in the suite's order for this mutant's order-dependent tests
+    doubtful: list[int] = field(default_factory=list)  # those tests
     resumes: int = 0
     sequences: list[list[int]] = field(default_factory=list)  # what each of its processes ran, in order
     seconds: float = 0.0  # from its start to its last process's end

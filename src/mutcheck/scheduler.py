@@ -18,7 +18,7 @@ from mutcheck.children import Child, absorb, fork, read_all, read_ready, reap, s
 from mutcheck.clock import Stopwatch
 from mutcheck.controls import Controls
 from mutcheck.events import EventWriter
-from mutcheck.outcome import DETECTING, NOT_RUN, PASSED, SKIPPED, TIMEOUT
+from mutcheck.outcome import DETECTING, NOT_RUN, ORDER_DEPENDENT, PASSED, SKIPPED, TIMEOUT
 from mutcheck.plan import test_limit, time_limit
 from mutcheck.reach import Reach
 from mutcheck.subprocesses import SubprocessReach
@@ -203,6 +203,9 @@ class Scheduler:
         if child.mutant is None:
             self.controls.finished[tuple(child.selected)] = child.outcomes
             return None
+        if child.confirms is not None:
+            self._confirmed(child)
+            return None
         remaining = [index for index in child.selected if index not in child.outcomes]
         gone = os.getppid() != self.parent
         stop = self.spec["bail"] or child.broken or child.resumes >= RESUMES_PER_MUTANT or gone
@@ -216,13 +219,44 @@ class Scheduler:
         self.controls.waiting.append(child)
         return None
 
-    def _release(self, running: dict[int, Child]) -> None:
-        """Report every waiting mutant whose controls are all in (see `Controls.release`)."""
+    def _release(self, running: dict[int, Child]) -> list[Child]:
+        """Report every waiting mutant whose controls are all in (see `Controls.release`), unless a
+        failure was order-dependent in its selection: then first the suite's own order decides
+        (returned: the processes started for that)."""
         controls = [tuple(child.selected) for child in running.values() if child.mutant is None]
         unfinished = [mutant["selected"] for mutant in self.pending]
         unfinished += [child.mutant["selected"] for child in running.values() if child.mutant is not None]
+        started = []
         for child in self.controls.release(controls, unfinished):
-            self._report(child)
+            doubtful = sorted(index for index, outcome in child.outcomes.items() if outcome == ORDER_DEPENDENT)
+            if doubtful and os.getppid() == self.parent:
+                started.append(self._in_suite_order(child, doubtful))
+            else:
+                self._report(child)
+        return started
+
+    def _in_suite_order(self, child: Child, doubtful: list[int]) -> Child:
+        """A test that fails unmutated too in the order of the mutant's selection (which leaves out
+        the tests that do not reach it) is run again under the mutant after every test before it in
+        the suite, as a plain pytest run would run it; the suite passed in that order unmutated."""
+        suite_order = list(range(doubtful[-1] + 1))
+        confirming = self._start(child.mutant, suite_order, fallback=child.fallback if child.swap is None else None)
+        confirming.confirms, confirming.doubtful = child, doubtful
+        return confirming
+
+    def _confirmed(self, confirming: Child) -> None:
+        """What the suite's order said of each doubtful test: a failure there (after the mutated code
+        started, on a swap) is a kill; anything else stays order-dependent."""
+        child = confirming.confirms
+        started = False
+        for index in confirming.selected:
+            started = started or confirming.ran.get(index, False)
+            outcome = confirming.outcomes.get(index)
+            if index in confirming.doubtful and outcome in DETECTING and (confirming.swap is None or started):
+                child.outcomes[index] = outcome
+                if index in confirming.witnesses:
+                    child.witnesses[index] = confirming.witnesses[index]
+        self._report(child)
 
     def _report(self, child: Child) -> None:
         outcomes = {str(index): NOT_RUN for index in child.mutant["selected"]}
@@ -256,7 +290,8 @@ class Scheduler:
         def finish(fd: int, timed_out: bool) -> None:
             selector.unregister(fd)
             track(self._finish(running.pop(fd), timed_out))
-            self._release(running)
+            for started in self._release(running):
+                track(started)
 
         while pending or running or queue:
             while (queue or pending) and len(running) < self.spec["jobs"]:

@@ -3,11 +3,17 @@ files written and one fresh pytest over the whole suite, with the project's own 
 tests that failed are read from a small plugin's record (the test a crashed process was running
 counts as failed, as it does in a run), never from pytest's printed output."""
 
+import contextlib
+import functools
+import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 _PLUGIN = """\
@@ -35,9 +41,45 @@ def pytest_runtest_logfinish(nodeid, location):
 """
 
 
+@dataclass(frozen=True)
+class NaiveRun:
+    failed: set[str]  # node ids
+    status: int  # pytest's exit status (negative: the signal that ended it; None: it outlived the limit)
+    seconds: float
+
+    @property
+    def broken(self) -> bool:
+        """No test could run: the suite does not collect (or pytest refused to start)."""
+        return not self.failed and self.status not in (0, 1, 5)
+
+
+@functools.cache
+def _path_entries() -> tuple[str, ...]:
+    """This interpreter's import path as a fresh process has it (site-packages' `.pth` files read)."""
+    command = [sys.executable, "-c", "import json, sys; print(json.dumps(sys.path))"]
+    done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=tempfile.gettempdir())
+    return tuple(entry for entry in json.loads(done.stdout) if entry)
+
+
+def _within(entry: str, project: Path) -> bool:
+    try:
+        Path(entry).resolve().relative_to(project.resolve())
+    except ValueError:
+        return False
+    return True
+
+
 def naive_failures(project: Path, writes: list[tuple[str, str | None, str]], tests: list[str]) -> set[str]:
     """The node ids that fail when `writes` ((path, text or None to remove, encoding)) are applied to
     a copy of `project` and pytest runs `tests` there once."""
+    return naive_run(project, writes, tests).failed
+
+
+def naive_run(
+    project: Path, writes: list[tuple[str, str | None, str]], tests: list[str], limit: float | None = None
+) -> NaiveRun:
+    """`naive_failures`, with pytest's exit status and the run's seconds; a run that outlives `limit`
+    seconds is stopped (status None) with the failures recorded until then."""
     with tempfile.TemporaryDirectory(prefix="mutcheck-naive-") as folder:
         copy = Path(folder) / "project"
         shutil.copytree(project, copy, symlinks=True, ignore=shutil.ignore_patterns(".git", "__pycache__"))
@@ -49,14 +91,30 @@ def naive_failures(project: Path, writes: list[tuple[str, str | None, str]], tes
         (Path(folder) / "mutcheck_naive_record.py").write_text(_PLUGIN, encoding="utf-8")
         record = Path(folder) / "record.txt"
         record.touch()
+        # An editable install's path entry leads into the project: the copy's counterpart goes first.
+        inside = [
+            copy / Path(entry).resolve().relative_to(project.resolve())
+            for entry in _path_entries()
+            if _within(entry, project)
+        ]
         environment = {
             **os.environ,
-            "PYTHONPATH": os.pathsep.join([folder, os.environ.get("PYTHONPATH", "")]),
+            "PYTHONPATH": os.pathsep.join([folder, *map(str, inside), os.environ.get("PYTHONPATH", "")]),
             "MUTCHECK_NAIVE_RECORD": str(record),
             "PYTHONDONTWRITEBYTECODE": "1",
         }
         command = [sys.executable, "-m", "pytest", "-p", "mutcheck_naive_record", "-p", "no:cacheprovider", *tests]
-        subprocess.run(command, cwd=copy, env=environment, capture_output=True, check=False)
+        started = time.monotonic()
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        process = subprocess.Popen(command, cwd=copy, env=environment, start_new_session=True, **quiet)
+        try:
+            status = process.wait(timeout=limit)
+        except subprocess.TimeoutExpired:
+            status = None
+        finally:
+            with contextlib.suppress(ProcessLookupError):  # whatever the suite started goes with it
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
         failed, running = set(), None
         for line in record.read_text(encoding="utf-8").splitlines():
             kind, _, nodeid = line.partition(" ")
@@ -66,6 +124,6 @@ def naive_failures(project: Path, writes: list[tuple[str, str | None, str]], tes
                 failed.add(nodeid)
             elif kind == "finish":
                 running = None
-        if running is not None:  # the process died in this test
+        if running is not None:  # the process died in this test, or outlived the limit in it
             failed.add(running)
-        return failed
+        return NaiveRun(failed, status, time.monotonic() - started)

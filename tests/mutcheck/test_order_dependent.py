@@ -1,4 +1,6 @@
-"""A failure is a kill only if the same tests, in the same order, pass unmutated."""
+"""A failure is a kill only if the same tests, in the same order, pass unmutated; one that fails
+unmutated too in the order of a mutant's selection is decided by the suite's own order, as a plain
+pytest run would run it."""
 
 from mutcheck.exit_code import ExitCode
 from mutcheck.report.markdown import render_markdown
@@ -30,14 +32,20 @@ def _project(tmp_path):
     return project
 
 
-def test_a_test_that_fails_only_without_its_predecessor_is_order_dependent_not_a_killer(tmp_path):
+def test_a_test_that_fails_only_without_its_predecessor_is_decided_in_the_suites_order(tmp_path):
+    """Neither mutant's selection holds test_a, so test_b fails unmutated in it: never a kill there.
+    After every test before it, as pytest runs the suite, SWAP still breaks it (a kill, as a plain
+    run says) and EQUAL does not (order-dependent, not a killer)."""
     code, output, data = run(_project(tmp_path), "--only", "EQUAL", "--only", "SWAP")
     equal, swap = mutant(data, "EQUAL"), mutant(data, "SWAP")
     assert outcome(data, equal, "test_b_needs_the_state") == "order-dependent"
     assert (equal["verdict"], equal["expectation_met"]) == ("equivalent", True)
-    assert outcome(data, swap, "test_b_needs_the_state") == "order-dependent"
-    assert "tests/test_tiny.py::test_b_needs_the_state" not in swap["killers"]
-    assert set(swap["killers"]) >= {"tests/test_tiny.py::test_clamp_low", "tests/test_tiny.py::test_clamp_inside"}
+    assert outcome(data, swap, "test_b_needs_the_state") == "failed"
+    assert set(swap["killers"]) >= {
+        "tests/test_tiny.py::test_clamp_low",
+        "tests/test_tiny.py::test_clamp_inside",
+        "tests/test_tiny.py::test_b_needs_the_state",
+    }
     assert data["baseline"]["order_dependent"] == ["tests/test_tiny.py::test_b_needs_the_state"]
     assert "order-dependent (fails unmutated in a mutant's selection" in output
     assert "test_b_needs_the_state" in output
@@ -57,19 +65,25 @@ def test_the_baseline_passes_as_pytest_runs_the_suite_even_when_the_split_breaks
 
 
 def test_an_expected_killer_that_is_order_dependent_is_reported_as_not_failing(tmp_path):
-    project = _project(tmp_path)
-    catalog = project / "mutants/catalog.toml"
-    catalog.write_text(
-        catalog.read_text().replace(
-            '"tests/test_tiny.py::test_clamp_low", "tests/test_tiny.py::test_clamp_inside"',
-            '"tests/test_tiny.py::test_clamp_low", "tests/test_tiny.py::test_b_needs_the_state"',
-        )
+    project = make_engine_project(
+        tmp_path / "project",
+        catalog=entry(
+            id='"INCLUSIVE"',
+            file='"src/tiny.py"',
+            match='"value < low"',
+            replace='"value <= low"',
+            killed_by='["tests/test_tiny.py::test_b_needs_the_state"]',
+        ),
     )
-    code, output, data = run(project, "--only", "SWAP")
-    swap = mutant(data, "SWAP")
-    assert swap["problems"] == [
-        {"kind": "killer-passed", "test": "tests/test_tiny.py::test_b_needs_the_state", "detail": "order-dependent"}
-    ]
+    tests = project / "tests/test_tiny.py"
+    tests.write_text(tests.read_text() + ORDER_DEPENDENT_TESTS)
+    code, output, data = run(project)
+    inclusive = mutant(data, "INCLUSIVE")
+    assert {
+        "kind": "killer-passed",
+        "test": "tests/test_tiny.py::test_b_needs_the_state",
+        "detail": "order-dependent",
+    } in inclusive["problems"]
     assert code == ExitCode.EXPECTATION_FAILED, output
 
 

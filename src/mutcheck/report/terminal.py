@@ -1,6 +1,7 @@
 """The terminal report: a per-family table, the unmet expectations with their diffs, the known
 gaps, one verdict line; every label in one language of the run (the first unless asked)."""
 
+from collections import Counter
 from typing import Any
 
 from rich.console import Console
@@ -120,6 +121,20 @@ def _known_gaps(results: dict[str, Any], lang: str, console: Console) -> None:
         print_plain(console, line + (_line(lang, "tracked", tracked=mutant["tracked"]) if mutant["tracked"] else ""))
 
 
+def fallback_line(results: dict[str, Any], lang: str) -> str | None:
+    """How many of the mutants that ran took the fallback path, and why (None when none did)."""
+    ran = [mutant for mutant in results["mutants"] if mutant["path"] != "none"]
+    reasons = Counter(
+        (mutant["fallback"] or {"reason": "unrecorded"})["reason"] for mutant in ran if mutant["path"] == "fallback"
+    )
+    if not reasons:
+        return None
+    named = _line(lang, "list_separator").join(
+        f"{say(lang, 'fallback', reason)} {count}" for reason, count in reasons.most_common()
+    )
+    return _line(lang, "fallback_line", count=sum(reasons.values()), total=len(ran), reasons=named)
+
+
 def _unreviewed_gaps(results: dict[str, Any], lang: str, console: Console) -> None:
     gaps = [mutant for mutant in results["mutants"] if is_unreviewed_gap(mutant)]
     if gaps:
@@ -202,6 +217,8 @@ def render(results: dict[str, Any], console: Console, lang: str | None = None) -
         baseline_failures(results, lang, console)
     elif any(not mutant["generic"] for mutant in results["mutants"]):  # a generic-only run has no families
         console.print(_family_table(results, lang))
+    if line := fallback_line(results, lang):
+        print_plain(console, line)
     _findings(results, lang, console)
     _drifts(results, lang, console)
     _change_guard(results, lang, console)

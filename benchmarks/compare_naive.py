@@ -1,0 +1,100 @@
+"""mutcheck against one plain pytest per mutant on any project with a [tool.mutcheck] table: every
+verdict and every killing-test set compared, mutant by mutant, and both timed in one run.
+
+    python benchmarks/compare_naive.py PROJECT [--profile NAME] [--jobs N] [mutcheck run options...]
+
+mutcheck runs the full matrix (no --bail) in a scratch copy; the naive side writes each mutant's files
+into a copy of its own and runs the project's own `python -m pytest` over the configured tests (its
+addopts and plugins included), as many at once as mutcheck has workers, each stopped after ten times
+the slowest unmutated run. A killed mutant agrees when the naive run fails exactly the tests mutcheck
+says killed it; one mutcheck did not kill agrees when no test fails naively (a time-out agrees with a
+naive run that outlived its limit; `broken` with a suite that does not collect). Prints each
+disagreement, the agreement as N/N, the wall times and their ratio, and the share of mutants that ran
+on the fallback path with the reasons. Exits 1 on any disagreement.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(REPOSITORY / "src"), str(REPOSITORY)]
+
+from mutcheck.config import load_config  # noqa: E402
+from mutcheck.mutate import apply_mutant  # noqa: E402
+from mutcheck.runner import catalog_of  # noqa: E402
+from tests.mutcheck.naive import NaiveRun, naive_run  # noqa: E402
+
+LIMIT_FACTOR = 10
+
+
+def agrees(entry: dict, naive: NaiveRun) -> bool:
+    if entry["verdict"] == "timeout":
+        return naive.status is None
+    if entry["verdict"] == "broken":
+        return naive.broken
+    if entry["verdict"] == "killed":
+        return set(entry["killers"]) == naive.failed
+    return not naive.failed and not naive.broken and naive.status is not None
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("project", type=Path)
+    parser.add_argument("--profile")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    arguments, run_options = parser.parse_known_args()
+    project = arguments.project.resolve()
+    config = load_config(project, {"jobs": arguments.jobs}, arguments.profile)
+    catalog = catalog_of(config)
+    applied = {mutant.id: apply_mutant(mutant, project) for mutant in catalog.mutants}
+    profile = ["--profile", arguments.profile] if arguments.profile else []
+
+    results_path = Path(tempfile.mkdtemp(prefix="mutcheck-compare-")) / "results.json"
+    command = [sys.executable, "-m", "mutcheck", "run", "--project", str(project), "--json", str(results_path)]
+    started = time.monotonic()
+    subprocess.run([*command, "--jobs", str(arguments.jobs), *profile, *run_options], stdout=subprocess.DEVNULL)
+    mutcheck_seconds = time.monotonic() - started
+    results = json.loads(results_path.read_text(encoding="utf-8"))
+    entries = [entry for entry in results["mutants"] if entry["id"] in applied]
+
+    tests = [*config.tests, *config.pytest_args]
+    unmutated = naive_run(project, [], tests)
+    limit = LIMIT_FACTOR * max(unmutated.seconds, 1.0)
+
+    def naive(entry: dict) -> NaiveRun:
+        writes = [(edit.path, edit.text, edit.encoding) for edit in applied[entry["id"]].files_written()]
+        return naive_run(project, writes, tests, limit)
+
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=arguments.jobs) as pool:
+        naive_runs = list(pool.map(naive, entries))
+    naive_seconds = time.monotonic() - started
+
+    agreeing = 0
+    for entry, run in zip(entries, naive_runs, strict=True):
+        if agrees(entry, run):
+            agreeing += 1
+            continue
+        print(f"DISAGREE {entry['id']}: mutcheck {entry['verdict']} by {sorted(entry['killers'])} ({entry['path']})")
+        print(f"         naive: status {run.status}, failed {sorted(run.failed)}")
+    fallback = Counter((entry["fallback"] or {}).get("reason") for entry in entries if entry["path"] == "fallback")
+    ran = sum(entry["path"] != "none" for entry in entries)
+    print(f"project: {project.name}, {len(results['tests'])} tests, {len(entries)} mutants, {arguments.jobs} workers")
+    print(f"verdicts and killing sets agree: {agreeing}/{len(entries)}")
+    print(f"mutcheck {mutcheck_seconds:.1f} s, naive {naive_seconds:.1f} s: {naive_seconds / mutcheck_seconds:.1f}x")
+    reasons = ", ".join(f"{reason} {count}" for reason, count in fallback.most_common())
+    print(f"fallback path: {sum(fallback.values())} of {ran} mutants run ({reasons or 'none'})")
+    print("verdicts:", dict(Counter(entry["verdict"] for entry in entries)))
+    return 0 if agreeing == len(entries) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
