@@ -33,6 +33,10 @@ ENGINE_TESTS = [
     "tests/mutcheck/hostile/test_processes.py",
     "tests/mutcheck/hostile/test_interrupts.py",
     "tests/mutcheck/test_self_isolation.py",
+    "tests/mutcheck/test_real_shapes.py",
+    "tests/mutcheck/test_project_options.py",
+    "tests/mutcheck/decisions/test_swap.py",
+    "tests/mutcheck/decisions/test_scopes.py",
 ]
 EXTRAS = tomllib.loads(Path("pyproject.toml").read_text())["project"]["optional-dependencies"]
 

@@ -21,12 +21,12 @@ from mutcheck.batches import run_tests
 from mutcheck.catalog import MODULE_SCOPE
 from mutcheck.events import EventWriter
 from mutcheck.exit_code import ExitCode
+from mutcheck.import_reach import ImportReach
 from mutcheck.imports import redirect_imports
 from mutcheck.process import die_with_parent, kill_session
 from mutcheck.protocol import last_error, logged_failures
 from mutcheck.pytest_compat import rewrite_only_the_suite
 from mutcheck.pytest_options import silence_terminal, switch_off_xdist, unusable_option
-from mutcheck.reach import Reach
 from mutcheck.scheduler import Scheduler
 from mutcheck.subprocesses import follow_subprocesses
 from mutcheck.swap import modules_by_file
@@ -44,7 +44,7 @@ class HostPlugin:
         self.collection_errors: list[str] = []
         self.reached_run_loop = False
         self.stopped_for_an_option = False
-        self.import_reach: Reach | None = None  # from the host's start to the end of collection
+        self.import_reach: ImportReach | None = None  # from the first conftest to the end of collection
         self.import_reached: set[str] = set()
         self.notes: list[str] = []  # what the host changed of the project's options, said once by the engine
         self.collection_started = time.monotonic()
@@ -74,8 +74,8 @@ class HostPlugin:
         """The project's code can run from here on (conftests, then the test modules collected):
         pytest's own start and its plugins' imports are left out of the trace (a slow trace on 3.11)."""
         if self.spec["mode"] == "full":
-            self.import_reach = Reach(set(self.spec["target_files"]))
-            self.import_reach.start_test()
+            self.import_reach = ImportReach(set(self.spec["target_files"]))
+            self.import_reach.start()
         yield
 
     @pytest.hookimpl(tryfirst=True)
@@ -89,7 +89,7 @@ class HostPlugin:
     def stop_import_reach(self) -> None:
         """What the target code did before any test: decorators, tables built at import, parametrize lists."""
         if self.import_reach is not None:
-            self.import_reached = set(self.import_reach.stop_test().covered) - {MODULE_SCOPE}
+            self.import_reached = self.import_reach.stop() - {MODULE_SCOPE}
             self.import_reach = None
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:

@@ -58,13 +58,13 @@ class Reach:
         if self.monitoring:
             sys.monitoring.restart_events()  # code the last test reached reports again
         else:
-            _trace_every_thread(self._on_call)
+            trace_every_thread(self.on_call)
 
     def stop_test(self) -> Reached:
         if self.monitoring:
             _release_tool()
         else:
-            _trace_every_thread(None)
+            trace_every_thread(None)
         cached = [
             name
             for (name, wrapper), before in zip(self.caches, self.hits, strict=True)
@@ -82,7 +82,7 @@ class Reach:
         self._seen(code)
         return sys.monitoring.DISABLE
 
-    def _on_call(self, frame: FrameType, _event: str, _arg: Any) -> None:
+    def on_call(self, frame: FrameType, _event: str, _arg: Any) -> None:
         self._seen(frame.f_code)
 
 
@@ -107,7 +107,7 @@ def _release_tool() -> None:
     sys.monitoring.free_tool_id(TOOL_ID)
 
 
-def _trace_every_thread(function: Any) -> None:
+def trace_every_thread(function: Any) -> None:
     """Install (None: remove) a trace function in this thread and the threads started later, and
     on 3.12+ in the threads already running too."""
     if hasattr(threading, "settrace_all_threads"):

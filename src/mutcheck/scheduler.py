@@ -5,6 +5,7 @@ reported once its controls are in."""
 import base64
 import importlib.util
 import os
+import re
 import selectors
 import time
 from pathlib import Path
@@ -107,7 +108,9 @@ class Scheduler:
         def inside(names: set[str]) -> bool:
             return any(name == innermost or name.startswith(innermost + ".") for name in names)
 
-        if inside(self.import_reached):
+        # a lambda or comprehension ran at import if the `def` holding it did (3.11 counts defs only)
+        holder = re.sub(r"(\.<locals>)?\.<[a-z]+>$", "", innermost)
+        if inside(self.import_reached) or holder in self.import_reached:
             return None, self._fallback("import-time")
         for index in mutant["selected"]:
             if inside(self.reached[index]["subprocess"]):

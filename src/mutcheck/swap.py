@@ -17,7 +17,7 @@ from pathlib import Path
 from types import CodeType, FunctionType, ModuleType
 
 CodePair = tuple[CodeType, CodeType]  # a code object as the target has it, and as the mutant has it
-_MARKER = "\0mutcheck: the mutated code ran"  # a constant the compiler keeps, replaced by the marker's counter
+MARKER = "\0mutcheck: the mutated code ran"  # a constant the compiler keeps, replaced by the marker's counter
 _CACHE_WRAPPER = type(functools.lru_cache(lambda: None))
 
 
@@ -148,6 +148,19 @@ class Marker:
         return self.counter.__reduce__()[1][0]
 
 
+def first_statement(node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+    """Put the marker's statement first in a definition's body (after its docstring): a call of the
+    placeholder constant, on the line of the statement it precedes."""
+    body = node.body
+    docstring = isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+    at = 1 if docstring and isinstance(body[0].value.value, str) else 0
+    anchor = body[min(at, len(body) - 1)]
+    call = ast.Expr(ast.Call(ast.Constant(MARKER), [], []))
+    for part in (call, call.value, call.value.func):
+        ast.copy_location(part, anchor)
+    body.insert(at, call)
+
+
 def marked_module(mutated_source: str, filename: str, original: CodeType, mutated: CodeType) -> bytes | None:
     """The mutated file compiled with a first statement in the innermost `def` of the swap (see
     `evidence_code`) that calls a placeholder constant, marshalled for the host (which puts the
@@ -165,14 +178,7 @@ def marked_module(mutated_source: str, filename: str, original: CodeType, mutate
     ]
     if len(found) != 1:
         return None
-    body = found[0].body
-    docstring = isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
-    at = 1 if docstring and isinstance(body[0].value.value, str) else 0
-    anchor = body[min(at, len(body) - 1)]
-    call = ast.Expr(ast.Call(ast.Constant(_MARKER), [], []))
-    for node in (call, call.value, call.value.func):
-        ast.copy_location(node, anchor)
-    body.insert(at, call)
+    first_statement(found[0])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "'str' object is not callable"
         return marshal.dumps(compile(tree, filename, "exec", dont_inherit=True))
@@ -274,11 +280,11 @@ def prepare_swap(
     code objects outside the marked one are rebuilt to hold it."""
     chain, path = changed_chain(original, _with_filename(marshal.loads(marked), file))
     evidence, marked_evidence = chain[-1]
-    if _MARKER not in marked_evidence.co_consts:
+    if MARKER not in marked_evidence.co_consts:
         return None, "no-marker"
     counter = itertools.count()
     codes = [code for _, code in chain]
-    constants = tuple(counter.__next__ if constant == _MARKER else constant for constant in marked_evidence.co_consts)
+    constants = tuple(counter.__next__ if constant == MARKER else constant for constant in marked_evidence.co_consts)
     codes[-1] = marked_evidence.replace(co_consts=constants)
     for outer in range(len(codes) - 2, -1, -1):
         codes[outer] = _with_nested(codes[outer], path[outer + 1], codes[outer + 1])

@@ -128,6 +128,7 @@ if __name__ == "__main__":
 
 TESTS = """\
 import importlib
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -158,6 +159,11 @@ def test_roles_of_chat_again_from_the_cache():
 
 def test_convert_text():
     assert convert("a") == "A"
+
+
+def test_convert_a_number_in_another_directory(tmp_path):
+    os.chdir(tmp_path)  # pytest leaves it so: the tests after this one run there too
+    assert convert(1) == 2
 
 
 def test_shout_adds_a_tag_once():
@@ -205,7 +211,13 @@ ENTRIES = [
         'kind == "plain"',
         ["test_roles_of_chat", "test_roles_of_chat_again_from_the_cache"],
     ),
-    ("OVERLOAD", "convert", "isinstance(value, str)", "not isinstance(value, str)", ["test_convert_text"]),
+    (
+        "OVERLOAD",
+        "convert",
+        "isinstance(value, str)",
+        "not isinstance(value, str)",
+        ["test_convert_text", "test_convert_a_number_in_another_directory"],
+    ),
     ("CLOSURE", "tagger.tagged", "text.startswith(tag)", "False", ["test_shout_adds_a_tag_once"]),
     ("IMPORT", "build_table", "len(kind)", "len(kind) + 1", ["test_table_counts_letters"]),
     ("SETTER", "Box.size.setter", "value >= 0", "value <= 0", ["test_box_size_is_never_negative"]),
