@@ -3,6 +3,7 @@
 and the evidence marker that tells whether the mutated code ran."""
 
 import ast
+import dis
 import functools
 import gc
 import inspect
@@ -49,9 +50,28 @@ def _constant(constant: object) -> object:
     return (type(constant), repr(constant))
 
 
+_CLASS_RECORDS = ("__firstlineno__", "__static_attributes__")  # 3.13+: what a class body records of itself
+
+
+def _records(code: CodeType) -> set[int]:
+    """The constants a class body stores only as a record of its own source (3.13+: its first line,
+    the attributes its methods assign): a mutant that shifts the lines below it, or deletes one
+    `self.x = …`, changes them, but the class was made long before, and the swap changes nothing
+    else of it."""
+    if not any(name in code.co_names for name in _CLASS_RECORDS):
+        return set()
+    instructions = list(dis.get_instructions(code))
+    return {
+        load.arg
+        for load, store in itertools.pairwise(instructions)
+        if load.opname == "LOAD_CONST" and store.opname == "STORE_NAME" and store.argval in _CLASS_RECORDS
+    }
+
+
 def _own(code: CodeType) -> tuple:
     """Everything of a code object but the content of the code objects nested in it."""
-    constants = tuple(_constant(c) for c in code.co_consts)
+    records = _records(code)
+    constants = tuple("<record>" if at in records else _constant(c) for at, c in enumerate(code.co_consts))
     signature = (code.co_argcount, code.co_posonlyargcount, code.co_kwonlyargcount, code.co_flags)
     return (code.co_code, constants, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars, signature)
 
@@ -145,7 +165,9 @@ class Marker:
     counter: "itertools.count[int]"
 
     def count(self) -> int:
-        return self.counter.__reduce__()[1][0]
+        # its repr, `count(N)`: the pickling support that also tells N warns from 3.12 on (an error
+        # under a project's `-W error`) and is gone in 3.14
+        return int(repr(self.counter)[len("count(") : -1])
 
 
 def first_statement(node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:

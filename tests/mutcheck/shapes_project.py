@@ -254,7 +254,10 @@ def make_shapes_project(root: Path) -> Path:
     )
     catalog += _entry(CLI_ENTRY[0], "src/cli.py", *CLI_ENTRY[1:])
     files = {
-        "pyproject.toml": pyproject("shapes-fixture", timeout_constant=2.0),
+        # every warning an error, as strict projects have it: nothing of the run may warn inside the tests
+        "pyproject.toml": pyproject("shapes-fixture", timeout_constant=2.0).replace(
+            'pythonpath = ["src"]', 'pythonpath = ["src"]\nfilterwarnings = ["error"]'
+        ),
         "src/history.py": SOURCE,
         "src/cli.py": CLI,
         "tests/test_history.py": TESTS,

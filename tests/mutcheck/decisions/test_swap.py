@@ -125,6 +125,20 @@ def test_a_change_outside_one_function_body_is_not_swapped(mutated):
     assert swap_chain(original, changed) is None
 
 
+@pytest.mark.parametrize(
+    "mutated",
+    [
+        DECORATED.replace("    return wrapper\n", "    return wrapper if function else None\n    # one line more\n"),
+        DECORATED.replace("        self._size = value", "        pass"),  # the setter assigns no attribute
+    ],
+)
+def test_what_a_class_records_of_its_own_source_does_not_stop_a_swap(mutated):
+    """Python 3.13 stores a class body's first line and the attributes its methods assign as constants
+    of the class body: a function edited above it, or a method that stops assigning, is still one
+    function body's change (earlier Pythons record neither)."""
+    assert swap_chain(compiled(DECORATED), compiled(mutated)) is not None
+
+
 def test_a_change_in_a_lambda_is_marked_in_the_function_that_makes_it():
     """A lambda has no statement to hold the marker; it runs only inside the function that holds it."""
     source = "def sort_by_size(parts):\n    return sorted(parts, key=lambda part: len(part))\n"
