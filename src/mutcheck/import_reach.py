@@ -12,6 +12,7 @@ import ast
 import gc
 import itertools
 import os
+import secrets
 import sys
 import warnings
 from collections.abc import Sequence
@@ -20,11 +21,15 @@ from types import CodeType, FunctionType, ModuleType
 from typing import Any
 
 from mutcheck.reach import Reach
-from mutcheck.swap import MARKER, Marker, first_statement
+from mutcheck.swap import Marker, first_statement
 
 
 def _counted(
-    code: CodeType, counters: list[tuple[str, Marker]], plain: CodeType, pairs: dict[int, tuple[CodeType, CodeType]]
+    code: CodeType,
+    placeholder: str,
+    counters: list[tuple[str, Marker]],
+    plain: CodeType,
+    pairs: dict[int, tuple[CodeType, CodeType]],
 ) -> CodeType:
     """`code` (compiled with a marker statement in every `def`) with a counter of its own in each
     marker's place; each counted code object and its plain twin (from the same text, unmarked) kept in
@@ -34,8 +39,8 @@ def _counted(
     counter = None
     for constant in code.co_consts:
         if isinstance(constant, CodeType):
-            constant = _counted(constant, counters, next(twins), pairs)
-        elif constant == MARKER:
+            constant = _counted(constant, placeholder, counters, next(twins), pairs)
+        elif constant == placeholder:
             counter = itertools.count()
             constant = counter.__next__
         constants.append(constant)
@@ -67,12 +72,13 @@ class _CountingLoader:
         tree = ast.parse(source, filename)
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                first_statement(node)
+                first_statement(node, self._owner.placeholder)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # "'str' object is not callable"
             marked = compile(tree, filename, "exec", dont_inherit=True)
         plain = compile(source, filename, "exec", dont_inherit=True)
-        exec(_counted(marked, self._owner.counters, plain, self._owner.plain), module.__dict__)
+        counted = _counted(marked, self._owner.placeholder, self._owner.counters, plain, self._owner.plain)
+        exec(counted, module.__dict__)
 
 
 class ImportReach:
@@ -81,6 +87,8 @@ class ImportReach:
     def __init__(self, target_files: set[str]) -> None:
         self.target_files = target_files
         self.reach = Reach(target_files)
+        # one no source holds: a target's own strings (swap.py's marker, in mutcheck's catalog of itself) stay
+        self.placeholder = f"\0mutcheck import reach {secrets.token_hex(8)}"
         self.counters: list[tuple[str, Marker]] = []
         self.plain: dict[int, tuple[CodeType, CodeType]] = {}  # a counted code object's id -> it, its plain twin
 

@@ -170,14 +170,14 @@ class Marker:
         return int(repr(self.counter)[len("count(") : -1])
 
 
-def first_statement(node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+def first_statement(node: ast.FunctionDef | ast.AsyncFunctionDef, placeholder: str = MARKER) -> None:
     """Put the marker's statement first in a definition's body (after its docstring): a call of the
     placeholder constant, on the line of the statement it precedes."""
     body = node.body
     docstring = isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
     at = 1 if docstring and isinstance(body[0].value.value, str) else 0
     anchor = body[min(at, len(body) - 1)]
-    call = ast.Expr(ast.Call(ast.Constant(MARKER), [], []))
+    call = ast.Expr(ast.Call(ast.Constant(placeholder), [], []))
     for part in (call, call.value, call.value.func):
         ast.copy_location(part, anchor)
     body.insert(at, call)
