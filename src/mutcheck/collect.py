@@ -4,12 +4,11 @@ failed collection is."""
 
 import json
 import os
-import subprocess
 from collections.abc import Mapping
 from pathlib import Path
 
 from mutcheck.config import Config
-from mutcheck.imports import Relocation, host_command
+from mutcheck.imports import Relocation, start_host
 from mutcheck.interrupt import deferred
 from mutcheck.lab import scratch_folder
 from mutcheck.problems import InputError, Problem
@@ -35,16 +34,7 @@ def _collect(config: Config, folder: Path, arguments: list[str], environment: Ma
     spec_path = folder / "collect.json"
     spec_path.write_text(json.dumps(spec), encoding="utf-8")
     with deferred(), (folder / "collect.log").open("w", encoding="utf-8") as log:
-        host = subprocess.Popen(
-            host_command(spec_path),
-            cwd=copy,
-            pass_fds=[write_fd],
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # whatever collection starts is stopped with it
-            env=dict(environment),
-        )
+        host = start_host(spec_path, copy, write_fd, environment, log, answers=False)
         os.close(write_fd)
     try:
         with os.fdopen(read_fd, "r", encoding="utf-8") as events:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from mutcheck.collect import pytest_args_problem
 from mutcheck.config import Config
-from mutcheck.imports import Relocation, host_command
+from mutcheck.imports import Relocation, start_host
 from mutcheck.interrupt import deferred
 from mutcheck.lab import remove_stale, scratch_folder
 from mutcheck.plan import select_tests, time_limit
@@ -186,17 +186,7 @@ def run_engine(
         try:
             # Not started without being named here, so that it is stopped below.
             with deferred(), log_path.open("w", encoding="utf-8") as log:
-                host = subprocess.Popen(
-                    host_command(spec_path),
-                    cwd=scratch,
-                    pass_fds=[write_fd],
-                    stdin=subprocess.PIPE,
-                    stdout=log,
-                    stderr=subprocess.STDOUT,
-                    text=True,
-                    start_new_session=True,  # its processes are found by its session; Ctrl-C reaches only us
-                    env=environment,
-                )
+                host = start_host(spec_path, scratch, write_fd, environment, log, answers=True)
                 os.close(write_fd)
             host_started = time.monotonic()
             applied = prepare()

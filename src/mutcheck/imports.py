@@ -17,10 +17,12 @@ into the tests' modules or written into a fallback copy, never reaches the code 
 
 import importlib.util
 import os
+import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from importlib.machinery import ModuleSpec
 from pathlib import Path
+from typing import IO
 
 
 def _inside(path: str, folder: str) -> bool:
@@ -142,6 +144,25 @@ def host_command(spec_path: Path) -> list[str]:
     """The command line of a pytest host: mutcheck's host imported from where this mutcheck is
     installed, whatever the copy it runs in (its working directory and PYTHONPATH) holds."""
     return [sys.executable, "-c", _HOST, _INSTALLED, str(spec_path)]
+
+
+def start_host(
+    spec_path: Path, cwd: Path, events_fd: int, environment: Mapping[str, str], log: IO[str], answers: bool
+) -> subprocess.Popen:
+    """A pytest host in a session of its own (its processes are found by its session; Ctrl-C reaches
+    only the caller), writing events to `events_fd` and its output to `log`; with `answers`, its stdin
+    is a pipe the caller writes to."""
+    return subprocess.Popen(
+        host_command(spec_path),
+        cwd=cwd,
+        pass_fds=[events_fd],
+        stdin=subprocess.PIPE if answers else subprocess.DEVNULL,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+        env=dict(environment),
+    )
 
 
 def _forget_project_modules(relocation: Relocation) -> None:
