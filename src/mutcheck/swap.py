@@ -30,10 +30,6 @@ def iter_code(code: CodeType) -> Iterator[CodeType]:
             yield from iter_code(constant)
 
 
-def find_code(module_code: CodeType, qualname: str) -> CodeType | None:
-    return next((code for code in iter_code(module_code) if code.co_qualname == qualname), None)
-
-
 def _nested(code: CodeType) -> list[CodeType]:
     return [constant for constant in code.co_consts if isinstance(constant, CodeType)]
 
