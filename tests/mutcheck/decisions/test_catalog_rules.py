@@ -195,6 +195,14 @@ def test_only_a_known_gap_awaits_review_and_reviewed_is_a_boolean(tmp_path):
     assert catalog.mutants[0].reviewed is False
 
 
+def test_a_known_gap_a_person_wrote_is_reviewed(tmp_path):
+    """Without the key, a person wrote the gap (or accepted it): it is an expectation as it stands."""
+    catalog = load_catalog(
+        write_catalog(tmp_path, {SOURCE: entry_text(killed_by=None, survives=TEXT)}), tmp_path, LANGUAGES
+    )
+    assert catalog.mutants[0].reviewed is True
+
+
 def test_aliases_are_a_list_of_names(tmp_path):
     assert entry_problems(tmp_path, aliases="M1") == [f"{SOURCE}: A1: aliases: must be a list of strings"]
     assert entry_problems(tmp_path, aliases=["M1", 2]) == [f"{SOURCE}: A1: aliases: must be a list of strings"]
