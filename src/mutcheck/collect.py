@@ -41,7 +41,7 @@ def _collect(config: Config, folder: Path, arguments: list[str], environment: Ma
             return [json.loads(line) for line in events if line.strip()]
     finally:
         with deferred():
-            stop_session_leader(host)
+            stop_session_leader(host, host.session_tag)
 
 
 def _failure(events: list[dict], folder: Path) -> str | None:

@@ -198,7 +198,7 @@ def run_engine(
                 if host is None:
                     os.close(write_fd)
                 else:
-                    stop_session_leader(host)
+                    stop_session_leader(host, host.session_tag)
         run.log = log_path.read_text(encoding="utf-8", errors="replace")
         if run.collection_error and not run.tests:
             failure = " | ".join(run.log.strip().splitlines()[-5:])

@@ -10,6 +10,7 @@ import json
 import os
 import signal
 import sys
+import tempfile
 import time
 from collections.abc import Generator
 from pathlib import Path
@@ -23,7 +24,7 @@ from mutcheck.events import EventWriter
 from mutcheck.exit_code import ExitCode
 from mutcheck.import_reach import ImportReach
 from mutcheck.imports import redirect_imports
-from mutcheck.process import die_with_parent, kill_session
+from mutcheck.process import SESSION_TAG, die_with_parent, kill_session
 from mutcheck.protocol import last_error, logged_failures
 from mutcheck.pytest_compat import rewrite_only_the_suite
 from mutcheck.pytest_options import silence_terminal, switch_off_xdist, unusable_option
@@ -139,7 +140,7 @@ class HostPlugin:
 
 def _stop_the_run(_signal: int, _frame: object) -> None:
     """SIGTERM to the host, e.g. from the kernel once the engine has died: nothing of the run may go on."""
-    kill_session(os.getsid(0))
+    kill_session(os.getsid(0), os.environ.get(SESSION_TAG))
     os._exit(ExitCode.TERMINATED)
 
 
@@ -151,6 +152,12 @@ def main() -> None:
     else:  # a fallback host, in the run's host's session: that host stops what it leaves
         die_with_parent(signal.SIGKILL, spec["parent"])
     sys.dont_write_bytecode = True
+    # pytest's `pytest-of-<user>` folders (`tmp_path`) and whatever the tests make with `tempfile`
+    # go into the run's scratch folder, removed with it.
+    temporary = Path(spec["scratch"]) / "tmp"
+    temporary.mkdir(exist_ok=True)
+    os.environ["TMPDIR"] = str(temporary)
+    tempfile.tempdir = None
     rewrite_only_the_suite()
     redirect_imports([Path(root) for root in spec["project_roots"]], Path(spec["project"]), spec.get("removed", ()))
     spec["subprocesses"] = str(follow_subprocesses(spec))

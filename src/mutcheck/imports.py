@@ -24,6 +24,8 @@ from importlib.machinery import ModuleSpec
 from pathlib import Path
 from typing import IO
 
+from mutcheck.process import SESSION_TAG, new_session_tag
+
 
 def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder + os.sep)
@@ -146,13 +148,20 @@ def host_command(spec_path: Path) -> list[str]:
     return [sys.executable, "-c", _HOST, _INSTALLED, str(spec_path)]
 
 
+class Host(subprocess.Popen):
+    """A pytest host, and the tag its environment (so every process it starts) carries."""
+
+    session_tag: str
+
+
 def start_host(
     spec_path: Path, cwd: Path, events_fd: int, environment: Mapping[str, str], log: IO[str], answers: bool
-) -> subprocess.Popen:
-    """A pytest host in a session of its own (its processes are found by its session; Ctrl-C reaches
-    only the caller), writing events to `events_fd` and its output to `log`; with `answers`, its stdin
-    is a pipe the caller writes to."""
-    return subprocess.Popen(
+) -> Host:
+    """A pytest host in a session of its own (its processes are found by its session and its tag;
+    Ctrl-C reaches only the caller), writing events to `events_fd` and its output to `log`; with
+    `answers`, its stdin is a pipe the caller writes to."""
+    tag = new_session_tag()
+    host = Host(
         host_command(spec_path),
         cwd=cwd,
         pass_fds=[events_fd],
@@ -161,8 +170,10 @@ def start_host(
         stderr=subprocess.STDOUT,
         text=True,
         start_new_session=True,
-        env=dict(environment),
+        env={**environment, SESSION_TAG: tag},
     )
+    host.session_tag = tag
+    return host
 
 
 def _forget_project_modules(relocation: Relocation) -> None:

@@ -4,7 +4,9 @@ each group killed when its leader ends, and every process of the run (its sessio
 The engine starts the host in a new session; every child of the host (a forked test process or a
 fallback host) leads a process group in that session, and whatever a test starts (a `sleep 300`)
 joins its group. A group is killed once its leader has exited, and the session once the host has,
-so nothing of a run outlives it; a test that starts a session of its own is beyond reach.
+so nothing of a run outlives it. A test that starts a session of its own (`setsid`,
+`start_new_session=True`) leaves that session, but not the host's environment: every process
+that still carries the host's tag is killed with the host's session.
 """
 
 import contextlib
@@ -14,10 +16,12 @@ import os
 import signal
 import subprocess
 import time
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
+SESSION_TAG = "MUTCHECK_SESSION_TAG"  # in the host's environment, so in that of all it starts
 _KILL_ROUNDS = 200  # of 10 ms: a process forking while it is being killed needs another round
 
 
@@ -77,10 +81,30 @@ def _session_members(session: int) -> list[int]:
     return members
 
 
-def kill_session(session: int) -> None:
-    """SIGKILL every process of `session` but this one, until none is left."""
+def new_session_tag() -> str:
+    return uuid.uuid4().hex
+
+
+def _tagged(tag: str) -> list[int]:
+    """Live processes other than this one whose environment holds `tag`, from /proc."""
+    needle = f"{SESSION_TAG}={tag}".encode()
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if needle in entry.joinpath("environ").read_bytes().split(b"\0") and int(entry.name) != os.getpid():
+                state = entry.joinpath("stat").read_text().rsplit(")", 1)[1].split()[0]
+                if state != "Z":
+                    found.append(int(entry.name))
+        except (OSError, IndexError):  # ended meanwhile, or not ours to read
+            continue
+    return found
+
+
+def kill_session(session: int, tag: str | None = None) -> None:
+    """SIGKILL every process of `session` but this one, and every process tagged `tag` wherever
+    it went, until none is left."""
     for _round in range(_KILL_ROUNDS):
-        members = _session_members(session)
+        members = _session_members(session) + (_tagged(tag) if tag else [])
         if not members:
             return
         for pid in members:
@@ -89,10 +113,13 @@ def kill_session(session: int) -> None:
         time.sleep(0.01)
 
 
-def stop_session_leader(process: subprocess.Popen) -> None:
-    """Kill a process started with `start_new_session` and everything in its session, then reap it."""
+def stop_session_leader(process: subprocess.Popen, tag: str | None = None) -> None:
+    """Kill a process started with `start_new_session` and everything in its session or carrying
+    its `tag`, then reap it."""
     if process.returncode is None:
         kill_group(process.pid)
         os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
-        kill_session(process.pid)
+        kill_session(process.pid, tag)
+    elif tag:  # it ended by itself: what left its session may still run
+        kill_session(process.pid, tag)
     process.wait()

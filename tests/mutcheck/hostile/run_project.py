@@ -3,7 +3,8 @@ of it: its processes (by a tag in their environment), its scratch folders, its w
 
 Each misbehaviour writes a marker file (named after it) before it starts, so a test knows when
 to act without guessing with sleeps: `block` sleeps, `spawn` starts `sleep 300` and sleeps, `spin`
-ignores SIGALRM and loops, `spawn-and-pass` starts `sleep 300` and passes. `behaviour()` is
+ignores SIGALRM and loops, `spawn-and-pass` starts `sleep 300` and passes (and one test always
+starts one in a session of its own and writes into `tmp_path`). `behaviour()` is
 mutated by swap mutants, `Modes.kind` (a class statement) by fallback mutants, and
 `HOSTILE_MOMENT` makes the unmutated suite misbehave during collection or the baseline.
 """
@@ -91,6 +92,12 @@ def test_modes():
 
 def test_spawns_and_passes():
     act("spawn-and-pass")
+
+
+def test_leaves_a_session_and_a_temporary_folder(tmp_path):
+    (tmp_path / "left.txt").write_text("left", encoding="utf-8")
+    subprocess.Popen(["sleep", "300"], start_new_session=True)
+    mark("new-session")
 """
 
 

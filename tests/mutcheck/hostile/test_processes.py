@@ -1,4 +1,5 @@
-"""Nothing of a run outlives it: what a test starts is killed with the test's process, and a fallback
+"""Nothing of a run outlives it: what a test starts is killed with the test's process (or, when it left
+the session, with the run), nothing is left in TMPDIR, and a fallback
 mutant's scratch folder is named without the mutant's id."""
 
 from pathlib import Path
@@ -28,6 +29,8 @@ def test_a_finished_run_leaves_no_process(spawning_run):
     # One marker per process that ran the spawning tests: the baseline's children, the swap
     # child and the fallback host (at least), so every kind of process did start a `sleep`.
     assert len(list(run.markers.glob("spawn-and-pass-*"))) >= 3
+    # The same for a `sleep` started in a session of its own, beyond the reach of the run's session.
+    assert len(list(run.markers.glob("new-session-*"))) >= 1
     assert left == []
 
 
@@ -45,4 +48,4 @@ def test_a_finished_run_leaves_no_scratch_folder(spawning_run):
     folders = {Path(marker.read_text(encoding="utf-8")) for marker in run.markers.glob("spawn-and-pass-*")}
     assert folders and all(folder.is_relative_to(run.temporary) for folder in folders), folders
     assert not any(folder.exists() for folder in folders), folders
-    assert run.scratch_folders() == []
+    assert run.scratch_folders() == []  # pytest's `pytest-of-<user>` for `tmp_path` included
