@@ -19,7 +19,15 @@ from mutcheck.problems import InputError, Problem
 from mutcheck.project_paths import outside_project
 from mutcheck.results import baseline_section
 from mutcheck.runner import catalog_of, engine_options, run_with_progress
-from mutcheck.suggest_entries import entry_table, family_tables, most_specific, mutant_of, read_previous, render
+from mutcheck.suggest_entries import (
+    entry_table,
+    family_tables,
+    foreign_content,
+    most_specific,
+    mutant_of,
+    read_previous,
+    render,
+)
 from mutcheck.suggest_operators import Proposal, function_scopes, one_per_line, propose, rank
 from mutcheck.toml_file import read_toml
 
@@ -91,11 +99,18 @@ def _target(request: SuggestRequest, config: Config) -> tuple[str, str | None, s
 
 
 def _out(request: SuggestRequest, config: Config, file: str) -> str:
+    """The output file, relative to the root: one `suggest` owns (InputError naming `--out` for
+    any other: rewriting it would lose what it holds)."""
     if request.out is None:
-        return str(Path(config.catalog) / f"suggested_{Path(file).stem}.toml")
-    out = _project_path(config.root, request.cwd, str(request.out), "--out")
-    if not out.endswith(".toml") or Path(out).name == FAMILIES_FILE:
-        raise InputError([Problem("--out", str(request.out), "", f"must be a .toml file other than {FAMILIES_FILE}")])
+        out = given = str(Path(config.catalog) / f"suggested_{Path(file).stem}.toml")
+    else:
+        given = str(request.out)
+        out = _project_path(config.root, request.cwd, given, "--out")
+        if not out.endswith(".toml") or Path(out).name == FAMILIES_FILE:
+            raise InputError([Problem("--out", given, "", f"must be a .toml file other than {FAMILIES_FILE}")])
+    if foreign := foreign_content(config.root / out, out):
+        message = f"holds {foreign}, which rewriting it would lose: name a new file, or one suggest wrote"
+        raise InputError([Problem("--out", given, "", message)])
     return out
 
 
@@ -194,7 +209,7 @@ def _write(config: Config, suggestions: Suggestions) -> None:
             continue
         mutant = result.applied.mutant
         killers = most_specific(result.killers, kills) if result.verdict != SURVIVED else None
-        tables.append(entry_table(mutant, killers, config.languages, by_id.get(mutant.id)))
+        tables.append(entry_table(mutant, killers, config.languages, by_id.get(mutant.id), result.killers))
     others = [table for table in previous if not _examined(table, suggestions)]
     _declare_families(config, suggestions, {str(table["family"]) for table in tables})
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -71,12 +71,27 @@ def most_specific(killers: Sequence[str], kills: Counter[str]) -> list[str]:
     return sorted(killers, key=lambda test: (kills[test], test))[:KILLERS_LISTED]
 
 
+def _person_expectation(previous: dict[str, object], generated_survives: Text) -> dict[str, object] | None:
+    """The expectation a person wrote in an entry (an equivalence proof, a gap's own reason, with
+    its issue and review), or None where the entry holds only what `suggest` wrote."""
+    if "equivalent" in previous:
+        return {"equivalent": previous["equivalent"]}
+    if "survives" in previous and previous["survives"] != generated_survives:
+        return {field: previous[field] for field in ("survives", "tracked", "reviewed") if field in previous}
+    return None
+
+
 def entry_table(
-    mutant: Mutant, killers: Sequence[str] | None, languages: Sequence[str], previous: dict[str, object] | None
+    mutant: Mutant,
+    killers: Sequence[str] | None,
+    languages: Sequence[str],
+    previous: dict[str, object] | None,
+    all_killers: Sequence[str] = (),
 ) -> dict[str, object]:
     """One `[[mutant]]` table: `killers` listed as `killed_by`, or a gap awaiting review when None.
-    What the user wrote in the output file's entry of the same id (origin, title, why, hint) is
-    kept, and so is a gap a person accepted."""
+    What a person wrote in the output file's entry of the same id is kept: origin, title, why,
+    hint, aliases, an expectation of their own (an equivalence proof, a gap's reason, its issue),
+    an accepted gap, and a `killed_by` whose tests all still kill (`all_killers`, this run's)."""
     table: dict[str, object] = {
         "id": mutant.id,
         "family": mutant.family,
@@ -88,16 +103,25 @@ def entry_table(
         table["delete"] = True
     else:
         table["replace"] = mutant.replace
-    if killers is None:
-        table["survives"] = {lang: say(lang, "suggest", "survives", code=quoted(mutant.match)) for lang in languages}
+    generated_survives = {lang: say(lang, "suggest", "survives", code=quoted(mutant.match)) for lang in languages}
+    previous = previous or {}
+    edited_killers = previous.get("killed_by")
+    if expectation := _person_expectation(previous, generated_survives):
+        table.update(expectation)
+    elif killers is None:
+        table["survives"] = generated_survives
         # a gap is a person's to accept (`mutcheck accept`); one accepted before stays accepted
-        if not (previous and "survives" in previous and previous.get("reviewed", True)):
+        if not ("survives" in previous and previous.get("reviewed", True)):
             table["reviewed"] = False
+    elif isinstance(edited_killers, list) and edited_killers and set(edited_killers) <= set(all_killers):
+        table["killed_by"] = edited_killers
     else:
         table["killed_by"] = list(killers)
     generated = {"origin": mutant.origin, "title": mutant.title, "why": mutant.why, "hint": mutant.hint}
     for field in _USER_FIELDS:
-        table[field] = (previous or {}).get(field, generated[field])
+        table[field] = previous.get(field, generated[field])
+    if "aliases" in previous:
+        table["aliases"] = previous["aliases"]
     return table
 
 
@@ -110,11 +134,37 @@ def family_tables(families: Iterable[str], languages: Sequence[str]) -> str:
     )
 
 
+OWNED = "# Written by `mutcheck suggest`, which rewrites it: edit its entries, not the rest of the file.\n"
+
+
 def render(tables: Iterable[dict[str, object]]) -> str:
-    """The catalog file: one `[[mutant]]` per table, keys in the order given."""
-    return "\n".join(
+    """The catalog file: a line saying who owns it, then one `[[mutant]]` per table, keys in the order given."""
+    return OWNED + "\n".join(
         "[[mutant]]\n" + "".join(f"{_key(key)} = {_value(value)}\n" for key, value in table.items()) for table in tables
     )
+
+
+def foreign_content(path: Path, source: str) -> str | None:
+    """What in an existing output file `suggest` did not write, and a rewrite would lose; None for
+    a file it owns: one it wrote (its first line says so), or, written before that line existed,
+    one of [[mutant]] tables with suggest's origin and no comment."""
+    if not path.exists():
+        return None
+    document, problems = read_toml(path, source)
+    if problems:
+        raise InputError(problems)
+    others = [key for key in document if key != "mutant"]
+    if others:
+        return f"tables or keys other than [[mutant]] ({', '.join(others)})"
+    text = path.read_text(encoding="utf-8")
+    if text.startswith(OWNED):
+        return None
+    tables = document.get("mutant", [])
+    if any(not str(table.get("origin", "")).startswith("mutcheck suggest") for table in tables):
+        return "entries `mutcheck suggest` did not write"
+    if any(line.lstrip().startswith("#") for line in text.splitlines()):
+        return "comments"
+    return None
 
 
 def read_previous(path: Path, source: str) -> list[dict[str, object]]:

@@ -11,6 +11,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import tomlkit
 
 from mutcheck.catalog import load_catalog
 from mutcheck.config import load_config
@@ -282,3 +283,49 @@ def test_a_failing_baseline_is_exit_3_naming_the_test_and_writes_nothing(tmp_pat
     assert done.returncode == 3
     assert "baseline failed: tests/test_tiny.py::test_broken" in done.stdout
     assert not (project / "mutants/suggested_tiny.toml").exists()
+
+
+def test_out_refuses_a_file_suggest_does_not_own_and_changes_nothing(tmp_path):
+    project = make_project(tmp_path / "project")
+    commented = project / "mutants" / "suggested_mine.toml"
+    commented.write_text("# my notes\n" + CATALOG.replace('origin = "fixture"', 'origin = "mutcheck suggest"'))
+    cases = {
+        "pyproject.toml": "tables or keys other than [[mutant]] (project, tool)",
+        "mutants/catalog.toml": "entries `mutcheck suggest` did not write",
+        "mutants/suggested_mine.toml": "comments",
+    }
+    for out, held in cases.items():
+        before = (project / out).read_bytes()
+        done = mutcheck(project, "suggest", "src/tiny.py::clamp", "--out", out)
+        assert done.returncode == 2, done.stdout
+        assert done.stderr == f"error: --out: {out}: holds {held}, which rewriting it would lose: " + (
+            "name a new file, or one suggest wrote\n"
+        )
+        assert (project / out).read_bytes() == before
+
+
+def test_a_second_run_keeps_every_field_a_person_wrote(tmp_path):
+    project = make_project(tmp_path)
+    first = mutcheck(project, "suggest", "src/tiny.py::first_word", "--all")
+    assert first.returncode == 0, first.stderr
+    out = project / "mutants/suggested_tiny.toml"
+    assert out.read_text(encoding="utf-8").startswith("# Written by `mutcheck suggest`")
+    before = entries(out)
+    gap = next(i for i, table in before.items() if "survives" in table)
+    killed, proved = [i for i, table in before.items() if "killed_by" in table][:2]
+    document = tomlkit.parse(out.read_text(encoding="utf-8"))
+    tables = {table["id"]: table for table in document["mutant"]}
+    tables[gap]["survives"] = {"en": "blank words never reach it today", "zh": "目前空白词不会到达这里"}
+    tables[gap]["tracked"] = "#12"
+    tables[gap]["reviewed"] = True
+    tables[killed]["aliases"] = ["FIRST-GUARD"]
+    del tables[proved]["killed_by"]
+    tables[proved]["equivalent"] = {"en": "my proof", "zh": "我的证明"}
+    out.write_text(tomlkit.dumps(document), encoding="utf-8")
+    second = mutcheck(project, "suggest", "src/tiny.py::first_word", "--all")
+    assert second.returncode == 0, second.stderr
+    after = entries(out)
+    assert after[gap]["survives"] == {"en": "blank words never reach it today", "zh": "目前空白词不会到达这里"}
+    assert (after[gap]["tracked"], after[gap]["reviewed"]) == ("#12", True)
+    assert after[killed]["aliases"] == ["FIRST-GUARD"] and after[killed]["killed_by"] == before[killed]["killed_by"]
+    assert after[proved]["equivalent"] == {"en": "my proof", "zh": "我的证明"} and "killed_by" not in after[proved]
