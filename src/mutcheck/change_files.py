@@ -1,30 +1,15 @@
 """The change since BASE's merge base, file by file: each target file's text on both sides, and git's hunks."""
 
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from unidiff import Hunk, PatchSet
 
+from mutcheck import git
 from mutcheck.mutate import decode_source, read_source
 from mutcheck.problems import InputError, Problem
 
 OPTION = "--revert"
-# The user's settings would change the hunks or their paths: colour, an external tool, a text
-# conversion, rename detection, prefixes other than a/ and b/, hunks merged across context lines,
-# and file names quoted as octal escapes.
-_GIT = ("git", "-c", "core.quotePath=false")
-_DIFF_OPTIONS = (
-    "--relative",
-    "--unified=0",
-    "--inter-hunk-context=0",
-    "--no-color",
-    "--no-ext-diff",
-    "--no-textconv",
-    "--no-renames",
-    "--src-prefix=a/",
-    "--dst-prefix=b/",
-)
 
 
 @dataclass(frozen=True)
@@ -39,15 +24,7 @@ class FileChange:
 
 
 def _git(root: Path, base: str, *args: str, option: str = OPTION) -> bytes:
-    completed = subprocess.run([*_GIT, *args], cwd=root, capture_output=True, check=False)
-    if completed.returncode != 0:
-        # merge-base fails without a word when the histories share no commit.
-        reason = completed.stderr.decode(errors="replace").strip() or "no common ancestor with HEAD"
-        shallow = subprocess.run([*_GIT, "rev-parse", "--is-shallow-repository"], cwd=root, capture_output=True)
-        if shallow.stdout.strip() == b"true":
-            reason += " (the clone is shallow: fetch its history, e.g. actions/checkout with fetch-depth: 0)"
-        raise InputError([Problem(option, "", "", f"git {args[0]} {base} failed: {reason}")])
-    return completed.stdout
+    return git.run(root, base, *args, option=option)
 
 
 def _read(root: Path, path: str) -> str:
@@ -79,13 +56,16 @@ def changed_files(
     """The Python files under `targets` (but not under `left_out`, the tests) that differ between
     the merge base `parted` and the working tree, untracked ones included, sorted by path."""
     specs = ("--", *targets, *(f":(exclude){path}" for path in left_out))
-    diff = _git(root, base, "diff", *_DIFF_OPTIONS, parted, *specs).decode("utf-8", errors="replace")
+    diff = _git(root, base, "diff", *git.DIFF_OPTIONS, parted, *specs).decode(errors="surrogateescape")
     patched = {}
     for file in PatchSet(diff):
-        if file.path.endswith(".py") and not file.is_binary_file:
+        path = git.patched_path(file)
+        if path.endswith(".py") and not file.is_binary_file:
             # A file turned into a symlink (or the reverse) is two patches of one path: taken whole.
-            patched[file.path] = None if file.path in patched else file
-    untracked = _git(root, base, "ls-files", "-z", "--others", "--exclude-standard", *specs).decode()
+            patched[path] = None if path in patched else file
+    untracked = _git(root, base, "ls-files", "-z", "--others", "--exclude-standard", *specs).decode(
+        errors="surrogateescape"
+    )
     paths = sorted({*patched, *(name for name in untracked.split("\0") if name.endswith(".py"))})
     changes = []
     for path in paths:

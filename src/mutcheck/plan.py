@@ -2,7 +2,6 @@
 
 import hashlib
 import re
-import subprocess
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from unidiff import PatchSet
 
+from mutcheck import git
 from mutcheck.catalog import MODULE_SCOPE, Catalog
 from mutcheck.problems import InputError, Problem
 
@@ -39,12 +39,7 @@ class Shard:
 
 
 def _git(root: Path, base: str, *args: str) -> str:
-    completed = subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=False)
-    if completed.returncode != 0:
-        # Of the commands run here only merge-base fails without a word: when the histories share no commit.
-        reason = completed.stderr.strip() or "no common ancestor with HEAD"
-        raise InputError([Problem("--diff", "", "", f"git {args[0]} {base} failed: {reason}")])
-    return completed.stdout
+    return git.run(root, base, *args, option="--diff").decode(errors="surrogateescape")  # any file name
 
 
 Changed = dict[str, set[int] | None]  # per file relative to the root: changed lines, None for a new file
@@ -55,12 +50,10 @@ def changed_lines(root: Path, base: str) -> Changed:
     BASE...HEAD` has it), working tree included; untracked files are new. A pull request's base
     branch moves on after it branched: what landed there is not the pull request's change."""
     parted = _git(root, base, "merge-base", base, "HEAD").strip()
-    # The user's diff settings (colour, an external tool, a text conversion) would make it unreadable.
-    options = ("--relative", "--unified=0", "--no-color", "--no-ext-diff", "--no-textconv")
-    diff = _git(root, base, "diff", *options, parted, "--")
+    diff = _git(root, base, "diff", *git.DIFF_OPTIONS, parted, "--")
     lines: Changed = {}
     for patched in PatchSet(diff):
-        touched = lines.setdefault(patched.path, set())
+        touched = lines.setdefault(git.patched_path(patched), set())
         for hunk in patched:
             touched.update(line.target_line_no for line in hunk if line.is_added)
             if hunk.removed and not hunk.added:  # a pure deletion touches the line it left behind

@@ -2,6 +2,7 @@
 
 import ast
 import codecs
+import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -24,7 +25,8 @@ _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
 
 @dataclass(frozen=True)
 class SkippedHunk:
-    """A hunk with no revert mutant of its own: why (`layout`, `alone`, `unreferenced`, or `moved`:
+    """A hunk with no revert mutant of its own: why (`layout`, `alone`, `unreferenced`, `base-broken`,
+    `name-not-utf8`, or `moved`:
     reverted with `reverted_with`, the hunk that writes its lines again), and what it changed."""
 
     id: str
@@ -230,9 +232,12 @@ def _reverted(head_lines: list[str], base_lines: list[str], hunks: list[Hunk]) -
     return "".join(lines), min(start for start, _ in places), max(end for _, end in places)
 
 
-def _skip_reason(layout: str | None, head_tree: str | None, code: CodeType | None, unreferenced: bool) -> str | None:
+def _skip_reason(
+    layout: str | None, head_tree: str | None, code: CodeType | None, unreferenced: bool, base_compiles: bool
+) -> str | None:
     if layout is None or code is None:
-        return "alone"
+        # When the base itself does not compile, not even the whole change can be reverted.
+        return "alone" if base_compiles else "base-broken"
     if layout == head_tree:
         return "layout"
     return "unreferenced" if unreferenced else None
@@ -247,6 +252,7 @@ def _hunk_mutants(
     functions = _outermost_functions(ast.parse(head))
     moves = _moves(change.hunks, functions)
     moved_by = {addition: deletion for deletion, addition in moves.items()}
+    base_compiles = _compiles(base, change.path) is not None
     mutants, skipped = [], []
     for index, hunk in enumerate(change.hunks):
         number = index + 1
@@ -258,7 +264,9 @@ def _hunk_mutants(
         mutated_code = _compiles(mutated, change.path) if layout is not None else None
         restored = "".join(base_lines[hunk.source_start - 1 : hunk.source_start - 1 + hunk.source_length])
         unreferenced = not hunk.target_length and _unreferenced_definitions(restored, named)
-        reason = "moved" if index in moves else _skip_reason(layout, head_tree, mutated_code, unreferenced)
+        reason = (
+            "moved" if index in moves else _skip_reason(layout, head_tree, mutated_code, unreferenced, base_compiles)
+        )
         if reason is not None or mutated_code is None:
             with_id = f"revert:{change.path}:{moves[index] + 1}" if index in moves else None
             skipped.append(
@@ -320,8 +328,13 @@ def _whole_file_mutant(change: FileChange, builder: _Builder, also: tuple[FileCh
 
 
 def _whole_change(changes: list[FileChange], builder: _Builder) -> AppliedMutant | None:
-    """Every target file as it was at the merge base, or None when that differs from the head only in layout."""
-    differing = [change for change in changes if _layout_free(change.head or "") != _layout_free(change.base or "")]
+    """Every target file as it was at the merge base, or None when that differs from the head only
+    in layout; a file that did not compile at the base is left as it is (its hunks say why)."""
+    differing = [
+        change
+        for change in changes
+        if _layout_free(change.head or "") != _layout_free(change.base or "") and _base_compiles(change)
+    ]
     if not differing:
         return None
     primary = next((change for change in differing if change.head is not None), differing[0])
@@ -371,6 +384,10 @@ def _names_in(root: Path, paths: tuple[str, ...]) -> Callable[[str], bool]:
     return words.__contains__
 
 
+def _base_compiles(change: FileChange) -> bool:
+    return change.base is None or _compiles(change.base, change.path) is not None
+
+
 def _whole_file_skip(change: FileChange, reason: str, with_id: str | None = None) -> SkippedHunk:
     lines = len(_lines(change.head or ""))
     diff = file_diff(change.path, change.head or "", change.base or "")
@@ -400,6 +417,8 @@ def _whole_files(
             mutants.append(_whole_file_mutant(change, builder, (by_path[renamed_from[change.path]],)))
         elif _layout_free(change.head or "") == _layout_free(change.base or ""):
             skipped.append(_whole_file_skip(change, "layout"))
+        elif not _base_compiles(change):
+            skipped.append(_whole_file_skip(change, "base-broken"))
         elif change.head is None and not named(Path(change.path).stem):
             skipped.append(_whole_file_skip(change, "unreferenced"))
         else:
@@ -415,9 +434,15 @@ def revert_change(
     none; the tests are searched too for the names of deleted definitions."""
     parted = merge_base(root, base)
     changes = changed_files(root, base, parted, targets, tests)
+    # A name that is not UTF-8 cannot be written in a results file or a report: said, with escapes.
+    unnameable = [change for change in changes if not _utf8(change.path)]
+    changes = [change for change in changes if _utf8(change.path)]
     builder = _Builder(base, parted, languages)
     named = _names_in(root, (*targets, *tests))
     mutants, skipped = _whole_files(changes, builder, named)
+    for change in unnameable:
+        shown = os.fsencode(change.path).decode("utf-8", errors="backslashreplace")
+        skipped.append(SkippedHunk(f"revert:{shown}:1", shown, 1, len(_lines(change.head or "")), "name-not-utf8", ""))
     for change in changes:
         if change.hunks and change.head is not None and change.base is not None:
             hunk_mutants, hunks_skipped = _hunk_mutants(change, change.head, change.base, builder, named)
@@ -425,11 +450,19 @@ def revert_change(
             skipped += hunks_skipped
     order = {change.path: position for position, change in enumerate(changes)}
     mutants.sort(key=lambda applied: (order[applied.mutant.file], _number(applied.mutant.id)))
-    skipped.sort(key=lambda hunk: (order[hunk.file], _number(hunk.id)))
+    skipped.sort(key=lambda hunk: (order.get(hunk.file, len(order)), hunk.file, _number(hunk.id)))
     whole = _whole_change(changes, builder)
     if whole is not None:
         mutants.append(whole)
     return Change(base, parted, tuple(change.path for change in changes), tuple(mutants), tuple(skipped))
+
+
+def _utf8(path: str) -> bool:
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _number(mutant_id: str) -> int:

@@ -63,7 +63,7 @@ def project_files(root: Path) -> list[Path]:
         check=False,
     )
     if listed.returncode == 0:
-        names = [Path(name) for name in listed.stdout.decode().split("\0") if name]
+        names = [Path(name) for name in os.fsdecode(listed.stdout).split("\0") if name]
         return [name for name in names if not skipped(name.parent) and _copied_kind(root, name, skipped)]
     files = []
     for directory, subdirectories, names in os.walk(root):

@@ -1,6 +1,7 @@
 """Which mutants run (`--shard`, `--diff` against real git histories) and which tests run under
 each, with what time limit."""
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -85,6 +86,17 @@ def test_changed_lines_ignore_the_user_s_git_settings_and_ignored_files(tmp_path
     (root / "a.py").write_text("1\nchanged\n")
     (root / "run.log").write_text("ignored\n")
     assert changed_lines(root, "HEAD") == {"a.py": {2}}
+
+
+def test_changed_lines_name_files_git_quotes_or_that_are_not_utf8_and_ignore_the_change_s_attributes(tmp_path):
+    """A name with a quote or a tab is quoted by git whatever its settings; a Latin-1 name is no
+    UTF-8 at all; a change that marks Python files binary would hide its own hunks."""
+    latin = os.fsdecode(b"caf\xe9.py")
+    root = repository(tmp_path / "r", {'q"uote.py': "1\n", "tab\there.py": "1\n", latin: "1\n"})
+    for name in ('q"uote.py', "tab\there.py", latin):
+        (root / name).write_text("2\n")
+    (root / ".gitattributes").write_text("*.py -diff\n")
+    assert changed_lines(root, "HEAD") == {'q"uote.py': {1}, "tab\there.py": {1}, latin: {1}, ".gitattributes": None}
 
 
 def test_changed_lines_counts_only_what_changed_since_the_branch_left_its_base(tmp_path):
