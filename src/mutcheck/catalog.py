@@ -52,6 +52,7 @@ class Mutant:
 class Catalog:
     mutants: tuple[Mutant, ...]
     families: dict[str, Text]
+    ignored: tuple[str, ...] = ()  # files of the catalog folder that are not catalog files (mutmut's copies)
 
     def find(self, name: str) -> Mutant | None:
         """A mutant by id or alias."""
@@ -212,8 +213,12 @@ def load_catalog(catalog_dir: Path, root: Path, languages: tuple[str, ...]) -> C
     families, problems = _load_families(catalog_dir, root, languages)
     mutants: list[Mutant] = []
     seen: dict[str, str] = {}
+    ignored = []
     for path in sorted(catalog_dir.glob("*.toml")):
         if path.name == FAMILIES_FILE:
+            continue
+        if _mutmut_copy(path, root):
+            ignored.append(str(path.relative_to(root)))
             continue
         source = str(path.relative_to(root))
         tables, file_problems = _read_tables(path, source)
@@ -236,7 +241,15 @@ def load_catalog(catalog_dir: Path, root: Path, languages: tuple[str, ...]) -> C
         raise InputError(problems)
     if families is None:
         families = {mutant.family: dict.fromkeys(languages, mutant.family) for mutant in mutants}
-    return Catalog(tuple(mutants), families)
+    return Catalog(tuple(mutants), families, tuple(ignored))
+
+
+def _mutmut_copy(path: Path, root: Path) -> bool:
+    """mutmut writes its working copy of the project into `mutants/`, the default catalog folder,
+    its configuration files included: a byte-for-byte copy of a file of the project's root is no
+    catalog file."""
+    original = root / path.name
+    return original != path and original.is_file() and original.read_bytes() == path.read_bytes()
 
 
 def _known_test(test_id: str, collected: set[str], functions: set[str]) -> bool:

@@ -62,8 +62,14 @@ def entry_lines(saved: SavedRun, results: dict[str, Any], entry: dict[str, Any],
     lines = [run_line(saved, results, lang), say(lang, "show", "verdict", verdict=verdict, expectation=met)]
     if entry["killers"]:
         lines.append(say(lang, "show", "killers", tests=", ".join(entry["killers"])))
+    elif entry["verdict"] == "broken":
+        lines.append(say(lang, "show", "no_killers"))
     else:
         lines.append(say(lang, "show", "no_killers"))
+        # What a survivor's new test can start from: the tests that already run its code.
+        reached = [results["tests"][index] for index in entry["selected"]]
+        key = "reached_by" if reached else "reached_by_none"
+        lines.append(say(lang, "show", key, count=len(reached), tests=", ".join(reached)))
     index_of = {test: index for index, test in enumerate(results["tests"])}
     for killer in entry["killers"]:
         witness = entry["witnesses"].get(str(index_of[killer]))

@@ -51,7 +51,10 @@ class RunRequest:
 
 
 def catalog_of(config: Config) -> Catalog:
-    return load_catalog(config.catalog_dir, config.root, config.languages)
+    catalog = load_catalog(config.catalog_dir, config.root, config.languages)
+    for source in catalog.ignored:
+        print(f"warning: {source} is mutmut's copy of a project file, not a catalog file: not read", file=sys.stderr)
+    return catalog
 
 
 def unknown_only(
@@ -205,7 +208,9 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     engine_run, applied = run_with_progress(config, files, prepare, options, console)
     engine_run.timings["startup"] = engine_started - STARTED
     if engine_run.collection_error:
-        console.print(engine_run.log[-3000:], markup=False)
+        from mutcheck.report.terminal import print_plain
+
+        print_plain(console, engine_run.log[-3000:])
     unknown = unknown_killers(catalog, set(engine_run.tests)) if engine_run.tests else []
     if unknown:
         raise InputError(unknown)

@@ -7,16 +7,22 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
+from mutcheck.report.escape import visible
 from mutcheck.report.texts import say
 
 if TYPE_CHECKING:
     from rich.progress import Progress as RichProgress
 
 
-def tally(outcomes: Iterable[str], selected: int, lang: str) -> str:
-    """`3 of 9 tests failed, 1 timed out`: every outcome that detected the mutant, and the order-dependent."""
+def tally(outcomes: Iterable[str], selected: int, lang: str, broken: str | None = None) -> str:
+    """`killed by 3 of 9 tests, 1 timed out`: every outcome that detected the mutant, and the
+    order-dependent; or that it is broken, or that no test reached it."""
+    if broken:
+        return say(lang, "progress", "broken", reason=broken)
     counts = Counter(outcome if outcome != "error" else "failed" for outcome in outcomes)
-    text = say(lang, "progress", "failed", count=counts["failed"], selected=selected)
+    detected = counts["failed"] + counts["timeout"]
+    key = "failed" if detected else "none_failed" if selected else "unreached"
+    text = say(lang, "progress", key, count=detected, selected=selected)
     for outcome in ("timeout", "order-dependent"):
         if counts[outcome]:
             text += say(lang, "progress", outcome, count=counts[outcome])
@@ -59,7 +65,7 @@ class Progress:
                 if self.done == self.total:
                     self.stop()
             else:
-                counts = tally(data.outcomes.values(), len(data.selected), self.lang)
+                counts = tally(data.outcomes.values(), len(data.selected), self.lang, data.broken)
                 self._say(f"[{self.done}/{self.total}] {data.id}: {counts}")
 
     def stop(self) -> None:
@@ -70,4 +76,4 @@ class Progress:
 
     def _say(self, text: str) -> None:
         if self.bar is None:
-            self.console.print(text, markup=False, highlight=False)
+            self.console.print(visible(text), markup=False, highlight=False)

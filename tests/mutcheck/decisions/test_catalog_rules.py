@@ -350,3 +350,24 @@ def test_killers_must_be_tests_the_suite_collects(tmp_path):
     assert unknown_killers(catalog, collected | {"tests/t.py::test_c[2]", "tests/u.py"}) == []
     nested = {"tests/t.py::test_a", "tests/t.py::test_b[x[1]]", "tests/t.py::test_c[2]", "tests/u.py"}
     assert unknown_killers(catalog, nested) == []  # a parametrization's id may hold brackets itself
+
+
+def test_mutmuts_copy_of_a_root_file_in_the_catalog_folder_is_set_aside_and_the_rest_loads(tmp_path):
+    pyproject = '[project]\nname = "x"\n'
+    (tmp_path / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    files = {SOURCE: entry_text(), "mutants/pyproject.toml": pyproject, "mutants/z.toml": entry_text(id="Z1")}
+    catalog = load_catalog(write_catalog(tmp_path, files), tmp_path, LANGUAGES)
+    assert catalog.ignored == ("mutants/pyproject.toml",)
+    assert [mutant.id for mutant in catalog.mutants] == ["A1", "Z1"]
+    assert load_catalog(tmp_path / "mutants", tmp_path, LANGUAGES).mutants == catalog.mutants
+
+
+def test_a_toml_file_that_only_shares_a_root_file_s_name_is_read_as_a_catalog_file(tmp_path):
+    (tmp_path / "a.toml").write_text("# the root's own a.toml\n", encoding="utf-8")
+    catalog = load_catalog(write_catalog(tmp_path, {SOURCE: entry_text()}), tmp_path, LANGUAGES)
+    assert (catalog.ignored, [mutant.id for mutant in catalog.mutants]) == ((), ["A1"])
+
+
+def test_a_catalog_folder_that_is_the_root_itself_reads_its_files(tmp_path):
+    catalog = load_catalog(write_catalog(tmp_path, {"a.toml": entry_text()}).parent, tmp_path, LANGUAGES)
+    assert (catalog.ignored, [mutant.id for mutant in catalog.mutants]) == ((), ["A1"])
