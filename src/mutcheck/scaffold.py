@@ -5,9 +5,13 @@ import configparser
 import json
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
+
+import tomlkit
+import tomlkit.exceptions
 
 from mutcheck.problems import InputError, Problem
 from mutcheck.project_paths import outside_project
@@ -21,6 +25,8 @@ TEST_EXTRAS = ("test", "tests", "testing", "dev")
 LOWEST_PYTHON = 11  # mutcheck needs Python 3.11 or later
 _GITHUB = re.compile(r"^([A-Za-z0-9][A-Za-z0-9-]{0,38})/([A-Za-z0-9._-]{1,100})@([A-Za-z0-9._/-]{1,200})$")
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
+# The words a README or a help text puts where the real repository and commit go.
+_PLACEHOLDERS = {"OWNER", "REPO", "REPOSITORY", "NAME", "USER", "ORG", "REF", "SHA", "COMMIT", "BRANCH", "TAG"}
 
 
 @dataclass(frozen=True)
@@ -35,6 +41,12 @@ class ActionSource:
         match = _GITHUB.match(text)
         if not match or ".." in text:
             raise InputError([Problem("--github", text, "", "expected OWNER/REPO@REF, e.g. octo/mutcheck@<commit>")])
+        if placeholders := [part for part in match.groups() if part.upper() in _PLACEHOLDERS]:
+            message = (
+                f"{', '.join(placeholders)}: a placeholder; name the repository that holds mutcheck's actions "
+                "(where you installed mutcheck from) and one of its commits"
+            )
+            raise InputError([Problem("--github", text, "", message)])
         return cls(f"{match.group(1)}/{match.group(2)}", match.group(3))
 
 
@@ -182,26 +194,89 @@ def _toml_list(values: tuple[str, ...]) -> str:
 
 
 class _Writer:
-    """Writes new files and appends to the two it may extend, saying what it did or skipped."""
+    """Plans new files and additions to the two files it may extend, then writes them all or none
+    (`commit`), saying what it did or skipped. A file's bytes it does not add to stay as they were,
+    whatever their encoding."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.lines: list[str] = []
+        self.steps: list[tuple[str | None, str, str]] = []  # (path or None for a line alone, new text, line)
+
+    def note(self, *lines: str) -> None:
+        self.steps += [(None, "", line) for line in lines]
 
     def create(self, relative: str, text: str, what: str = "") -> None:
         path = self.root / relative
         if path.exists() or path.is_symlink():
-            self.lines.append(f"skipped {relative}: it exists")
+            self.note(f"skipped {relative}: it exists")
             return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-        self.lines.append(f"wrote {relative}{what}")
+        self.steps.append((relative, text, f"wrote {relative}{what}"))
 
-    def append(self, relative: str, text: str, what: str) -> None:
-        path = self.root / relative
-        old = path.read_text(encoding="utf-8")
-        path.write_text(old + ("" if not old or old.endswith("\n") else "\n") + "\n" + text, encoding="utf-8")
-        self.lines.append(f"wrote {relative}: {what}")
+    def append(self, relative: str, text: str, what: str, joined: str | None = None) -> None:
+        """`text` after the file's own; `joined`: the whole new text, where plain appending cannot do."""
+        if joined is None:
+            old = read_kept(self.root / relative)
+            joined = old + ("" if not old or old.endswith("\n") else "\n") + "\n" + text
+        self.steps.append((relative, joined, f"wrote {relative}: {what}"))
+
+    def commit(self, report: Callable[[str], None]) -> None:
+        """Every planned write, each reported as it is done; on a failure, the files written so far
+        are put back as they were, and the failure is one line naming the file."""
+        done: list[tuple[Path, bytes | None]] = []
+        made: list[Path] = []  # folders made for new files, removed again on a failure
+        try:
+            for relative, text, line in self.steps:
+                if relative is None:
+                    report(line)
+                    continue
+                path = self.root / relative
+                before = path.read_bytes() if path.exists() else None
+                for folder in reversed(path.parents):
+                    if folder.is_relative_to(self.root) and not folder.exists():
+                        folder.mkdir()
+                        made.append(folder)
+                path.write_bytes(text.encode("utf-8", errors="surrogateescape"))
+                done.append((path, before))
+                report(line)
+        except OSError as error:
+            for path, before in reversed(done):
+                if before is None:
+                    path.unlink()
+                else:
+                    path.write_bytes(before)
+            for folder in reversed(made):
+                folder.rmdir()
+            where = str(Path(error.filename).relative_to(self.root)) if error.filename else "init"
+            message = f"cannot be written ({error.strerror}); nothing was written"
+            raise InputError([Problem(where, "", "", message)]) from error
+
+
+def read_kept(path: Path) -> str:
+    """A text file as it is, bytes that are not UTF-8 kept to be written back unchanged."""
+    return path.read_bytes().decode("utf-8", errors="surrogateescape")
+
+
+def _with_mutcheck_table(root: Path, table: str, values: dict[str, object]) -> str:
+    """pyproject.toml with [tool.mutcheck] added: appended as text where that gives valid TOML
+    with exactly `values` there (every other byte kept), else through a TOML editor (a `tool`
+    written as an inline table, say); InputError where neither can."""
+    old = read_kept(root / "pyproject.toml")
+    appended = old + ("" if not old or old.endswith("\n") else "\n") + "\n" + table
+    for attempt in (lambda: appended, lambda: _edited(old, values)):
+        try:
+            text = attempt()
+            if tomllib.loads(text).get("tool", {}).get("mutcheck") == values:
+                return text
+        except (tomllib.TOMLDecodeError, tomlkit.exceptions.TOMLKitError, UnicodeEncodeError, AttributeError):
+            continue
+    raise InputError([Problem("pyproject.toml", "", "tool", "cannot add [tool.mutcheck] to it: nothing was written")])
+
+
+def _edited(old: str, values: dict[str, object]) -> str:
+    document = tomlkit.parse(old)
+    tool = document.setdefault("tool", tomlkit.table())
+    tool["mutcheck"] = values
+    return tomlkit.dumps(document)
 
 
 def init_project(
@@ -210,12 +285,14 @@ def init_project(
     shards: int | None,
     target: tuple[str, ...] = (),
     tests: tuple[str, ...] = (),
-) -> list[str]:
-    """Set the project up for mutcheck; one line per choice made and per file written or skipped."""
+    report: Callable[[str], None] = print,
+) -> None:
+    """Set the project up for mutcheck, all or nothing; `report` gets one line per choice made and
+    per file written (as it is written) or skipped."""
     document = _pyproject(root)
     writer = _Writer(root)
     if isinstance(document.get("tool"), dict) and "mutcheck" in document["tool"]:
-        writer.lines.append("skipped pyproject.toml: it already has [tool.mutcheck]")
+        writer.note("skipped pyproject.toml: it already has [tool.mutcheck]")
         target_choice = tests_choice = None
     else:
         target_choice = _given(root, target, "--target") if target else detect_target(root, document)
@@ -230,13 +307,14 @@ def init_project(
                 "",
             ]
         )
-        tomllib.loads(table)  # what we append must parse on its own
-        writer.lines += [
+        values = tomllib.loads(table)["tool"]["mutcheck"]  # what we append must parse on its own
+        writer.note(
             f"target: {', '.join(target_choice.value)} ({target_choice.reason})",
             f"tests: {', '.join(tests_choice.value)} ({tests_choice.reason})",
-        ]
+        )
         if (root / "pyproject.toml").exists():
-            writer.append("pyproject.toml", table, "[tool.mutcheck]")
+            joined = _with_mutcheck_table(root, table, values)
+            writer.append("pyproject.toml", table, "[tool.mutcheck]", joined)
         else:
             writer.create("pyproject.toml", table, ": [tool.mutcheck]")
     target_file = _first(root, target_choice.value if target_choice else (), "*.py", "src/package/module.py")
@@ -247,16 +325,16 @@ def init_project(
     _ignore(writer)
     if source is not None:
         _workflows(writer, document, source, shards)
-    writer.lines.append(f"next: add entries to {CATALOG}/{CATALOG_EXAMPLE}, then `mutcheck check` and `mutcheck run`")
-    return writer.lines
+    writer.commit(report)
+    report(f"next: add entries to {CATALOG}/{CATALOG_EXAMPLE}, then `mutcheck check` and `mutcheck run`")
 
 
 def _ignore(writer: _Writer) -> None:
     path = writer.root / ".gitignore"
-    present = set(path.read_text(encoding="utf-8").splitlines()) if path.is_file() else set()
+    present = set(read_kept(path).splitlines()) if path.is_file() else set()
     missing = [line for line in IGNORED if line not in present]
     if not missing:
-        writer.lines.append("skipped .gitignore: it already ignores mutcheck's files")
+        writer.note("skipped .gitignore: it already ignores mutcheck's files")
         return
     text = "\n".join(["# mutcheck's reports", *missing, ""])
     if path.exists():
@@ -267,14 +345,12 @@ def _ignore(writer: _Writer) -> None:
 
 def _workflows(writer: _Writer, document: dict[str, object], source: ActionSource, shards: int | None) -> None:
     install, python = detect_install(document), detect_python(document)
-    writer.lines += [
+    writer.note(
         f"install: {install.value} ({install.reason})",
         f"python: {python.value} ({python.reason})",
-    ]
+    )
     if not _COMMIT.match(source.ref):
-        writer.lines.append(
-            f"warning: {source.ref} is not a commit SHA; pin one so the workflows run what you reviewed"
-        )
+        writer.note(f"warning: {source.ref} is not a commit SHA; pin one so the workflows run what you reviewed")
     values = {
         "ACTIONS": source.repository,
         "REF": source.ref,

@@ -133,3 +133,44 @@ def test_a_src_layout_wins_over_top_level_packages_and_a_dependency_group_is_ins
     assert result.exit_code == 0, result.output
     assert "target: src/agents (the only package under src/)" in result.output
     assert 'install: -e . --group dev (the project, editable, with its "dev" dependency group)' in result.output
+
+
+def test_a_tool_written_as_an_inline_table_gets_the_mutcheck_table_and_stays_valid_toml(tmp_path):
+    pyproject = 'tool = { black = { line-length = 100 } }\n\n[project]\nname = "shop"\n'
+    project = flat_project(tmp_path / "p", pyproject)
+    (project / "tests").mkdir()
+    result = init(project)
+    assert result.exit_code == 0, result.output
+    written = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))
+    assert written["tool"]["black"] == {"line-length": 100}
+    assert written["tool"]["mutcheck"] == {"target": ["shop"], "catalog": "mutants", "tests": ["tests"]}
+    assert written["project"] == {"name": "shop"}
+
+
+def test_a_latin1_gitignore_keeps_its_bytes_and_every_write_is_reported_as_it_happens(tmp_path):
+    project = flat_project(tmp_path / "p", '[project]\nname = "shop"\n')
+    (project / "tests").mkdir()
+    (project / ".gitignore").write_bytes(b"# caf\xe9\n*.log\n")
+    result = init(project)
+    assert result.exit_code == 0, result.output
+    assert (project / ".gitignore").read_bytes() == b"# caf\xe9\n*.log\n\n# mutcheck's reports\n/mutcheck-results/\n"
+    wrote = [line for line in result.output.splitlines() if line.startswith("wrote ")]
+    assert [line.split(":")[0].split(" (")[0] for line in wrote] == [
+        "wrote pyproject.toml",
+        "wrote mutants/families.toml",
+        "wrote mutants/guards.toml",
+        "wrote .gitignore",
+    ]
+
+
+def test_a_write_that_fails_puts_back_what_was_written_and_says_which_file(tmp_path):
+    project = flat_project(tmp_path / "p", '[project]\nname = "shop"\n')
+    (project / "tests").mkdir()
+    (project / ".github").write_text("not a folder", encoding="utf-8")  # the workflows cannot go there
+    before = {path.name: path.read_bytes() for path in project.iterdir() if path.is_file()}
+    result = init(project, "--github", f"octo/mutcheck@{REF}")
+    assert result.exit_code == 2, result.output
+    assert "error: .github/workflows: cannot be written (Not a directory)" in result.output
+    assert "nothing was written" in result.output and "Traceback" not in result.output
+    assert {path.name: path.read_bytes() for path in project.iterdir() if path.is_file()} == before
+    assert not (project / "mutants").exists()
