@@ -1,5 +1,6 @@
 """The `mutcheck` command line: parse, call, exit."""
 
+import io
 import json
 import os
 import re
@@ -104,6 +105,10 @@ class _Commands(click.Group):
 @click.version_option(__version__, prog_name="mutcheck")
 def main() -> None:
     """Guard-mutation testing: which tests kill which catalogued mutant."""
+    # A file name that is not UTF-8 (kept by Python as surrogates) is printed as escapes, not a crash.
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
 
 
 @main.command()
@@ -132,8 +137,7 @@ def init(
     if shards and not action_source:
         raise InputError([Problem("--shards", str(shards), "", "only with --github (it shapes the workflow)")])
     source = ActionSource.parse(action_source) if action_source else None
-    for line in init_project(project.resolve(), source, shards, target, tests):
-        click.echo(line)
+    init_project(project.resolve(), source, shards, target, tests, click.echo)
 
 
 @main.command("list")
@@ -178,7 +182,8 @@ def show(mutant_id: str, lang: str | None, project: Path | None, profile: str | 
     """Show one mutant: its diff, why it matters, and its verdict in the last saved run."""
     from mutcheck.last_run import entry_lines, verdict_lines
     from mutcheck.mutate import MutationError, apply_mutant
-    from mutcheck.report.terminal import print_diff
+    from mutcheck.report.escape import visible
+    from mutcheck.report.terminal import print_diff, print_plain
     from mutcheck.report.texts import say
     from mutcheck.results import load_results
     from mutcheck.state import current_run
@@ -202,17 +207,18 @@ def show(mutant_id: str, lang: str | None, project: Path | None, profile: str | 
         entry = next((m for m in results["mutants"] if m["id"] == mutant_id and m["revert"]), None) if results else None
         if saved is None or entry is None:
             raise InputError([Problem(str(config.catalog), mutant_id, "id", "no mutant with this id or alias")])
-        console.print(f"[bold]{escape(entry['id'])}[/bold] {escape(entry['title'][lang])}", markup=True)
+        console.print(f"[bold]{escape(entry['id'])}[/bold] {escape(visible(entry['title'][lang]))}", markup=True)
         print_diff(console, entry["diff"])
         for line in [entry["why"][lang], *entry_lines(saved, results, entry, lang)]:
-            console.print(line, markup=False)
+            print_plain(console, line)
         return
     try:
         applied = apply_mutant(mutant, config.root)
     except MutationError as error:
         raise InputError([error.problem]) from error
     heading = (
-        f"{escape(mutant.id)}[/bold] {escape(mutant.title[lang])}  ({escape(mutant.family)}; {escape(mutant.origin)})"
+        f"{escape(mutant.id)}[/bold] {escape(visible(mutant.title[lang]))}  "
+        f"({escape(mutant.family)}; {escape(visible(mutant.origin))})"
     )
     console.print(f"[bold]{heading}", markup=True)
     print_diff(console, applied.diff)
@@ -228,7 +234,7 @@ def show(mutant_id: str, lang: str | None, project: Path | None, profile: str | 
     if mutant.hint:
         lines.append(say(lang, "show", "hint", hint=mutant.hint[lang]))
     for line in [*lines, *verdict_lines(saved, results, applied, lang)]:
-        console.print(line, markup=False)
+        print_plain(console, line)
 
 
 @main.command()

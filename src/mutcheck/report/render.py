@@ -8,6 +8,7 @@ from rich.console import Console
 
 from mutcheck.problems import InputError, Problem
 from mutcheck.report import terminal
+from mutcheck.report.escape import visible
 from mutcheck.report.html import render_html
 from mutcheck.report.markdown import render_markdown
 from mutcheck.report.stryker import render_stryker
@@ -41,4 +42,5 @@ def render(results: dict[str, Any], fmt: str, languages: tuple[str, ...]) -> str
         if position:
             console.print()
         terminal.render(results, console, lang)
-    return buffer.getvalue()
+    # Nothing of an untrusted results file may reach a terminal as a control sequence.
+    return visible(buffer.getvalue(), "\n\t")

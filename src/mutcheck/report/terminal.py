@@ -10,6 +10,7 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from mutcheck.matrix import VERDICTS
+from mutcheck.report.escape import visible
 from mutcheck.report.texts import describe, run_languages, say
 from mutcheck.report.view import build_view, change_guard_view
 from mutcheck.results import is_known_gap, is_unreviewed_gap
@@ -79,14 +80,15 @@ def _family_table(results: dict[str, Any], lang: str) -> Table:
 
 def print_plain(console: Console, text: str, **options: Any) -> None:
     """Run text is untrusted and our sentences are not markup: printed as written, one line never
-    wrapped (a test id stays whole to copy or grep)."""
-    console.print(text, markup=False, highlight=False, soft_wrap=True, **options)
+    wrapped (a test id stays whole to copy or grep); control characters spelled out, never sent."""
+    console.print(visible(text, "\n\t"), markup=False, highlight=False, soft_wrap=True, **options)
 
 
 def print_diff(console: Console, diff: str) -> None:
     """A mutant's diff: coloured on a terminal, as written in a log."""
     if console.is_terminal:
-        console.print(Syntax(diff, "diff", theme="ansi_dark", background_color="default", word_wrap=True))
+        shown = visible(diff, "\n\t")
+        console.print(Syntax(shown, "diff", theme="ansi_dark", background_color="default", word_wrap=True))
     else:
         print_plain(console, diff, end="")
 

@@ -2,10 +2,14 @@
 
 import copy
 import json
+import unicodedata
 from pathlib import Path
 from typing import Any
 
+from click.testing import CliRunner
+
 from mutcheck import github
+from mutcheck.cli import main
 from mutcheck.publish import publish
 from mutcheck.report.markdown import COMMENT_LIMIT, render_markdown
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, FakeGitHub
@@ -117,3 +121,20 @@ def test_when_no_row_can_make_it_fit_each_language_keeps_its_verdict_and_it_is_p
     assert "**All 400 guard mutants behave as catalogued.**" in english and "The full report is too long" in english
     assert "**全部 400 个守护变异体的表现与目录一致。**" in chinese and "完整报告太长" in chinese
     assert_inert(body, results, LANGUAGES)
+
+
+def test_report_as_text_spells_out_every_control_sequence_of_a_results_file(tmp_path):
+    """Clear screen, a colour, the window's title and a bell: in a text report they are visible
+    escapes, so a results file from anywhere cannot drive the reader's terminal."""
+    controls = "\x1b[2J\x1b[31m\x1b]0;pwned\x07\x9b1m\r"
+    results = hostile_results()
+    for mutant in results["mutants"]:
+        mutant["title"] = {lang: f"title {controls}" for lang in mutant["title"]}
+        mutant["diff"] += f"+ {controls}\n"
+        mutant["witnesses"] = {index: f"witness {controls}" for index in mutant["outcomes"]}
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(results), encoding="utf-8")
+    result = CliRunner().invoke(main, ["report", str(path), "--format", "text", "--project", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert not [c for c in result.output if unicodedata.category(c) == "Cc" and c not in "\n\t"]
+    assert "<U+001B>[2J<U+001B>[31m<U+001B>]0;pwned<U+0007><U+009B>1m<U+000D>" in result.output
