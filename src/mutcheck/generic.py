@@ -160,7 +160,10 @@ def _generate_file(root: Path, path: str) -> list[AppliedMutant]:
                 operator_of(mutation.original_node),
             )
             mutated = replaced(code, offsets, span, replacement)
-            applied.append(_applied(mutant, code, mutated, original_code, span, replacement, site, encoding))
+            try:
+                applied.append(_applied(mutant, code, mutated, original_code, span, replacement, site, encoding))
+            except SyntaxError:  # an edit of mutmut's that is no Python (a `case` left without a body): none
+                continue
     return applied
 
 

@@ -326,7 +326,12 @@ def _rewrite(statement: cst.CSTNode, edit: _Edit) -> str | None:
             return None
         tight = isinstance(ast.parse(f"(\n{code}\n)", mode="eval").body, ast.Name | ast.Constant | ast.Call)
         new = cst.parse_expression(code if tight else f"({code})")
-        rewritten = statement.deep_replace(first, new)
+        if getattr(first, "lpar", None) and not new.lpar:  # `if(x):` keeps its parentheses: `ifTrue:` is no Python
+            new = new.with_changes(lpar=first.lpar, rpar=first.rpar)
+        try:
+            rewritten = statement.deep_replace(first, new)
+        except cst.CSTValidationError:  # a spacing LibCST cannot write for this replacement: no proposal
+            return None
     else:
         parent = _parent_block(statement, first)
         if parent is None:
