@@ -41,6 +41,9 @@ def _broken_references(results: dict[str, Any], source: str) -> Iterator[Problem
     for where, test in named:
         if test not in known:
             yield Problem(source, "", where, f"{shown(test)} is not a test of the run")
+    for verdict in results["summary"]["verdicts"]:
+        if verdict not in VERDICTS:
+            yield Problem(source, "", "summary/verdicts", f"{shown(verdict)} is not a verdict")
     languages = results["run"]["languages"]
     for family, text in results["families"].items():
         yield from _languages(source, f"families/{shown(family)}", text, languages)
@@ -69,9 +72,12 @@ def _mutant(
         for key in mutant[field]:
             if key not in indexes:
                 yield Problem(source, "", f"{where}/{field}", f"test index {shown(key)}: the run has {len(tests)}")
+    index_of = {test: str(index) for index, test in enumerate(tests)}
     for position, killer in enumerate(mutant["killers"]):
         if killer not in known:
             yield Problem(source, "", f"{where}/killers/{position}", f"{shown(killer)} is not a test of the run")
+        elif index_of[killer] not in mutant["outcomes"]:  # the reports show each killer's outcome
+            yield Problem(source, "", f"{where}/killers/{position}", f"{shown(killer)} has no outcome")
     for position, problem in enumerate(mutant["problems"]):
         if not _detail_fits(problem):
             message = f"{shown(problem['detail'])} is not a detail of a {problem['kind']} problem"
@@ -87,7 +93,7 @@ def _languages(source: str, where: str, text: dict[str, str], languages: list[st
 def _detail_fits(problem: dict[str, Any]) -> bool:
     """The reports translate some details: a verdict, an outcome, a list of outcomes."""
     kind, detail = problem["kind"], problem["detail"]
-    if kind == "equivalent-killed":
+    if kind in ("equivalent-killed", "unguarded-change"):
         return detail in VERDICTS
     if kind == "gap-killed":
         return detail in OUTCOMES
