@@ -21,6 +21,7 @@ from typing import Any
 from mutcheck.clock import Stopwatch
 from mutcheck.events import EventWriter
 from mutcheck.imports import Relocation, host_command
+from mutcheck.logs import log_tail
 from mutcheck.outcome import FAILED, TIMEOUT
 from mutcheck.process import end_group, kill_group, lead_own_group, place_in_own_group
 from mutcheck.protocol import last_error
@@ -192,7 +193,7 @@ def absorb(child: Child, data: bytes) -> None:
 
 
 def _log_lines(log: Path) -> list[str]:
-    return log.read_text(encoding="utf-8", errors="replace").splitlines() if log.exists() else []
+    return log_tail(log).splitlines()
 
 
 def _died_in_a_test(child: Child, status: int) -> bool:

@@ -11,6 +11,7 @@ from mutcheck.config import Config
 from mutcheck.imports import Relocation, start_host
 from mutcheck.interrupt import deferred
 from mutcheck.lab import scratch_folder
+from mutcheck.logs import log_tail
 from mutcheck.problems import InputError, Problem
 from mutcheck.process import stop_session_leader
 from mutcheck.scratch import copy_project
@@ -49,7 +50,7 @@ def _failure(events: list[dict], folder: Path) -> str | None:
     collected = next((event for event in events if event.get("event") == "collected"), None)
     if collected is not None:
         return None if collected["tests"] else "no tests collected"
-    log = (folder / "collect.log").read_text(encoding="utf-8", errors="replace").strip().splitlines()
+    log = log_tail(folder / "collect.log").strip().splitlines()
     error = next((event["broken"] for event in events if event.get("event") == "collection-error"), None)
     if error is not None and log and "pytest stopped before running" in error:  # pytest said why, in its log
         return " | ".join(log[-5:])

@@ -18,6 +18,7 @@ from mutcheck.config import Config
 from mutcheck.imports import Relocation, start_host
 from mutcheck.interrupt import deferred
 from mutcheck.lab import remove_stale, scratch_folder
+from mutcheck.logs import log_tail
 from mutcheck.plan import select_tests, time_limit
 from mutcheck.problems import InputError, Problem
 from mutcheck.process import stop_session_leader
@@ -199,7 +200,7 @@ def run_engine(
                     os.close(write_fd)
                 else:
                     stop_session_leader(host, host.session_tag)
-        run.log = log_path.read_text(encoding="utf-8", errors="replace")
+        run.log = log_tail(log_path)
         if run.collection_error and not run.tests:
             failure = " | ".join(run.log.strip().splitlines()[-5:])
             if problem := pytest_args_problem(config, Path(directory), environment, failure):
