@@ -72,8 +72,11 @@ def _own(code: CodeType) -> tuple:
     return (code.co_code, constants, code.co_names, code.co_varnames, code.co_freevars, code.co_cellvars, signature)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def code_fingerprint(code: CodeType) -> tuple:
-    """Byte code, names and constants, recursively, without line numbers or file names."""
+    """Byte code, names and constants, recursively, without line numbers or file names. Cached:
+    code objects that compare equal have equal fingerprints, and a change of many hunks compares
+    the same unchanged functions once per hunk."""
     return (_own(code), tuple(code_fingerprint(nested) for nested in _nested(code)))
 
 
