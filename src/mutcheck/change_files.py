@@ -1,5 +1,6 @@
 """The change since BASE's merge base, file by file: each target file's text on both sides, and git's hunks."""
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,7 @@ class FileChange:
     head: str | None
     base: str | None
     hunks: tuple[Hunk, ...]
+    base_link: str | None = None  # where the file led at the merge base, when it was a symbolic link there
 
 
 def _git(root: Path, base: str, *args: str, option: str = OPTION) -> bytes:
@@ -50,6 +52,14 @@ def text_at(root: Path, commit: str, path: str, option: str) -> str | None:
         return None
 
 
+def _link_at(root: Path, base: str, commit: str, path: str) -> str | None:
+    """Where `path` leads at `commit`, when it is a symbolic link there (git's mode 120000)."""
+    listed = _git(root, base, "ls-tree", "-z", commit, "--", f"./{path}")
+    if not listed.startswith(b"120000 "):
+        return None
+    return os.fsdecode(_git(root, base, "show", f"{commit}:./{path}"))
+
+
 def changed_files(
     root: Path, base: str, parted: str, targets: tuple[str, ...], left_out: tuple[str, ...]
 ) -> list[FileChange]:
@@ -72,10 +82,15 @@ def changed_files(
         head = _read(root, path) if (root / path).is_file() else None
         in_base = path in patched and not (patched[path] is not None and patched[path].is_added_file)
         # "./": the path is the project's (`--relative`), which may be a folder of the repository.
-        base_text = decode_source(_git(root, base, "show", f"{parted}:./{path}"))[0] if in_base else None
-        if head == base_text:
+        base_link = _link_at(root, base, parted, path) if in_base else None
+        if base_link is not None:  # the text is where the link led, as the tests read it there
+            led_to = os.path.normpath(os.path.join(os.path.dirname(path), base_link))
+            base_text = (text_at(root, parted, led_to, OPTION) if not led_to.startswith("..") else None) or ""
+        else:
+            base_text = decode_source(_git(root, base, "show", f"{parted}:./{path}"))[0] if in_base else None
+        if head == base_text and base_link is None:
             continue
         file = patched.get(path)
-        modified = file is not None and not (file.is_added_file or file.is_removed_file)
-        changes.append(FileChange(path, head, base_text, tuple(file) if modified else ()))
+        modified = file is not None and not (file.is_added_file or file.is_removed_file) and base_link is None
+        changes.append(FileChange(path, head, base_text, tuple(file) if modified else (), base_link))
     return changes

@@ -116,6 +116,21 @@ def read_ready(fd: int) -> bytes:
     return os.read(fd, 65536) if ready else b""
 
 
+def own_path(copy: Path, path: str) -> Path:
+    """`path` in the copy, its folders made real: a folder the project has as a symbolic link is
+    replaced by a copy of what it leads to, so that nothing written there lands outside the copy."""
+    folder = copy
+    for part in Path(path).parts[:-1]:
+        folder = folder / part
+        if folder.is_symlink():
+            linked = folder.resolve()
+            folder.unlink()
+            if linked.is_dir():
+                shutil.copytree(linked, folder, symlinks=True)
+        folder.mkdir(exist_ok=True)
+    return folder / Path(path).name
+
+
 def start_fallback(
     spec: dict[str, Any], mutant: dict[str, Any], tests: list[str], limits: list[float]
 ) -> tuple[subprocess.Popen, int, str]:
@@ -126,13 +141,15 @@ def start_fallback(
     project = Path(scratch) / "project"
     # The project's folder, not the working directory: a conftest may have changed directory.
     shutil.copytree(spec["project"], project, symlinks=True)
-    for path, text, encoding in mutant["writes"]:
-        if text is None:
-            (project / path).unlink(missing_ok=True)
-        else:
-            (project / path).parent.mkdir(parents=True, exist_ok=True)
-            (project / path).write_text(text, encoding=encoding)
-        remove_bytecode(project / path)
+    for path, text, encoding, link in mutant["writes"]:
+        target = own_path(project, path)
+        if target.is_symlink() or (target.exists() and (text is None or link is not None)):
+            target.unlink()  # a link is replaced, never written through
+        if link is not None:
+            target.symlink_to(link)
+        elif text is not None:
+            target.write_text(text, encoding=encoding)
+        remove_bytecode(target)
     roots = [*map(Path, spec["project_roots"]), Path(spec["project"])]  # its imports move on to its own copy
     read_fd, write_fd = os.pipe()
     fallback_spec = {
@@ -145,7 +162,7 @@ def start_fallback(
         "limits": limits,
         "pytest_args": spec["pytest_args"],
         "project_roots": [str(root) for root in roots],
-        "removed": [path for path, text, _ in mutant["writes"] if text is None],  # not found in the roots either
+        "removed": [write[0] for write in mutant["writes"] if write[1] is None],  # not found in the roots either
         "parent": os.getpid(),
     }
     spec_path = Path(scratch) / "spec.json"

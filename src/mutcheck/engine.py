@@ -117,7 +117,7 @@ def _plan_mutants(
                     # why a mutant that cannot be swapped runs in a copy
                     "fallback": "whole-file" if mutant.writes else "outside-function",
                     # the fallback path writes each file in its own encoding, and removes those without text
-                    "writes": [[edit.path, edit.text, edit.encoding] for edit in mutant.files_written()],
+                    "writes": [[edit.path, edit.text, edit.encoding, edit.link] for edit in mutant.files_written()],
                     "selected": selected,
                 }
             )

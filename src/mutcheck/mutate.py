@@ -49,11 +49,13 @@ class Span:
 
 @dataclass(frozen=True)
 class FileEdit:
-    """A file as a mutant has it: its whole text, or None when the mutant removes it."""
+    """A file as a mutant has it: its whole text, or None when the mutant removes it; or, with
+    `link`, a symbolic link to that path (`text` is then what the link leads to, for the diff)."""
 
     path: str
     text: str | None
     encoding: str = "utf-8"
+    link: str | None = None
 
 
 @dataclass(frozen=True)

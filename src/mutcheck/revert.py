@@ -64,8 +64,9 @@ def _declared_encoding(text: str | None) -> str:
     return "utf-8"
 
 
-def _edit(path: str, text: str | None) -> FileEdit:
-    return FileEdit(path, text, _declared_encoding(text))
+def _edit(change: FileChange) -> FileEdit:
+    """The file as the merge base has it: its text, or the symbolic link it was."""
+    return FileEdit(change.path, change.base, _declared_encoding(change.base), change.base_link)
 
 
 def _layout_free(text: str) -> str | None:
@@ -323,7 +324,7 @@ def _whole_file_mutant(change: FileChange, builder: _Builder, also: tuple[FileCh
         scope_qualname=MODULE_SCOPE,
         swap_target=None,
         encoding=_declared_encoding(base),
-        writes=tuple(_edit(c.path, c.base) for c in (change, *also)),
+        writes=tuple(_edit(c) for c in (change, *also)),
     )
 
 
@@ -366,7 +367,7 @@ def _whole_change(changes: list[FileChange], builder: _Builder) -> AppliedMutant
         scope_qualname=scope or MODULE_SCOPE,
         swap_target=target,
         encoding=_declared_encoding(base),
-        writes=() if target else tuple(_edit(c.path, c.base) for c in differing),
+        writes=() if target else tuple(_edit(c) for c in differing),
         marked=marked,
     )
 

@@ -224,10 +224,19 @@ class _Writer:
         are put back as they were, and the failure is one line naming the file."""
         done: list[tuple[Path, bytes | None]] = []
         made: list[Path] = []  # folders made for new files, removed again on a failure
+        unread: list[BrokenPipeError] = []  # nobody reads the lines (`| head`): the writes still all happen
+
+        def say(line: str) -> None:
+            if not unread:
+                try:
+                    report(line)
+                except BrokenPipeError as error:
+                    unread.append(error)
+
         try:
             for relative, text, line in self.steps:
                 if relative is None:
-                    report(line)
+                    say(line)
                     continue
                 path = self.root / relative
                 before = path.read_bytes() if path.exists() else None
@@ -237,7 +246,7 @@ class _Writer:
                         made.append(folder)
                 path.write_bytes(text.encode("utf-8", errors="surrogateescape"))
                 done.append((path, before))
-                report(line)
+                say(line)
         except OSError as error:
             for path, before in reversed(done):
                 if before is None:
@@ -249,6 +258,8 @@ class _Writer:
             where = str(Path(error.filename).relative_to(self.root)) if error.filename else "init"
             message = f"cannot be written ({error.strerror}); nothing was written"
             raise InputError([Problem(where, "", "", message)]) from error
+        if unread:
+            raise unread[0]
 
 
 def read_kept(path: Path) -> str:

@@ -116,6 +116,15 @@ def _linked_project_file(path: Path, real_root: Path) -> Path | None:
     return linked.relative_to(real_root) if linked.is_relative_to(real_root) else None
 
 
+def _under_link(destination: Path, relative: Path) -> bool:
+    folder = destination
+    for part in relative.parts[:-1]:
+        folder = folder / part
+        if folder.is_symlink():
+            return True
+    return False
+
+
 def copy_project(root: Path, destination: Path) -> ScratchCopy:
     """Copy the project's files and their compiled files; a symlink to another of them (such as
     an editable install's link tree) or to one of its folders becomes a link to that file or
@@ -129,6 +138,8 @@ def copy_project(root: Path, destination: Path) -> ScratchCopy:
     real_root = root.resolve()
     for relative in files:
         source, target = root / relative, destination / relative
+        if _under_link(destination, relative):  # reached through a folder link copied before: written there
+            continue
         target.parent.mkdir(parents=True, exist_ok=True)
         linked = _linked_project_file(source, real_root)
         if linked is not None and (linked in copied or (root / linked).is_dir()):

@@ -14,6 +14,7 @@ from tests.mutcheck.revert_project import (
     HEAD_SOURCE,
     HEAD_TESTS,
     NEW_TEST,
+    git,
     make_history,
 )
 
@@ -115,3 +116,56 @@ def test_a_run_on_a_change_to_a_file_whose_name_is_not_utf8_lists_it_as_skipped_
     assert skipped["revert:src/caf\\xe9.py:1"] == "name-not-utf8"
     assert "skipped revert:src/caf\\xe9.py:1 (src/caf\\xe9.py, line 1): the file's name is not UTF-8" in output
     assert status == 1, output  # the call-id hunk is unguarded, as in every run of this history
+
+
+def test_a_symlink_the_change_replaced_by_a_file_is_restored_as_the_link_it_was(tmp_path):
+    project = tmp_path / "project"
+    base = make_history(
+        project,
+        {
+            "src/real.py": "def limit():\n    return 1\n",
+            "src/alias.py": "placeholder, replaced by a link below\n",
+            "tests/test_alias.py": "from alias import limit\n\n\ndef test_limit():\n    assert limit() == 2\n",
+        },
+        {},
+        commit_head=False,
+    )
+    (project / "src" / "alias.py").unlink()
+    (project / "src" / "alias.py").symlink_to("real.py")
+    git(project, "add", "-A")
+    git(project, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--amend", "-m", "base")
+    base = git(project, "rev-parse", "HEAD").strip()
+    (project / "src" / "alias.py").unlink()
+    (project / "src" / "alias.py").write_text("def limit():\n    return 2\n", encoding="utf-8")
+    status, output = invoke(project, "run", "--revert", base, "--json", str(tmp_path / "results.json"))
+    results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    mutants = {mutant["id"]: mutant for mutant in results["mutants"]}
+    reverted = mutants["revert:src/alias.py:1"]
+    assert reverted["verdict"] == "killed", output
+    witness = next(iter(reverted["witnesses"].values()))
+    assert "assert 1 == 2" in witness and "NameError" not in witness, witness
+    assert (project / "src" / "alias.py").read_text(encoding="utf-8") == "def limit():\n    return 2\n"
+    assert not (project / "src" / "alias.py").is_symlink() and status == 0, output
+
+
+def test_a_folder_the_change_replaced_by_a_link_out_of_the_project_is_never_written_through(tmp_path):
+    project = tmp_path / "project"
+    outside = tmp_path / "outside" / "pkg"
+    outside.mkdir(parents=True)
+    (outside / "mod.py").write_text("def limit():\n    return 2\n", encoding="utf-8")
+    base = make_history(
+        project,
+        {
+            "src/pkg/mod.py": "def limit():\n    return 1\n",
+            "tests/test_mod.py": "from pkg.mod import limit\n\n\ndef test_limit():\n    assert limit() == 2\n",
+        },
+        {},
+        commit_head=False,
+    )
+    (project / "src" / "pkg" / "mod.py").unlink()
+    (project / "src" / "pkg").rmdir()
+    (project / "src" / "pkg").symlink_to(outside)
+    status, output = invoke(project, "run", "--revert", base)
+    assert (outside / "mod.py").read_text(encoding="utf-8") == "def limit():\n    return 2\n"
+    assert sorted(path.name for path in outside.iterdir()) == ["mod.py"]
+    assert status in (0, 1), output
