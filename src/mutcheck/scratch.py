@@ -64,7 +64,15 @@ def project_files(root: Path) -> list[Path]:
     )
     if listed.returncode == 0:
         names = [Path(name) for name in os.fsdecode(listed.stdout).split("\0") if name]
-        return [name for name in names if not skipped(name.parent) and _copied_kind(root, name, skipped)]
+        files = []
+        for name in names:
+            if skipped(name.parent):
+                continue
+            if _nested_repository(root / name):  # a submodule, or a repository inside this one: copied too
+                files += [name / inner for inner in project_files(root / name)]
+            elif _copied_kind(root, name, skipped):
+                files.append(name)
+        return files
     files = []
     for directory, subdirectories, names in os.walk(root):
         relative = Path(directory).relative_to(root)
@@ -72,6 +80,11 @@ def project_files(root: Path) -> list[Path]:
         files += [relative / name for name in names if (root / relative / name).is_file()]
         files += [relative / name for name in subdirectories if _copied_kind(root, relative / name, skipped)]
     return files
+
+
+def _nested_repository(path: Path) -> bool:
+    """A folder git lists as one entry that is a repository of its own (not a link to a folder)."""
+    return path.is_dir() and not path.is_symlink() and (path / ".git").exists()
 
 
 def _copied_kind(root: Path, relative: Path, skipped: Callable[[PurePath], bool]) -> bool:
