@@ -16,6 +16,7 @@ on the fallback path with the reasons. Exits 1 on any disagreement.
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -63,6 +64,7 @@ def main() -> int:
     subprocess.run([*command, "--jobs", str(arguments.jobs), *profile, *run_options], stdout=subprocess.DEVNULL)
     mutcheck_seconds = time.monotonic() - started
     results = json.loads(results_path.read_text(encoding="utf-8"))
+    shutil.rmtree(results_path.parent)
     entries = [entry for entry in results["mutants"] if entry["id"] in applied]
 
     tests = [*config.tests, *config.pytest_args]

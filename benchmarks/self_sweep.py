@@ -7,14 +7,18 @@ Exits 1 when one is not, when more than 5% survive, or when the self catalog's r
 import sys
 from collections import Counter
 
-from common import run_mutcheck, scratch_repository
+from common import cleanup, run_mutcheck, scratch_repository
 
 NOT_KILLED = ("survived", "no-coverage")
 SHARE_LIMIT = 0.05
 
 
 def main() -> int:
-    seconds, results = run_mutcheck(scratch_repository(), "--profile", "self", "--generic")
+    project = scratch_repository()
+    try:
+        seconds, results = run_mutcheck(project, "--profile", "self", "--generic")
+    finally:
+        cleanup(project)
     generic = [mutant for mutant in results["mutants"] if mutant["generic"]]
     if not generic:
         print("no generic mutant was run")

@@ -21,6 +21,13 @@ from tests.mutcheck.revert_project import (
 LANGUAGES = ("en",)
 
 
+def _revert_run(project, base):
+    """`mutcheck run --revert BASE`: its status, its output and its results document."""
+    results_path = project.parent / "results.json"
+    status, output = invoke(project, "run", "--revert", base, "--json", str(results_path))
+    return status, output, json.loads(results_path.read_text(encoding="utf-8"))
+
+
 def test_a_change_that_marks_python_files_binary_in_gitattributes_still_shows_its_hunks(tmp_path):
     project = tmp_path / "project"
     base = make_history(
@@ -89,8 +96,7 @@ def test_a_change_that_fixes_a_file_broken_at_the_base_skips_it_and_judges_the_r
             "tests/test_merging.py": HEAD_TESTS,
         },
     )
-    status, output = invoke(project, "run", "--revert", base, "--json", str(tmp_path / "results.json"))
-    results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    status, output, results = _revert_run(project, base)
     verdicts = {mutant["id"]: (mutant["verdict"], mutant["killers"]) for mutant in results["mutants"]}
     assert verdicts[GUARDED_HUNK] == ("killed", [NEW_TEST])
     assert verdicts["revert:all"] == ("killed", [NEW_TEST])
@@ -108,8 +114,7 @@ def test_a_run_on_a_change_to_a_file_whose_name_is_not_utf8_lists_it_as_skipped_
         {"src/merging.py": BASE_SOURCE, latin: "LIMIT = 1\n", "tests/test_merging.py": BASE_TESTS},
         {"src/merging.py": HEAD_SOURCE, latin: "LIMIT = 2\n", "tests/test_merging.py": HEAD_TESTS},
     )
-    status, output = invoke(project, "run", "--revert", base, "--json", str(tmp_path / "results.json"))
-    results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    status, output, results = _revert_run(project, base)
     assert results["change_guard"]["files"] == ["src/merging.py"]
     assert {mutant["id"]: mutant["verdict"] for mutant in results["mutants"]}[GUARDED_HUNK] == "killed"
     skipped = {hunk["id"]: hunk["reason"] for hunk in results["change_guard"]["skipped"]}
@@ -137,8 +142,7 @@ def test_a_symlink_the_change_replaced_by_a_file_is_restored_as_the_link_it_was(
     base = git(project, "rev-parse", "HEAD").strip()
     (project / "src" / "alias.py").unlink()
     (project / "src" / "alias.py").write_text("def limit():\n    return 2\n", encoding="utf-8")
-    status, output = invoke(project, "run", "--revert", base, "--json", str(tmp_path / "results.json"))
-    results = json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))
+    status, output, results = _revert_run(project, base)
     mutants = {mutant["id"]: mutant for mutant in results["mutants"]}
     reverted = mutants["revert:src/alias.py:1"]
     assert reverted["verdict"] == "killed", output
