@@ -36,6 +36,10 @@ def merge_results(shards: list[tuple[Path, dict[str, Any]]]) -> dict[str, Any]:
                 problems.append(Problem(str(path), "", f"run.{key}", f"differs from {first_path}: shards must match"))
         if shard["tests"] != first["tests"]:
             problems.append(Problem(str(path), "", "tests", f"the suite differs from {first_path}"))
+        if (shard.get("change_guard") is None) != (first.get("change_guard") is None):
+            has = "has none" if shard.get("change_guard") is None else "has one"
+            message = f"{has}, unlike {first_path}: shards must match"
+            problems.append(Problem(str(path), "", "change_guard", message))
     if not problems:  # a shard given twice overlaps in every mutant: that one problem says it
         problems = _overlaps(shards)
     if problems:

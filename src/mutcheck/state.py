@@ -3,6 +3,7 @@
 import hashlib
 import os
 import shlex
+import stat
 import tempfile
 from dataclasses import dataclass
 from datetime import datetime
@@ -61,19 +62,30 @@ def _saved_files(folder: Path) -> list[Path]:
     """The project's saved runs, the most recent first."""
     if not folder.is_dir():
         return []
-    files = [path for path in folder.glob("*.json") if not path.name.startswith(".")]
-    return sorted(files, key=lambda path: path.stat().st_mtime_ns, reverse=True)
+    times = {path: _modified(path) for path in folder.glob("*.json") if not path.name.startswith(".")}
+    saved = {path: time for path, time in times.items() if time is not None}
+    return sorted(saved, key=saved.__getitem__, reverse=True)
+
+
+def _modified(path: Path) -> int | None:
+    """When a saved run was written (ns), or None for anything but a regular file: a link (dangling
+    or not) is not one of mutcheck's, so it is neither read nor pruned."""
+    try:
+        status = path.lstat()
+    except OSError:  # absent, or removed meanwhile
+        return None
+    return status.st_mtime_ns if stat.S_ISREG(status.st_mode) else None
 
 
 def _saved(path: Path) -> SavedRun:
     head = None if path.stem == NO_HEAD else path.stem
-    return SavedRun(path, head, datetime.fromtimestamp(path.stat().st_mtime))
+    return SavedRun(path, head, datetime.fromtimestamp((_modified(path) or 0) / 1e9))
 
 
 def current_run(root: Path, profile: str | None = None) -> SavedRun | None:
     """The saved run (of `profile`) at the project's head, if there is one."""
     path = _file_of(root, head_sha(root), profile)
-    return _saved(path) if path.is_file() else None
+    return _saved(path) if _modified(path) is not None else None
 
 
 def latest_run(root: Path, profile: str | None = None) -> SavedRun | None:

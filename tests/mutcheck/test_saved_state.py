@@ -189,3 +189,23 @@ def test_each_profile_keeps_its_own_saved_run(tmp_path, cache):
     )
     unset = CliRunner().invoke(main, ["report", "--project", str(project)], env={"MUTCHECK_PROFILE": ""})
     assert unset.exit_code == ExitCode.USAGE and "run `mutcheck run` first" in unset.stderr  # the default's, unsaved
+
+
+def test_links_in_the_cache_folder_are_neither_read_nor_pruned_and_the_run_is_saved(tmp_path, cache):
+    project = make_engine_project(tmp_path / "project", git=True)
+    folder = project_folder(project)
+    folder.mkdir(parents=True)
+    (folder / "dangling.json").symlink_to(tmp_path / "nowhere.json")
+    outside = tmp_path / "outside.json"
+    outside.write_text("kept\n", encoding="utf-8")
+    head = git(project, "rev-parse", "HEAD").strip()
+    (folder / f"{head}.json").symlink_to(outside)  # where this run's results go
+    result = invoke(project, "run", "--only", "SWAP")
+    assert result.exit_code == ExitCode.OK, result.output
+    assert result.stderr == ""  # no "not saved" warning: it was saved
+    assert outside.read_text(encoding="utf-8") == "kept\n"  # replaced the link, not written through it
+    saved = current_run(project)
+    assert saved is not None and not saved.path.is_symlink()
+    assert load_results(saved.path)["run"]["head_sha"] == head
+    assert (folder / "dangling.json").is_symlink()
+    assert invoke(project, "report").exit_code == ExitCode.OK

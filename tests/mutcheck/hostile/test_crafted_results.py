@@ -39,3 +39,23 @@ def test_a_crafted_results_file_is_one_line_and_exit_2_in_every_format(tmp_path,
     result = CliRunner().invoke(main, ["report", str(path), "--format", fmt, "--project", str(tmp_path)])
     assert result.exit_code == 2, result.output
     assert result.output == f"error: {path}: {expected}\n"
+
+
+CHANGE_GUARD = {"base": "main", "merge_base": "0" * 40, "files": [], "skipped": [], "about": {}}
+
+
+@pytest.mark.parametrize("guarded", ["first", "second"])
+def test_merge_refuses_shards_of_which_only_one_holds_the_change_guard(tmp_path, guarded):
+    paths = []
+    for number in (1, 2):
+        shard = copy.deepcopy(RESULTS)
+        shard["run"]["shard"] = f"{number}/2"
+        shard["mutants"] = [m for position, m in enumerate(shard["mutants"]) if position % 2 == number - 1]
+        shard["change_guard"] = CHANGE_GUARD if (number == 1) == (guarded == "first") else None
+        paths.append(tmp_path / f"shard{number}.json")
+        paths[-1].write_text(json.dumps(shard), encoding="utf-8")
+    result = CliRunner().invoke(main, ["merge", *map(str, paths), "-o", str(tmp_path / "merged.json")])
+    assert result.exit_code == 2, result.output
+    message = f"{'has none' if guarded == 'first' else 'has one'}, unlike {paths[0]}: shards must match"
+    assert result.output == f"error: {paths[1]}: change_guard: {message}\n"
+    assert not (tmp_path / "merged.json").exists()
