@@ -1,9 +1,10 @@
 """`mutcheck suggest`: proposals applied, no-ops and catalogued edits skipped, one engine run, entries written."""
 
 import ast
+import os
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -60,7 +61,8 @@ class Suggestions:
     written: int = 0
     kept: int = 0
     families_added: list[str] = field(default_factory=list)
-    families_file: str = ""  # where they were added
+    families_undeclared: list[str] = field(default_factory=list)  # not added: the output is outside the project
+    families_file: str = ""  # where they were added, or would be
     baseline: dict[str, object] | None = None  # the results document's baseline section, when it failed
 
     def skip(self, proposal: Proposal, reason: str) -> None:
@@ -99,18 +101,25 @@ def _target(request: SuggestRequest, config: Config) -> tuple[str, str | None, s
 
 
 def _out(request: SuggestRequest, config: Config, file: str) -> str:
-    """The output file, relative to the root: one `suggest` owns (InputError naming `--out` for
-    any other: rewriting it would lose what it holds)."""
+    """The output file: relative to the root inside the project, absolute outside it (a place the
+    user chose). It must be one `suggest` owns, and no link may lead it, or the families file
+    `suggest` appends to, out of the project: InputError naming the file, before anything runs."""
+    families = str((config.catalog_dir / FAMILIES_FILE).relative_to(config.root))
     if request.out is None:
-        out = given = str(Path(config.catalog) / f"suggested_{Path(file).stem}.toml")
+        out = str(Path(config.catalog) / f"suggested_{Path(file).stem}.toml")
+        named = Problem(out, "", "", "")
     else:
-        given = str(request.out)
-        out = _project_path(config.root, request.cwd, given, "--out")
+        path = Path(os.path.abspath(request.cwd / request.out))  # `..` taken lexically: where the user points
+        out = str(path.relative_to(config.root)) if path.is_relative_to(config.root) else str(path)
+        named = Problem("--out", str(request.out), "", "")
         if not out.endswith(".toml") or Path(out).name == FAMILIES_FILE:
-            raise InputError([Problem("--out", given, "", f"must be a .toml file other than {FAMILIES_FILE}")])
+            raise InputError([replace(named, message=f"must be a .toml file other than {FAMILIES_FILE}")])
+    for written, problem in ((out, named), (families, Problem(families, "", "", ""))):
+        if not Path(written).is_absolute() and (reason := outside_project(config.root, written)):
+            raise InputError([replace(problem, message=reason)])
     if foreign := foreign_content(config.root / out, out):
         message = f"holds {foreign}, which rewriting it would lose: name a new file, or one suggest wrote"
-        raise InputError([Problem("--out", given, "", message)])
+        raise InputError([replace(named, message=message)])
     return out
 
 
@@ -228,7 +237,9 @@ def _declare_families(config: Config, suggestions: Suggestions, families: set[st
         raise InputError(problems)
     declared = document.get("family", {})
     missing = sorted(families - set(declared if isinstance(declared, dict) else ()))
-    if missing:
+    if missing and Path(suggestions.out).is_absolute():  # written outside: the project stays as it is
+        suggestions.families_undeclared, suggestions.families_file = missing, source
+    elif missing:
         with path.open("a", encoding="utf-8") as file:
             file.write(family_tables(missing, config.languages))
         suggestions.families_added, suggestions.families_file = missing, source

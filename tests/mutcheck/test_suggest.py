@@ -215,7 +215,6 @@ def test_a_second_run_keeps_the_ids_and_what_the_user_wrote(tmp_path):
     [
         (["src/missing.py"], "error: src/missing.py: no such file"),
         (["src/tiny.py::nope"], "error: src/tiny.py: nope: scope: no function or class of that name (known: clamp"),
-        (["src/tiny.py", "--out", "../elsewhere.toml"], "error: --out: ../elsewhere.toml: leads outside the project"),
         (["../outside.py"], "error: FILE: ../outside.py: leads outside the project"),
     ],
 )
@@ -302,6 +301,38 @@ def test_out_refuses_a_file_suggest_does_not_own_and_changes_nothing(tmp_path):
             "name a new file, or one suggest wrote\n"
         )
         assert (project / out).read_bytes() == before
+
+
+def test_out_may_name_a_file_outside_the_project_and_a_rerun_rewrites_it(tmp_path):
+    project = make_project(tmp_path / "project")
+    before = {path: path.read_bytes() for path in project.rglob("*") if path.is_file()}
+    for _ in range(2):  # the second run rewrites the file the first wrote
+        done = mutcheck(project, "suggest", "src/tiny.py::clamp", "--out", "../elsewhere.toml")
+        assert done.returncode == 0, done.stderr
+    written = entries(tmp_path / "elsewhere.toml")
+    assert written and {entry["file"] for entry in written.values()} == {"src/tiny.py"}
+    assert "are not in mutants/families.toml: add them there before these entries join the catalog" in done.stdout
+    assert {path: path.read_bytes() for path in project.rglob("*") if path.is_file()} == before  # untouched
+
+
+@pytest.mark.parametrize(
+    ("link", "args", "message"),
+    [
+        ("mutants/suggested_tiny.toml", [], "error: mutants/suggested_tiny.toml: leads outside the project"),
+        ("mutants/families.toml", [], "error: mutants/families.toml: leads outside the project"),
+        ("mutants/mine.toml", ["--out", "mutants/mine.toml"], "error: --out: mutants/mine.toml: leads outside"),
+    ],
+)
+def test_no_file_is_written_through_a_link_out_of_the_project(tmp_path, link, args, message):
+    project = make_project(tmp_path / "project")
+    outside = tmp_path / "outside.toml"
+    outside.write_text("# someone else's file\n", encoding="utf-8")
+    (project / link).unlink(missing_ok=True)
+    (project / link).symlink_to(outside)
+    done = mutcheck(project, "suggest", "src/tiny.py::clamp", *args)
+    assert done.returncode == 2, done.stdout
+    assert done.stderr.startswith(message) and len(done.stderr.splitlines()) == 1, done.stderr
+    assert outside.read_text(encoding="utf-8") == "# someone else's file\n"
 
 
 def test_a_second_run_keeps_every_field_a_person_wrote(tmp_path):

@@ -77,6 +77,10 @@ def render_suggestions(suggestions: Suggestions, console: Console) -> None:
     print_plain(console, wrote)
     if suggestions.kept:
         print_plain(console, say(lang, "suggest", "kept", count=suggestions.kept, path=suggestions.out))
-    if suggestions.families_added:
-        families = ", ".join(suggestions.families_added)
-        print_plain(console, say(lang, "suggest", "families_added", families=families, path=suggestions.families_file))
+    for key, added in (
+        ("families_added", suggestions.families_added),
+        ("families_undeclared", suggestions.families_undeclared),
+    ):
+        if added:
+            families = ", ".join(added)
+            print_plain(console, say(lang, "suggest", key, families=families, path=suggestions.families_file))
