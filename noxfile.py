@@ -37,6 +37,7 @@ ENGINE_TESTS = [
     "tests/mutcheck/test_project_options.py",
     "tests/mutcheck/decisions/test_swap.py",
     "tests/mutcheck/decisions/test_scopes.py",
+    "tests/mutcheck/decisions/test_edit_code.py",
 ]
 EXTRAS = tomllib.loads(Path("pyproject.toml").read_text())["project"]["optional-dependencies"]
 

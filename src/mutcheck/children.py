@@ -131,6 +131,15 @@ def own_path(copy: Path, path: str) -> Path:
     return folder / Path(path).name
 
 
+def _writes(spec: dict[str, Any], mutant: dict[str, Any]) -> list[list[Any]]:
+    """The files a fallback mutant writes: path, text (None: removed), encoding and link target."""
+    if mutant["edit"] is None:
+        return mutant["writes"]
+    start, end, replacement = mutant["edit"]
+    source = spec["sources"][mutant["file"]]
+    return [[mutant["file"], source[:start] + replacement + source[end:], mutant["encoding"], None]]
+
+
 def start_fallback(
     spec: dict[str, Any], mutant: dict[str, Any], tests: list[str], limits: list[float]
 ) -> tuple[subprocess.Popen, int, str]:
@@ -141,7 +150,7 @@ def start_fallback(
     project = Path(scratch) / "project"
     # The project's folder, not the working directory: a conftest may have changed directory.
     shutil.copytree(spec["project"], project, symlinks=True)
-    for path, text, encoding, link in mutant["writes"]:
+    for path, text, encoding, link in _writes(spec, mutant):
         target = own_path(project, path)
         if target.is_symlink() or (target.exists() and (text is None or link is not None)):
             target.unlink()  # a link is replaced, never written through
@@ -162,7 +171,7 @@ def start_fallback(
         "limits": limits,
         "pytest_args": spec["pytest_args"],
         "project_roots": [str(root) for root in roots],
-        "removed": [write[0] for write in mutant["writes"] if write[1] is None],  # not found in the roots either
+        "removed": [path for path, text, _, _ in _writes(spec, mutant) if text is None],  # nor in the roots
         "parent": os.getpid(),
     }
     spec_path = Path(scratch) / "spec.json"

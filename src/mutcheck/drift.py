@@ -16,12 +16,11 @@ from mutcheck.mutate import (
     MutationError,
     apply_to_text,
     candidate_nodes,
-    file_diff,
-    line_offsets,
     read_source,
     scope_source,
 )
 from mutcheck.problems import Problem
+from mutcheck.source_text import file_diff, line_offsets
 
 SIMILAR = 0.6  # how alike (difflib's ratio) the new node must be to the old one
 _MARGIN = 0.1  # and how much more alike than the next best

@@ -97,9 +97,12 @@ def _durations(run: EngineRun) -> list[float]:
 
 def _plan_mutants(
     run: EngineRun, applied: list["AppliedMutant"], options: EngineOptions, scratch: Path
-) -> list[dict[str, Any]]:
+) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """The mutants the host runs, and the text of each file they edit: a mutant of one file carries
+    its edit (where in that text, and what goes there), not the whole edited file, so the plan grows
+    with the edits, not with the files times the mutants."""
     durations = _durations(run)
-    planned = []
+    planned, sources = [], {}
     for mutant in applied:
         selected = select_tests(mutant.scope_qualname, run.coverage, run.import_reached)
         limit = time_limit(selected, durations, options.timeout_factor, options.timeout_constant)
@@ -107,21 +110,28 @@ def _plan_mutants(
             mutant.mutant.id, "none", None, selected, {}, {}, {}, False, None, 0.0, limit
         )
         if selected and not mutant.equivalent_by_compilation:
+            file = mutant.mutant.file
+            edit = None
+            if not mutant.writes and sources.setdefault(file, mutant.original) == mutant.original:
+                edit = [*mutant.edited_range(), mutant.replacement]
             planned.append(
                 {
                     "id": mutant.mutant.id,
-                    "file": mutant.mutant.file,
-                    "path": str((scratch / mutant.mutant.file).resolve()),
+                    "file": file,
+                    "path": str((scratch / file).resolve()),
                     "swap_target": mutant.swap_target,
                     "marked": base64.b64encode(mutant.marked).decode() if mutant.marked else None,
                     # why a mutant that cannot be swapped runs in a copy
                     "fallback": "whole-file" if mutant.writes else "outside-function",
-                    # the fallback path writes each file in its own encoding, and removes those without text
-                    "writes": [[edit.path, edit.text, edit.encoding, edit.link] for edit in mutant.files_written()],
+                    # what the fallback path writes: the edit of `sources[file]` in the file's encoding, or
+                    # each file whole (in its own encoding; those without text are removed)
+                    "edit": edit,
+                    "encoding": mutant.encoding,
+                    "writes": [] if edit else [[e.path, e.text, e.encoding, e.link] for e in mutant.files_written()],
                     "selected": selected,
                 }
             )
-    return planned
+    return planned, sources
 
 
 def _record_mutant(run: EngineRun, event: dict[str, Any]) -> MutantRun:
@@ -140,17 +150,17 @@ def _record_mutant(run: EngineRun, event: dict[str, Any]) -> MutantRun:
 def run_engine(
     config: Config,
     target_files: list[str],
-    prepare: Callable[[], list["AppliedMutant"]],
+    prepare: Callable[[Callable[[str, Any], None]], list["AppliedMutant"]],
     options: EngineOptions,
     on_progress: Callable[[str, Any], None] = lambda _kind, _data: None,
 ) -> tuple[EngineRun, list["AppliedMutant"]]:
     """Baseline, then every mutant `prepare` returns, against the tests that reach it.
 
-    The host starts collecting and running the baseline first; `prepare` (applying the catalog)
-    runs meanwhile in this process, so the two overlap. `run.timings` has each phase's seconds:
-    `copy`, `host_start` (interpreter and pytest until collection begins), `collection`,
-    `baseline`, `apply` (`prepare`, overlapping the three before it), `mutants`. Raises InputError
-    when pytest refuses the configured `pytest_args`.
+    The host starts collecting and running the baseline first; `prepare` (applying the catalog,
+    telling `on_progress` how far it got) runs meanwhile in this process, so the two overlap.
+    `run.timings` has each phase's seconds: `copy`, `host_start` (interpreter and pytest until
+    collection begins), `collection`, `baseline`, `apply` (`prepare`, overlapping the three before
+    it), `mutants`. Raises InputError when pytest refuses the configured `pytest_args`.
     """
     started = time.monotonic()
     run = EngineRun()
@@ -190,7 +200,7 @@ def run_engine(
                 host = start_host(spec_path, scratch, write_fd, environment, log, answers=True)
                 os.close(write_fd)
             host_started = time.monotonic()
-            applied = prepare()
+            applied = prepare(on_progress)
             run.timings["apply"] = time.monotonic() - host_started
             _converse(host, read_fd, run, applied, options, on_progress, host_started, scratch)
         finally:
@@ -257,10 +267,13 @@ def _converse(
                 if event["round"] == options.baseline_rounds:
                     planned_at = time.monotonic()
                     run.timings["baseline"] = event["at"] - collected_at
-                    planned = _plan_mutants(run, applied, options, scratch) if baseline_passed(run) else []
+                    planned, sources = (
+                        _plan_mutants(run, applied, options, scratch) if baseline_passed(run) else ([], {})
+                    )
                     on_progress("planned", len(planned))
                     plan = {
                         "mutants": planned,
+                        "sources": sources,
                         "durations": _durations(run),
                         "timeout_factor": options.timeout_factor,
                         "timeout_constant": options.timeout_constant,

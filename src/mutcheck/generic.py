@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from types import CodeType
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, WhitespaceInclusivePositionProvider
@@ -21,9 +20,10 @@ from mutmut.mutation.trampoline_templates import mangle_function_name
 from mutmut.utils.format_utils import get_mutant_name
 
 from mutcheck.catalog import Mutant
-from mutcheck.mutate import AppliedMutant, Span, file_diff, line_offsets, read_source, replaced
+from mutcheck.edit_code import FileCode
+from mutcheck.mutate import AppliedMutant, read_source
 from mutcheck.problems import InputError, Problem
-from mutcheck.swap import code_fingerprint, marked_module, swap_unit
+from mutcheck.source_text import Span, edit_diff, line_offsets
 
 GENERIC_FAMILY = "generic"
 
@@ -141,7 +141,7 @@ def _generate_file(root: Path, path: str) -> list[AppliedMutant]:
     module, mutations, ignored_classes, ignored_functions = create_mutations(path, code)
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(WhitespaceInclusivePositionProvider)
     offsets = line_offsets(code)
-    original_code = compile(code, path, "exec")
+    file_code = FileCode(path, code, offsets, compile(code, path, "exec", dont_inherit=True))
     by_function = group_by_top_level_node(mutations)
     applied = []
     for site in _sites(module):
@@ -159,36 +159,22 @@ def _generate_file(root: Path, path: str) -> list[AppliedMutant]:
                 module.code_for_node(mutation.mutated_node).strip(),
                 operator_of(mutation.original_node),
             )
-            mutated = replaced(code, offsets, span, replacement)
             try:
-                applied.append(_applied(mutant, code, mutated, original_code, span, replacement, site, encoding))
-            except SyntaxError:  # an edit of mutmut's that is no Python (a `case` left without a body): none
+                edit = file_code.compile_edit(span, replacement, site.qualname)
+            except (SyntaxError, ValueError):  # mutmut's edit is no Python (a `case` left without a body)
                 continue
+            applied.append(
+                AppliedMutant(
+                    mutant=mutant,
+                    original=code,
+                    diff=edit_diff(path, code, offsets, span, replacement),
+                    span=span,
+                    replacement=replacement,
+                    equivalent_by_compilation=edit.equivalent,
+                    scope_qualname=site.qualname,
+                    swap_target=edit.swap_target,
+                    encoding=encoding,
+                    marked=edit.marked,
+                )
+            )
     return applied
-
-
-def _applied(
-    mutant: Mutant,
-    code: str,
-    mutated: str,
-    original_code: CodeType,
-    span: Span,
-    replacement: str,
-    site: _Site,
-    encoding: str,
-) -> AppliedMutant:
-    mutated_code = compile(mutated, mutant.file, "exec")
-    swap_target = swap_unit(original_code, mutated_code, site.qualname)
-    return AppliedMutant(
-        mutant=mutant,
-        original=code,
-        mutated=mutated,
-        diff=file_diff(mutant.file, code, mutated),
-        span=span,
-        replacement=replacement,
-        equivalent_by_compilation=code_fingerprint(original_code) == code_fingerprint(mutated_code),
-        scope_qualname=site.qualname,
-        swap_target=swap_target,
-        encoding=encoding,
-        marked=marked_module(mutated, mutant.file, original_code, mutated_code) if swap_target else None,
-    )

@@ -126,7 +126,7 @@ class HostPlugin:
         logged_failures(session.config)
         host.baseline()
         ready = json.loads(self.answers.readline())  # the engine answers with the plan
-        host.spec["mutants"] = ready["mutants"]
+        host.spec["mutants"], host.spec["sources"] = ready["mutants"], ready["sources"]
         host.durations = ready["durations"]
         host.timeout_factor, host.timeout_constant = ready["timeout_factor"], ready["timeout_constant"]
         # Children inherit the host's heap copy-on-write; a frozen heap is not walked (and so not

@@ -1,24 +1,22 @@
 """LibCST edits: find a mutant's node in its scope, splice in the edit, diff it, reject no-ops."""
 
 import ast
-import difflib
 import io
-import re
 import textwrap
 import tokenize
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from types import CodeType
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from mutcheck.catalog import MODULE_SCOPE, Mutant
+from mutcheck.edit_code import EditCode, FileCode
 from mutcheck.problems import Problem
 from mutcheck.scopes import Scopes
-from mutcheck.swap import code_fingerprint, marked_module, swap_unit
+from mutcheck.source_text import Span, edit_diff, line_offsets, replaced
 
 _BINARY_PRECEDENCE = {
     ast.BitOr: 6,
@@ -38,16 +36,6 @@ _BINARY_PRECEDENCE = {
 
 
 @dataclass(frozen=True)
-class Span:
-    """1-based, inclusive lines; columns as LibCST counts them (0-based)."""
-
-    start_line: int
-    start_column: int
-    end_line: int
-    end_column: int
-
-
-@dataclass(frozen=True)
 class FileEdit:
     """A file as a mutant has it: its whole text, or None when the mutant removes it; or, with
     `link`, a symbolic link to that path (`text` is then what the link leads to, for the diff)."""
@@ -62,7 +50,6 @@ class FileEdit:
 class AppliedMutant:
     mutant: Mutant
     original: str
-    mutated: str
     diff: str
     span: Span  # the original text the edit replaces: `replacement` in its place makes `mutated`
     replacement: str
@@ -73,10 +60,25 @@ class AppliedMutant:
     # A change that spans files (or adds or removes one) lists every file it writes; then it runs
     # in a copy, and `mutated` is only `file`'s text, for the diff and the reports.
     writes: tuple[FileEdit, ...] = ()
-    marked: bytes | None = None  # a swap's mutated file code with the evidence marker (`swap.marked_module`)
+    marked: bytes | None = None  # a swap's marked code for the host (`swap.marked_payload`)
+
+    @property
+    def mutated(self) -> str:
+        """The file's text with the edit; made when asked for, so the thousand mutants of a file
+        hold its text once."""
+        return replaced(self.original, _offsets(self.original), self.span, self.replacement)
+
+    def edited_range(self) -> tuple[int, int]:
+        """Where in `original` (character offsets) the text `replacement` takes the place of starts and ends."""
+        offsets = _offsets(self.original)
+        span = self.span
+        return offsets[span.start_line - 1] + span.start_column, offsets[span.end_line - 1] + span.end_column
 
     def files_written(self) -> tuple[FileEdit, ...]:
         return self.writes or (FileEdit(self.mutant.file, self.mutated, self.encoding),)
+
+
+_offsets = lru_cache(maxsize=16)(line_offsets)
 
 
 class MutationError(Exception):
@@ -213,11 +215,12 @@ class _MatchIndex(cst.CSTVisitor):
 @dataclass(frozen=True)
 class _ParsedFile:
     text: str
+    filename: str
     module: cst.Module
     finder: Scopes
     positions: dict[cst.CSTNode, CodeRange]
     line_offsets: tuple[int, ...]
-    code: CodeType | None
+    file_code: FileCode | None  # None when the file does not compile
     indexes: dict[tuple[str, bool, int], _MatchIndex] = field(default_factory=dict, compare=False)
 
     def index(self, scope: str, expression: bool, statement_count: int) -> _MatchIndex:
@@ -243,46 +246,19 @@ def decode_source(data: bytes) -> tuple[str, str]:
     return io.TextIOWrapper(io.BytesIO(data), encoding).read(), encoding  # line endings as open() reads them
 
 
-def line_offsets(text: str) -> tuple[int, ...]:
-    """The character offset at which each line of `text` starts (plus one past the end).
-
-    Lines end at "\n" only, as LibCST counts them in text read with universal newlines: a form
-    feed or U+2028 inside a line does not end it (str.splitlines would say it does)."""
-    offsets = [0, *(match.end() for match in re.finditer("\n", text))]
-    if offsets[-1] != len(text):
-        offsets.append(len(text))
-    return tuple(offsets)
-
-
-def replaced(text: str, offsets: tuple[int, ...], span: Span, replacement: str) -> str:
-    """`text` (its `line_offsets`) with the text of `span` replaced by `replacement`."""
-    start = offsets[span.start_line - 1] + span.start_column
-    return text[:start] + replacement + text[offsets[span.end_line - 1] + span.end_column :]
-
-
-def file_diff(path: str, original: str, mutated: str) -> str:
-    """A unified diff of one file, `a/` and `b/` prefixed as git writes it."""
-    return "".join(
-        difflib.unified_diff(
-            original.splitlines(keepends=True),
-            mutated.splitlines(keepends=True),
-            fromfile=f"a/{path}",
-            tofile=f"b/{path}",
-        )
-    )
-
-
 @lru_cache(maxsize=64)
 def _parse_file(text: str, filename: str) -> _ParsedFile:
     """Parsing, scopes and positions once per file content, shared by all its mutants."""
     module = cst.parse_module(text)
     finder = Scopes(module)
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    offsets = line_offsets(text)
     try:
-        code = compile(text, filename, "exec")
+        file_code = FileCode(filename, text, offsets, compile(text, filename, "exec", dont_inherit=True))
     except SyntaxError:
-        code = None
-    return _ParsedFile(text, module, finder, dict(wrapper.resolve(PositionProvider)), line_offsets(text), code)
+        file_code = None
+    positions = dict(wrapper.resolve(PositionProvider))
+    return _ParsedFile(text, filename, module, finder, positions, offsets, file_code)
 
 
 def _fail(mutant: Mutant, field: str, message: str) -> MutationError:
@@ -411,37 +387,40 @@ def apply_to_text(mutant: Mutant, text: str, encoding: str = "utf-8") -> Applied
     targets, block = matches[0]
 
     span, replacement = _splice(parsed, mutant, targets, block)
-    mutated = replaced(parsed.text, parsed.line_offsets, span, replacement)
     try:
-        mutated.encode(encoding)  # the fallback path writes it in the file's own encoding
+        replacement.encode(encoding)  # the fallback path writes the file in its own encoding
     except UnicodeEncodeError as error:
         raise _fail(mutant, "replace", f"has {error.object[error.start]!r}, which {encoding} cannot encode") from error
+    scope_qualname = parsed.finder.qualnames[mutant.scope]
     try:
-        mutated_code = compile(mutated, mutant.file, "exec", dont_inherit=True)
+        compiled = _compile_edit(parsed, span, replacement, scope_qualname)
     except SyntaxError as error:
         raise _fail(
             mutant, "replace", f"the edited file does not compile: {error.msg} (line {error.lineno})"
         ) from error
     if mutant.replace is not None and _ast_key(mutant.replace, expression=expression) == key:
         raise _fail(mutant, "replace", "rejected: the edit leaves the code unchanged (AST-equal)")
-
-    scope_qualname = parsed.finder.qualnames[mutant.scope]
-    swap_target = swap_unit(parsed.code, mutated_code, scope_qualname) if parsed.code is not None else None
-    diff = file_diff(mutant.file, parsed.text, mutated)
     return AppliedMutant(
         mutant=mutant,
         original=parsed.text,
-        mutated=mutated,
-        diff=diff,
+        diff=edit_diff(mutant.file, parsed.text, parsed.line_offsets, span, replacement),
         span=span,
         replacement=replacement,
-        equivalent_by_compilation=parsed.code is not None
-        and code_fingerprint(parsed.code) == code_fingerprint(mutated_code),
+        equivalent_by_compilation=compiled.equivalent,
         scope_qualname=scope_qualname,
-        swap_target=swap_target,
+        swap_target=compiled.swap_target,
         encoding=encoding,
-        marked=marked_module(mutated, mutant.file, parsed.code, mutated_code) if swap_target else None,
+        marked=compiled.marked,
     )
+
+
+def _compile_edit(parsed: _ParsedFile, span: Span, replacement: str, scope: str) -> EditCode:
+    """The edit compiled; a file that does not compile unedited is never swapped nor equivalent.
+    Raises SyntaxError when the edited file does not compile."""
+    if parsed.file_code is not None:
+        return parsed.file_code.compile_edit(span, replacement, scope)
+    compile(replaced(parsed.text, parsed.line_offsets, span, replacement), parsed.filename, "exec")
+    return EditCode(False, None, None)
 
 
 def scope_source(text: str, filename: str, scope: str) -> str | None:

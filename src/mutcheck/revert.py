@@ -1,11 +1,13 @@
 """Revert mutants: the change to the target files since BASE's merge base, undone hunk by hunk and whole."""
 
 import ast
+import bisect
 import codecs
 import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from types import CodeType
 
@@ -14,10 +16,12 @@ from unidiff import Hunk
 from mutcheck.catalog import MODULE_SCOPE, REVERT_FAMILY, Mutant
 from mutcheck.change_files import OPTION, FileChange, changed_files, merge_base
 from mutcheck.change_guard import WHOLE_CHANGE, lines_label, shown_base
-from mutcheck.mutate import AppliedMutant, FileEdit, Span, file_diff
+from mutcheck.edit_code import FileCode, layout_free, parsed
+from mutcheck.mutate import AppliedMutant, FileEdit
 from mutcheck.problems import InputError, Problem
 from mutcheck.project_paths import target_files
 from mutcheck.report.texts import say
+from mutcheck.source_text import Span, edit_diff, file_diff, line_offsets, lines_diff, lines_of
 from mutcheck.swap import code_fingerprint, marked_module, swap_unit
 
 _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
@@ -47,15 +51,10 @@ class Change:
     skipped: tuple[SkippedHunk, ...]
 
 
-def _lines(text: str) -> list[str]:
-    """Lines as git counts them: ended by "\n" only, each keeping its end."""
-    return re.findall(r"[^\n]*\n|[^\n]+$", text)
-
-
 def _declared_encoding(text: str | None) -> str:
     """The encoding a Python source declares in its first two lines (PEP 263), else UTF-8: a
     reverted file is written in the encoding its own text asks for."""
-    for line in _lines(text or "")[:2]:
+    for line in lines_of(text or "")[:2]:
         if match := _COOKIE.match(line):
             try:
                 return codecs.lookup(match.group(1)).name
@@ -70,23 +69,9 @@ def _edit(change: FileChange) -> FileEdit:
 
 
 def _layout_free(text: str) -> str | None:
-    """The syntax tree without docstrings (None when `text` does not parse): equal for two texts
-    that differ only in comments, docstrings or formatting (and for "" and a module of them)."""
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
-        return None
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if (
-            isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-            and body
-            and isinstance(body[0], ast.Expr)
-            and isinstance(body[0].value, ast.Constant)
-            and isinstance(body[0].value.value, str)
-        ):
-            node.body = body[1:] or ([] if isinstance(node, ast.Module) else [ast.Pass()])
-    return ast.dump(tree)
+    """`edit_code.layout_free` of a text; None when it does not parse."""
+    tree = parsed(text)
+    return None if tree is None else layout_free(tree)
 
 
 def _compiled(text: str, path: str) -> CodeType:
@@ -105,24 +90,38 @@ def _compiles(text: str, path: str) -> CodeType | None:
         return None
 
 
-def _outermost_functions(tree: ast.Module) -> list[tuple[str, int, int]]:
-    """(qualified name, first line, last line) of each function outside any other function."""
-    found = []
+@dataclass(frozen=True)
+class _Functions:
+    """The functions outside any other function (by qualified name, first and last line of the
+    `def`), in the order of their lines."""
 
-    def visit(body: list[ast.stmt], prefix: str) -> None:
-        for node in body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                found.append((prefix + node.name, node.lineno, node.end_lineno or node.lineno))
-            elif isinstance(node, ast.ClassDef):
-                visit(node.body, f"{prefix}{node.name}.")
+    found: list[tuple[str, int, int]]
 
-    visit(tree.body, "")
-    return found
+    @classmethod
+    def of(cls, tree: ast.Module) -> "_Functions":
+        found = []
 
+        def visit(body: list[ast.stmt], prefix: str) -> None:
+            for node in body:
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    found.append((prefix + node.name, node.lineno, node.end_lineno or node.lineno))
+                elif isinstance(node, ast.ClassDef):
+                    visit(node.body, f"{prefix}{node.name}.")
 
-def _owner(functions: list[tuple[str, int, int]], first: int, last: int) -> str | None:
-    """The outermost function whose lines hold `first`..`last`, or None."""
-    return next((name for name, start, end in functions if start <= first and last <= end), None)
+        visit(tree.body, "")
+        return cls(sorted(found, key=lambda function: function[1]))
+
+    @cached_property
+    def _starts(self) -> list[int]:
+        return [start for _, start, _ in self.found]
+
+    def owner(self, first: int, last: int) -> str | None:
+        """The function whose lines hold `first`..`last`, or None."""
+        at = bisect.bisect_right(self._starts, first) - 1
+        if at < 0:
+            return None
+        name, _, end = self.found[at]
+        return name if last <= end else None
 
 
 def _whole_lines(lines: list[str], start: int, end: int) -> Span:
@@ -184,24 +183,26 @@ def _in_order(needle: list[str], haystack: list[str]) -> bool:
     return all(line in remaining for line in needle)
 
 
-def _moves(hunks: tuple[Hunk, ...], functions: list[tuple[str, int, int]]) -> dict[int, int]:
+def _moves(hunks: tuple[Hunk, ...], functions: _Functions) -> dict[int, int]:
     """Code the change moved within one function (or among module statements): each hunk that
     only deletes lines which another hunk there writes again (re-indented, perhaps with lines
     around them), by index, with that other hunk. Undone alone, a move's deletion leaves the
     code in both places, and its addition in neither."""
+    by_owner: dict[str | None, list[int]] = {}
+    for index, hunk in enumerate(hunks):
+        by_owner.setdefault(functions.owner(*_touched_lines(hunk)), []).append(index)
     moves: dict[int, int] = {}
-    for deletion, hunk in enumerate(hunks):
-        removed = _code_lines(line.value for line in hunk if line.is_removed)
-        if hunk.target_length or not removed:
-            continue
-        owner = _owner(functions, *_touched_lines(hunk))
-        for addition, other in enumerate(hunks):
-            taken = addition == deletion or addition in moves or addition in moves.values()
-            if taken or _owner(functions, *_touched_lines(other)) != owner:
+    for indexes in by_owner.values():
+        for deletion in indexes:
+            removed = _code_lines(line.value for line in hunks[deletion] if line.is_removed)
+            if hunks[deletion].target_length or not removed:
                 continue
-            if _in_order(removed, _code_lines(line.value for line in other if line.is_added)):
-                moves[deletion] = addition
-                break
+            for addition in indexes:
+                if addition == deletion or addition in moves or addition in moves.values():
+                    continue
+                if _in_order(removed, _code_lines(line.value for line in hunks[addition] if line.is_added)):
+                    moves[deletion] = addition
+                    break
     return moves
 
 
@@ -219,38 +220,50 @@ def _unreferenced_definitions(code: str, named: Callable[[str], bool]) -> bool:
     )
 
 
-def _reverted(head_lines: list[str], base_lines: list[str], hunks: list[Hunk]) -> tuple[str, int, int]:
-    """The head with `hunks` put back to the base's lines; and the first and past-the-last index
-    of the head's lines that changed (equal for lines put back between two)."""
-    lines = list(head_lines)
-    places = []
-    for hunk in sorted(hunks, key=lambda hunk: hunk.target_start, reverse=True):
-        # A pure deletion's target_start is the line before the deleted ones: they go back after it.
-        at = hunk.target_start - 1 if hunk.target_length else hunk.target_start
-        taken = hunk.source_start - 1 if hunk.source_length else hunk.source_start
-        lines[at : at + hunk.target_length] = base_lines[taken : taken + hunk.source_length]
-        places.append((at, at + hunk.target_length))
-    return "".join(lines), min(start for start, _ in places), max(end for _, end in places)
+def _undone(hunk: Hunk, base_lines: list[str]) -> tuple[int, int, list[str]]:
+    """A hunk undone: the head's lines from index `first` to before `end` become the base's lines."""
+    # A pure deletion's target_start is the line before the deleted ones: they go back after it.
+    first = hunk.target_start - 1 if hunk.target_length else hunk.target_start
+    taken = hunk.source_start - 1 if hunk.source_length else hunk.source_start
+    return first, first + hunk.target_length, base_lines[taken : taken + hunk.source_length]
 
 
-def _skip_reason(
-    layout: str | None, head_tree: str | None, code: CodeType | None, unreferenced: bool, base_compiles: bool
-) -> str | None:
-    if layout is None or code is None:
+def _reverted(head_lines: list[str], base_lines: list[str], hunks: list[Hunk]) -> tuple[int, int, str]:
+    """`hunks` put back to the base's lines: the first and past-the-last index of the head's lines
+    that change (equal for lines put back between two), and the text they change to."""
+    undone = sorted(_undone(hunk, base_lines) for hunk in hunks)
+    pieces = []
+    for (_, end, lines), following in zip(undone, [*undone[1:], None], strict=True):
+        pieces += lines
+        if following is not None:
+            pieces += head_lines[end : following[0]]
+    return undone[0][0], undone[-1][1], "".join(pieces)
+
+
+def _skip_reason(layout: bool | None, compiles: bool, unreferenced: bool, base_compiles: bool) -> str | None:
+    """`layout`: whether the hunk reverted alone changes only the layout (None: it does not parse)."""
+    if layout:
+        return "layout"
+    if layout is None or not compiles:
         # When the base itself does not compile, not even the whole change can be reverted.
         return "alone" if base_compiles else "base-broken"
-    if layout == head_tree:
-        return "layout"
     return "unreferenced" if unreferenced else None
 
 
 def _hunk_mutants(
-    change: FileChange, head: str, base: str, builder: _Builder, named: Callable[[str], bool]
+    change: FileChange,
+    head: str,
+    base: str,
+    builder: _Builder,
+    named: Callable[[str], bool],
+    progress: Callable[[], None],
 ) -> tuple[list[AppliedMutant], list[SkippedHunk]]:
-    head_lines, base_lines = _lines(head), _lines(base)
-    head_code = _compiled(head, change.path)
-    head_tree = _layout_free(head)
-    functions = _outermost_functions(ast.parse(head))
+    """Each hunk's revert mutant, or why it has none; the work of each grows with the function
+    that holds it (`edit_code`), not with the file; `progress` is called once each is decided."""
+    head_lines, base_lines = lines_of(head), lines_of(base)
+    offsets = line_offsets(head)
+    file_code = FileCode(change.path, head, offsets, _compiled(head, change.path))
+    functions = _Functions.of(ast.parse(head))
     moves = _moves(change.hunks, functions)
     moved_by = {addition: deletion for deletion, addition in moves.items()}
     base_compiles = _compiles(base, change.path) is not None
@@ -259,25 +272,29 @@ def _hunk_mutants(
         number = index + 1
         mutant_id = f"revert:{change.path}:{number}"
         group = [hunk] + ([change.hunks[moved_by[index]]] if index in moved_by else [])
-        mutated, start, end = _reverted(head_lines, base_lines, group)
-        diff = file_diff(change.path, head, mutated)
-        layout = _layout_free(mutated)
-        mutated_code = _compiles(mutated, change.path) if layout is not None else None
+        start, end, replacement = _reverted(head_lines, base_lines, group)
+        span = _whole_lines(head_lines, start, end)
+        diff = edit_diff(change.path, head, offsets, span, replacement)
+        touched = [line for member in group for line in _touched_lines(member)]
+        owner = functions.owner(min(touched), max(touched))
+        layout = None if index in moves else file_code.same_layout(span, replacement)
+        edit = None
+        if layout is False:
+            try:
+                edit = file_code.compile_edit(span, replacement, owner)
+            except (SyntaxError, ValueError):  # it parses (a `return` back at module level) yet does not compile
+                edit = None
         restored = "".join(base_lines[hunk.source_start - 1 : hunk.source_start - 1 + hunk.source_length])
         unreferenced = not hunk.target_length and _unreferenced_definitions(restored, named)
-        reason = (
-            "moved" if index in moves else _skip_reason(layout, head_tree, mutated_code, unreferenced, base_compiles)
-        )
-        if reason is not None or mutated_code is None:
+        reason = "moved" if index in moves else _skip_reason(layout, edit is not None, unreferenced, base_compiles)
+        progress()
+        if reason is not None or edit is None:
             with_id = f"revert:{change.path}:{moves[index] + 1}" if index in moves else None
             skipped.append(
                 SkippedHunk(mutant_id, change.path, hunk.target_start, hunk.target_length, reason, diff, with_id)
             )
             continue
-        touched = [line for member in group for line in _touched_lines(member)]
-        owner = _owner(functions, min(touched), max(touched))
-        target = swap_unit(head_code, mutated_code, owner)
-        scope = owner if target else None  # the tests that reach the function holding the hunk
+        scope = owner if edit.swap_target else None  # the tests that reach the function holding the hunk
         where = {lang: lines_label(hunk.target_start, hunk.target_length, lang) for lang in builder.languages}
         if index in moved_by:  # the other half of the move goes back with it
             key, extra = "moved_title", {"moved": change.hunks[moved_by[index]].target_start}
@@ -285,26 +302,31 @@ def _hunk_mutants(
             key, extra = "hunk_title", {}
         values = {"file": change.path, "number": number, "base": builder.base, **extra}
         title = {lang: say(lang, "revert", key, where=where[lang], **values) for lang in builder.languages}
-        prefix = sum(map(len, head_lines[:start]))
-        suffix = sum(map(len, head_lines[end:]))
         mutants.append(
             AppliedMutant(
                 mutant=builder.mutant(
                     mutant_id, change.path, scope, title, "hunk_why", f"{change.path}, hunk {number}"
                 ),
                 original=head,
-                mutated=mutated,
                 diff=diff,
-                span=_whole_lines(head_lines, start, end),
-                replacement=mutated[prefix : len(mutated) - suffix],
-                equivalent_by_compilation=code_fingerprint(head_code) == code_fingerprint(mutated_code),
+                span=span,
+                replacement=replacement,
+                equivalent_by_compilation=edit.equivalent,
                 scope_qualname=scope or MODULE_SCOPE,
-                swap_target=target,
-                encoding=_declared_encoding(mutated),
-                marked=marked_module(mutated, change.path, head_code, mutated_code) if target else None,
+                swap_target=edit.swap_target,
+                encoding=_declared_encoding(_first_lines(head_lines, start, end, replacement)),
+                marked=edit.marked,
             )
         )
     return mutants, skipped
+
+
+def _first_lines(head_lines: list[str], start: int, end: int, replacement: str) -> str:
+    """The first two lines of the head with its lines `start` to `end` replaced (where a coding
+    cookie would be), without making the whole text."""
+    if start >= 2:
+        return "".join(head_lines[:2])
+    return "".join(head_lines[:start]) + replacement + "".join(head_lines[end : end + 2])
 
 
 def _whole_file_mutant(change: FileChange, builder: _Builder, also: tuple[FileChange, ...] = ()) -> AppliedMutant:
@@ -316,9 +338,8 @@ def _whole_file_mutant(change: FileChange, builder: _Builder, also: tuple[FileCh
     return AppliedMutant(
         mutant=builder.mutant(f"revert:{change.path}:1", change.path, None, title, "hunk_why", change.path),
         original=head,
-        mutated=base,
         diff="".join(file_diff(c.path, c.head or "", c.base or "") for c in (change, *also)),
-        span=_whole_lines(_lines(head), 0, len(_lines(head))),
+        span=_whole_lines(lines_of(head), 0, len(lines_of(head))),
         replacement=base,
         equivalent_by_compilation=False,
         scope_qualname=MODULE_SCOPE,
@@ -348,7 +369,7 @@ def _whole_change(changes: list[FileChange], builder: _Builder) -> AppliedMutant
     )
     if len(differing) == 1 and primary.hunks:
         touched = [line for hunk in primary.hunks for line in _touched_lines(hunk)]
-        owner = _owner(_outermost_functions(ast.parse(head)), min(touched), max(touched))
+        owner = _Functions.of(ast.parse(head)).owner(min(touched), max(touched))
         head_code, base_code = _compiled(head, primary.path), _compiled(base, primary.path)
         target = swap_unit(head_code, base_code, owner)
         scope = owner if target else None
@@ -359,9 +380,8 @@ def _whole_change(changes: list[FileChange], builder: _Builder) -> AppliedMutant
             WHOLE_CHANGE, primary.path, scope, title, "all_why", " ".join(change.path for change in differing)
         ),
         original=head,
-        mutated=base,
-        diff="".join(file_diff(change.path, change.head or "", change.base or "") for change in differing),
-        span=_whole_lines(_lines(head), 0, len(_lines(head))),
+        diff="".join(_reverting_diff(change) for change in differing),
+        span=_whole_lines(lines_of(head), 0, len(lines_of(head))),
         replacement=base,
         equivalent_by_compilation=equivalent,
         scope_qualname=scope or MODULE_SCOPE,
@@ -370,6 +390,15 @@ def _whole_change(changes: list[FileChange], builder: _Builder) -> AppliedMutant
         writes=() if target else tuple(_edit(c) for c in differing),
         marked=marked,
     )
+
+
+def _reverting_diff(change: FileChange) -> str:
+    """The diff that takes a file from the head back to the base, made from git's hunks (a long
+    change costs what its hunks cost, not a diff of the whole file made anew)."""
+    if not change.hunks:
+        return file_diff(change.path, change.head or "", change.base or "")
+    base = lines_of(change.base or "")
+    return lines_diff(change.path, lines_of(change.head or ""), [_undone(hunk, base) for hunk in change.hunks])
 
 
 def _names_in(root: Path, paths: tuple[str, ...]) -> Callable[[str], bool]:
@@ -390,7 +419,7 @@ def _base_compiles(change: FileChange) -> bool:
 
 
 def _whole_file_skip(change: FileChange, reason: str, with_id: str | None = None) -> SkippedHunk:
-    lines = len(_lines(change.head or ""))
+    lines = len(lines_of(change.head or ""))
     diff = file_diff(change.path, change.head or "", change.base or "")
     return SkippedHunk(f"revert:{change.path}:1", change.path, 1 if lines else 0, lines, reason, diff, with_id)
 
@@ -428,11 +457,17 @@ def _whole_files(
 
 
 def revert_change(
-    root: Path, base: str, targets: tuple[str, ...], languages: tuple[str, ...], tests: tuple[str, ...] = ()
+    root: Path,
+    base: str,
+    targets: tuple[str, ...],
+    languages: tuple[str, ...],
+    tests: tuple[str, ...] = (),
+    progress: Callable[[int, int], None] = lambda done, total: None,
 ) -> Change:
     """The revert mutants of the change to `targets` (the `tests` left out) from the merge base
     of `base` and HEAD to the working tree, untracked files included, and the hunks that get
-    none; the tests are searched too for the names of deleted definitions."""
+    none; the tests are searched too for the names of deleted definitions. `progress` hears how
+    many hunks are done, and of how many, before the first and after each."""
     parted = merge_base(root, base)
     changes = changed_files(root, base, parted, targets, tests)
     # A name that is not UTF-8 cannot be written in a results file or a report: said, with escapes.
@@ -443,12 +478,25 @@ def revert_change(
     mutants, skipped = _whole_files(changes, builder, named)
     for change in unnameable:
         shown = os.fsencode(change.path).decode("utf-8", errors="backslashreplace")
-        skipped.append(SkippedHunk(f"revert:{shown}:1", shown, 1, len(_lines(change.head or "")), "name-not-utf8", ""))
-    for change in changes:
-        if change.hunks and change.head is not None and change.base is not None:
-            hunk_mutants, hunks_skipped = _hunk_mutants(change, change.head, change.base, builder, named)
-            mutants += hunk_mutants
-            skipped += hunks_skipped
+        skipped.append(
+            SkippedHunk(f"revert:{shown}:1", shown, 1, len(lines_of(change.head or "")), "name-not-utf8", "")
+        )
+    with_hunks = [c for c in changes if c.hunks and c.head is not None and c.base is not None]
+    total = sum(len(change.hunks) for change in with_hunks)
+    done = 0
+    progress(done, total)
+
+    def one_more() -> None:
+        nonlocal done
+        done += 1
+        progress(done, total)
+
+    for change in with_hunks:
+        hunk_mutants, hunks_skipped = _hunk_mutants(
+            change, change.head or "", change.base or "", builder, named, one_more
+        )
+        mutants += hunk_mutants
+        skipped += hunks_skipped
     order = {change.path: position for position, change in enumerate(changes)}
     mutants.sort(key=lambda applied: (order[applied.mutant.file], _number(applied.mutant.id)))
     skipped.sort(key=lambda hunk: (order.get(hunk.file, len(order)), hunk.file, _number(hunk.id)))

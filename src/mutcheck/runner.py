@@ -140,7 +140,7 @@ def engine_options(config: Config, bail: bool) -> EngineOptions:
 def run_with_progress(
     config: Config,
     files: list[str],
-    prepare: Callable[[], list["AppliedMutant"]],
+    prepare: Callable[[Callable[[str, Any], None]], list["AppliedMutant"]],
     options: EngineOptions,
     console: Console,
 ) -> tuple[EngineRun, list["AppliedMutant"]]:
@@ -180,13 +180,20 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     base = (request.revert_base, "--revert") if request.revert_base else None
     base = (request.diff_base, "--diff") if request.diff_base else base
 
-    def prepare() -> list["AppliedMutant"]:
+    def prepare(on_progress: Callable[[str, Any], None]) -> list["AppliedMutant"]:
         """Runs while the host starts: LibCST and the catalog's application overlap its start-up."""
         nonlocal change
         if request.revert_base:
             from mutcheck.revert import revert_change
 
-            change = revert_change(config.root, request.revert_base, config.target, config.languages, config.tests)
+            change = revert_change(
+                config.root,
+                request.revert_base,
+                config.target,
+                config.languages,
+                config.tests,
+                lambda done, total: on_progress("reverting", (done, total)),
+            )
         applied, drifted = applied_or_drifted(config, catalog, request.only, change, base)
         drifts.extend(drifted)
         if config.generic and (not request.only or "generic" in request.only):

@@ -3,10 +3,11 @@
 import ast
 import os
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import libcst as cst
 from rich.console import Console
@@ -176,9 +177,15 @@ def applied_proposals(
         yield proposal, None if applied.equivalent_by_compilation else applied
 
 
-def _applied(config: Config, suggestions: Suggestions, proposals: list[Proposal], every: bool) -> list[AppliedMutant]:
+def _applied(
+    config: Config,
+    suggestions: Suggestions,
+    proposals: list[Proposal],
+    every: bool,
+    on_progress: Callable[[str, Any], None],
+) -> list[AppliedMutant]:
     """Each proposal that applies, changes the byte code and is not in the catalog yet; one per line
-    unless `every`."""
+    unless `every`. `on_progress` hears how many proposals are applied, and of how many."""
     catalogued = catalogued_edits(config, suggestions.file, suggestions.out)
     for proposal in proposals:
         if proposal.arid:
@@ -186,7 +193,12 @@ def _applied(config: Config, suggestions: Suggestions, proposals: list[Proposal]
     seen: set[str] = set()
     kept: list[tuple[Proposal, AppliedMutant]] = []
     by_rank = sorted(proposals, key=rank)  # of two proposals with one edit, the more guard-like stays
-    for proposal, applied in applied_proposals(config, suggestions.file, suggestions.out, by_rank):
+    total = sum(not proposal.arid for proposal in proposals)
+    on_progress("applying", (0, total))
+    for done, (proposal, applied) in enumerate(
+        applied_proposals(config, suggestions.file, suggestions.out, by_rank), 1
+    ):
+        on_progress("applying", (done, total))
         edit = None if applied is None else edit_of(applied)
         if edit is None or edit in seen:
             suggestions.skip(proposal, NOT_APPLICABLE)
@@ -261,7 +273,7 @@ def suggest(request: SuggestRequest, console: Console) -> tuple[Suggestions, Exi
     engine_run, applied = run_with_progress(
         config,
         [file],
-        lambda: _applied(config, suggestions, proposals, request.every),
+        lambda on_progress: _applied(config, suggestions, proposals, request.every, on_progress),
         engine_options(config, bail=False),
         console,
     )

@@ -30,7 +30,7 @@ def iter_code(code: CodeType) -> Iterator[CodeType]:
             yield from iter_code(constant)
 
 
-def _nested(code: CodeType) -> list[CodeType]:
+def nested_codes(code: CodeType) -> list[CodeType]:
     return [constant for constant in code.co_consts if isinstance(constant, CodeType)]
 
 
@@ -64,7 +64,7 @@ def _records(code: CodeType) -> set[int]:
     }
 
 
-def _own(code: CodeType) -> tuple:
+def own_parts(code: CodeType) -> tuple:
     """Everything of a code object but the content of the code objects nested in it."""
     records = _records(code)
     constants = tuple("<record>" if at in records else _constant(c) for at, c in enumerate(code.co_consts))
@@ -77,7 +77,7 @@ def code_fingerprint(code: CodeType) -> tuple:
     """Byte code, names and constants, recursively, without line numbers or file names. Cached:
     code objects that compare equal have equal fingerprints, and a change of many hunks compares
     the same unchanged functions once per hunk."""
-    return (_own(code), tuple(code_fingerprint(nested) for nested in _nested(code)))
+    return (own_parts(code), tuple(code_fingerprint(nested) for nested in nested_codes(code)))
 
 
 def changed_chain(original: CodeType, mutated: CodeType) -> tuple[list[CodePair], list[int]]:
@@ -91,9 +91,9 @@ def changed_chain(original: CodeType, mutated: CodeType) -> tuple[list[CodePair]
     while code_fingerprint(pair[0]) != code_fingerprint(pair[1]):
         chain.append(pair)
         path.append(position)
-        if _own(pair[0]) != _own(pair[1]):
+        if own_parts(pair[0]) != own_parts(pair[1]):
             break
-        nested = enumerate(zip(_nested(pair[0]), _nested(pair[1]), strict=True))
+        nested = enumerate(zip(nested_codes(pair[0]), nested_codes(pair[1]), strict=True))
         differing = [(at, codes) for at, codes in nested if code_fingerprint(codes[0]) != code_fingerprint(codes[1])]
         if len(differing) != 1:
             break
@@ -109,7 +109,16 @@ def swap_chain(original: CodeType, mutated: CodeType) -> list[CodePair] | None:
     a function body, so swapping code objects would miss it. A function whose free variables change
     changes its parent's cells too, so the difference then lies in the parent (or in a class body,
     for `super()`): the innermost code never changes its free variables, and `__code__` takes it."""
-    chain = changed_chain(original, mutated)[0][1:]
+    return _swappable(changed_chain(original, mutated)[0][1:])
+
+
+def function_swap_chain(original: CodeType, mutated: CodeType) -> list[CodePair] | None:
+    """`swap_chain` of two files that differ only inside one function: from that function's code
+    (`original`, and `mutated` as the mutant has it) inward."""
+    return _swappable(changed_chain(original, mutated)[0])
+
+
+def _swappable(chain: list[CodePair]) -> list[CodePair] | None:
     if not chain or not _is_function(chain[-1][0]):  # a class body: it ran when the class was made
         return None
     return chain
@@ -119,7 +128,11 @@ def swap_unit(original: CodeType, mutated: CodeType, scope: str | None) -> str |
     """The qualified name of the innermost code object a swap changes, when the mutant can be
     swapped and lies inside `scope` (Python's qualified name: the tests that reach it are the ones
     selected); None when it runs in a copy instead."""
-    chain = swap_chain(original, mutated)
+    return chain_unit(swap_chain(original, mutated), scope)
+
+
+def chain_unit(chain: list[CodePair] | None, scope: str | None) -> str | None:
+    """`swap_unit` of a `swap_chain`."""
     if chain is None or scope is None:
         return None
     innermost = chain[-1][0].co_qualname
@@ -182,27 +195,54 @@ def first_statement(node: ast.FunctionDef | ast.AsyncFunctionDef, placeholder: s
     body.insert(at, call)
 
 
-def marked_module(mutated_source: str, filename: str, original: CodeType, mutated: CodeType) -> bytes | None:
-    """The mutated file compiled with a first statement in the innermost `def` of the swap (see
-    `evidence_code`) that calls a placeholder constant, marshalled for the host (which puts the
-    marker's counter in the placeholder's place); None when that definition cannot be told apart.
-    Compiled where the catalog is applied, while the host starts, not in the host."""
-    chain = swap_chain(original, mutated)
-    if chain is None:
-        return None
-    evidence = evidence_code(chain)
-    tree = ast.parse(mutated_source, filename)
+def mark_evidence(tree: ast.Module, evidence: CodeType) -> bool:
+    """Put the marker's first statement in the definition of `tree` whose code is `evidence` (by
+    qualified name and first line); False when that definition cannot be told apart."""
     found = [
         node
         for name, node in _definitions(tree)
         if name == evidence.co_qualname and _first_line(node) == evidence.co_firstlineno
     ]
     if len(found) != 1:
-        return None
+        return False
     first_statement(found[0])
+    return True
+
+
+def compile_marked(tree: ast.Module, filename: str, flags: int = 0) -> CodeType:
+    """A tree with the marker's placeholder in it, compiled (calling a string constant only warns)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "'str' object is not callable"
-        return marshal.dumps(compile(tree, filename, "exec", dont_inherit=True))
+        return compile(tree, filename, "exec", flags=flags, dont_inherit=True)
+
+
+def marked_payload(positions: tuple[int, ...], code: CodeType) -> bytes:
+    """What the host needs of a swap's marked code: the marked code of one function and where it sits
+    in the file's code (`positions`: the nested code objects leading to it; none: the whole file's
+    code), marshalled: as small as the function, however long the file."""
+    return marshal.dumps((positions, code))
+
+
+def marked_module(mutated_source: str, filename: str, original: CodeType, mutated: CodeType) -> bytes | None:
+    """The mutated file compiled with a first statement in the innermost `def` of the swap (see
+    `evidence_code`) that calls a placeholder constant, as a payload for the host (which puts the
+    marker's counter in the placeholder's place); None when that definition cannot be told apart.
+    Compiled where the catalog is applied, while the host starts, not in the host."""
+    chain = swap_chain(original, mutated)
+    if chain is None:
+        return None
+    tree = ast.parse(mutated_source, filename)
+    if not mark_evidence(tree, evidence_code(chain)):
+        return None
+    return marked_payload((), compile_marked(tree, filename))
+
+
+def code_at(code: CodeType, positions: tuple[int, ...]) -> CodeType:
+    """The code object nested in `code` at `positions`: each its place among its parent's nested
+    code objects (`code` itself for none)."""
+    for position in positions:
+        code = nested_codes(code)[position]
+    return code
 
 
 def _with_filename(code: CodeType, filename: str) -> CodeType:
@@ -293,13 +333,14 @@ def prepare_swap(
 ) -> tuple[Swap | None, str | None]:
     """The swap that carries a mutant into the live functions of `file`, or None and why it cannot (a
     reason key of the results' `fallback`). `original`: the file's code, compiled from the text the
-    host imported; `marked`: see `marked_module`; `innermost`: the qualified name of the innermost
+    host imported; `marked`: see `marked_payload`; `innermost`: the qualified name of the innermost
     code object the mutant changes.
 
     The marker's statement calls the counter's `__next__`, a constant: no name is looked up, no frame
     is made. A string constant shifts no nested code object, so the chain's positions hold when the
     code objects outside the marked one are rebuilt to hold it."""
-    chain, path = changed_chain(original, _with_filename(marshal.loads(marked), file))
+    positions, marked_code = marshal.loads(marked)
+    chain, path = changed_chain(code_at(original, positions), _with_filename(marked_code, file))
     evidence, marked_evidence = chain[-1]
     if MARKER not in marked_evidence.co_consts:
         return None, "no-marker"
@@ -309,9 +350,9 @@ def prepare_swap(
     codes[-1] = marked_evidence.replace(co_consts=constants)
     for outer in range(len(codes) - 2, -1, -1):
         codes[outer] = _with_nested(codes[outer], path[outer + 1], codes[outer + 1])
-    assignments = [
+    assignments = [  # the module's code, from a payload of the whole file's, never runs again
         (function, code)
-        for (original_code, _), code in zip(chain[1:], codes[1:], strict=True)
+        for (original_code, _), code in zip(chain, codes, strict=True)
         if _is_function(original_code)
         for function in live.carrying(file, original_code)
     ]

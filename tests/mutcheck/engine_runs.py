@@ -2,7 +2,8 @@
 
 from mutcheck.catalog import Mutant
 from mutcheck.engine import BaselineRound, EngineRun, MutantRun
-from mutcheck.mutate import AppliedMutant, Span
+from mutcheck.mutate import AppliedMutant
+from mutcheck.source_text import Span
 
 TESTS = ["t.py::test_a", "t.py::test_b[1]", "t.py::test_b[2]"]
 
@@ -37,7 +38,7 @@ def applied(
         revert=revert,
         reviewed=reviewed,
     )
-    return AppliedMutant(mutant, "", "", "", Span(1, 0, 1, 1), "", compile_equal, "f", "f")
+    return AppliedMutant(mutant, "", "", Span(1, 0, 1, 1), "", compile_equal, "f", "f")
 
 
 def engine_run(**mutants: dict[int, str]) -> EngineRun:

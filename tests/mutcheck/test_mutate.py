@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from mutcheck.catalog import Mutant
-from mutcheck.mutate import MutationError, Span, apply_mutant
+from mutcheck.mutate import MutationError, apply_mutant
+from mutcheck.source_text import Span
 from tests.mutcheck.engine_project import make_project
 from tests.mutcheck.spans import at_span
 

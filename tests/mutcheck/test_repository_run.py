@@ -2,9 +2,8 @@
 
 from pathlib import Path
 
-from mutcheck.mutate import file_diff
 from mutcheck.report.stryker import render_stryker
-from tests.mutcheck.spans import at_location
+from tests.mutcheck.spans import at_location, patched
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
@@ -65,10 +64,10 @@ def test_catalog_runs_entirely_by_code_swapping(repository_results):
 def test_every_stryker_location_and_replacement_give_the_mutated_file(repository_results):
     diffs = {entry["id"]: entry["diff"] for entry in repository_results["mutants"]}
     checked = []
-    for path, file in render_stryker(repository_results)["files"].items():
+    for file in render_stryker(repository_results)["files"].values():
         for mutant in file["mutants"]:
             mutated = at_location(file["source"], mutant["location"], mutant["replacement"])
-            assert file_diff(path, file["source"], mutated) == diffs[mutant["id"]], mutant["id"]
+            assert patched(file["source"], diffs[mutant["id"]]) == mutated, mutant["id"]
             checked.append(mutant)
     assert len(checked) == len(repository_results["mutants"])
     deletions = sum(

@@ -16,7 +16,6 @@ from click.testing import CliRunner
 from mutcheck import github
 from mutcheck.cli import main
 from mutcheck.exit_code import ExitCode
-from mutcheck.mutate import file_diff
 from mutcheck.publish import publish
 from mutcheck.report.markdown import COMMENT_LIMIT, render_markdown
 from mutcheck.results import load_results
@@ -32,7 +31,7 @@ from tests.mutcheck.revert_project import (
     make_history,
     make_revert_project,
 )
-from tests.mutcheck.spans import at_location
+from tests.mutcheck.spans import at_location, patched
 from tests.mutcheck.test_reports import split_languages
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -229,7 +228,7 @@ def test_the_stryker_report_validates_and_each_hunks_replacement_gives_its_rever
     assert {mutant["id"] for mutant in file["mutants"]} == set(diffs)
     for mutant in file["mutants"]:
         mutated = at_location(file["source"], mutant["location"], mutant["replacement"])
-        assert file_diff("src/merging.py", file["source"], mutated) == diffs[mutant["id"]], mutant["id"]
+        assert patched(file["source"], diffs[mutant["id"]]) == mutated, mutant["id"]
         assert mutant["mutatorName"] == "change-guard"
 
 

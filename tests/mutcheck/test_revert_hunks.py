@@ -7,9 +7,10 @@ import pytest
 
 from mutcheck.catalog import MODULE_SCOPE
 from mutcheck.change_guard import what_it_asserts
-from mutcheck.mutate import FileEdit, Span, line_offsets, replaced
+from mutcheck.mutate import FileEdit
 from mutcheck.problems import InputError
 from mutcheck.revert import revert_change
+from mutcheck.source_text import Span, line_offsets, replaced
 from tests.mutcheck.revert_project import git
 
 IDENTITY = ("-c", "user.name=t", "-c", "user.email=t@example.com")
@@ -92,6 +93,7 @@ def test_a_hunk_in_a_function_that_changes_what_runs_outside_its_body_runs_in_a_
     _, mutants = _change(tmp_path, base)
     default, body = mutants["revert:src/m.py:1"], mutants["revert:src/m.py:2"]
     assert (default.swap_target, default.scope_qualname) == (None, MODULE_SCOPE)  # a default is evaluated at import
+    assert not default.equivalent_by_compilation  # the module's code makes the function with another default
     assert (body.swap_target, body.scope_qualname) == ("g", "g")
 
 

@@ -13,13 +13,12 @@ import pytest
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.mutate import file_diff
 from mutcheck.report.stryker import render_stryker
 from mutcheck.results import in_ci, load_results
 from tests.mutcheck.browser import chromium
 from tests.mutcheck.engine_project import CATALOG, make_engine_project
 from tests.mutcheck.npm_packages import npm_package, stryker_schema
-from tests.mutcheck.spans import at_location
+from tests.mutcheck.spans import at_location, patched
 
 DELETE = '''
 [[mutant]]
@@ -64,10 +63,10 @@ def test_the_report_validates_against_strykers_schema(run):
 def test_the_replacement_at_each_location_gives_the_mutated_file(run):
     results, report = load_results(run["results"]), read(run["stryker"])
     diffs = {mutant["id"]: mutant["diff"] for mutant in results["mutants"]}
-    for path, file in report["files"].items():
+    for file in report["files"].values():
         for mutant in file["mutants"]:
             mutated = at_location(file["source"], mutant["location"], mutant["replacement"])
-            assert file_diff(path, file["source"], mutated) == diffs[mutant["id"]], mutant["id"]
+            assert patched(file["source"], diffs[mutant["id"]]) == mutated, mutant["id"]
     deleted = next(mutant for mutant in report["files"]["src/tiny.py"]["mutants"] if mutant["id"] == "DELETE")
     # The deleted statement's whole lines, line break included: the location ends past it.
     assert deleted["location"] == {"start": {"line": 7, "column": 1}, "end": {"line": 8, "column": 21}}

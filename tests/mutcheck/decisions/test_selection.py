@@ -9,9 +9,10 @@ import pytest
 
 from mutcheck import plan
 from mutcheck.catalog import Catalog, Mutant
-from mutcheck.mutate import AppliedMutant, Span
+from mutcheck.mutate import AppliedMutant
 from mutcheck.plan import Shard, changed_entries, changed_lines, entry_lines, in_diff, narrow, select_tests
 from mutcheck.problems import InputError
+from mutcheck.source_text import Span
 from tests.mutcheck.decisions.problems import problem_lines
 
 IDS = [f"M{number}" for number in range(60)]
@@ -194,7 +195,7 @@ def test_an_entry_changes_when_its_own_lines_do(tmp_path):
 
 def mutant(mutant_id: str, file: str = "src/a.py", killed_by: tuple[str, ...] = ()) -> AppliedMutant:
     entry = Mutant(mutant_id, "f", file, "f", "x", "y", killed_by, None, "o", {}, {}, None, (), "mutants/x.toml")
-    return AppliedMutant(entry, "", "", "", Span(5, 0, 7, 1), "", False, "f", "f")
+    return AppliedMutant(entry, "", "", Span(5, 0, 7, 1), "", False, "f", "f")
 
 
 def test_a_mutant_is_in_the_diff_by_its_lines_its_entry_or_its_killers_files():
