@@ -3,6 +3,7 @@
 import copy
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup, Tag
@@ -158,6 +159,15 @@ def test_diffs_are_coloured_by_line(tmp_path):
     assert ("d-removed", "-    if value < low:\n") in kinds and ("d-added", "+    if value > low:\n") in kinds
 
 
+def _marked_lines(dom: BeautifulSoup, number: int) -> list[tuple[int, str]]:
+    """Where the source view marks mutant `number`: each line with its mark, a chip or a bar."""
+    return [
+        (int(row["id"].rsplit("-", 1)[1]), "bar" if "bar" in mark["class"] else "chip")
+        for row in dom.select("table.source tr")
+        for mark in row.select(f'a.mark[href="#m-{number}"]')
+    ]
+
+
 def test_the_source_view_marks_each_mutant_on_its_lines(tmp_path):
     dom = rendered(tmp_path, "verdict=killed")
     source = RESULTS["sources"]["src/tiny.py"].splitlines()
@@ -166,17 +176,168 @@ def test_the_source_view_marks_each_mutant_on_its_lines(tmp_path):
     assert [row["id"] for row in rows] == [f"s-1-{number}" for number in range(1, len(source) + 1)]
     for number, mutant in enumerate(RESULTS["mutants"], 1):
         span = mutant["span"]
-        marked = [
-            (int(row["id"].rsplit("-", 1)[1]), mark.text)
-            for row in rows
-            for mark in row.select(f'a.mark[href="#m-{number}"]')
-        ]
         lines = range(span["start_line"], span["end_line"] + 1)
-        assert marked == [(line, mutant["id"] if line == span["start_line"] else "") for line in lines], mutant["id"]
+        expected = [(line, "chip" if line == span["start_line"] else "bar") for line in lines]
+        assert _marked_lines(dom, number) == expected, mutant["id"]
+        chip = dom.select_one(f'#s-1-{span["start_line"]} a.mark:not(.bar)[href="#m-{number}"]')
+        assert chip.code.text == mutant["id"]  # its name, shown on hover and focus
         back = dom.select_one(f"section#m-{number} a[href^='#s-']")  # and the details link back to the line
         assert back["href"] == f"#s-1-{span['start_line']}" and back.text == f"src/tiny.py:{span['start_line']}"
         hidden = all(mark.has_attr("hidden") for mark in dom.select(f'a.mark[href="#m-{number}"]'))
         assert hidden == (mutant["verdict"] != "killed"), mutant["id"]  # the filter hides the others' marks
+
+
+def test_a_span_ending_where_a_line_starts_does_not_mark_that_line():
+    """A reverted hunk's span holds its lines with their line breaks: it ends at the next line's start."""
+    results = copy.deepcopy(RESULTS)
+    results["mutants"][0]["span"] = {"start_line": 5, "start_column": 0, "end_line": 7, "end_column": 0}
+    dom = BeautifulSoup(render_html(results), "html.parser")
+    assert _marked_lines(dom, 1) == [(5, "chip"), (6, "bar")]
+
+
+# Ids as `mutcheck suggest` writes them, 40 characters and more, six of them starting on one line.
+SUGGESTED = [f"S-ClampSettings.clamp_between_bounds-force-condition-{n}f3a2c1" for n in range(6)]
+CROWDED_LINE = 9  # "    return value", where no golden mutant starts
+WHOLE_FILE_MUTANT = len(RESULTS["mutants"]) + len(SUGGESTED) + 1  # its number among the catalogued
+
+
+def crowded_results() -> dict:
+    """The golden results, six suggested mutants starting on one line (killed ones and unexpected
+    survivors in turn), and the whole change reverted, its span the whole file as `--revert` has it."""
+    results = copy.deepcopy(RESULTS)
+    swap, survivor = (next(m for m in results["mutants"] if m["id"] == name) for name in ("SWAP", "SURVIVOR"))
+    for number, mutant_id in enumerate(SUGGESTED):
+        suggested = copy.deepcopy(survivor if number % 2 else swap)
+        suggested.update(
+            id=mutant_id,
+            span={"start_line": CROWDED_LINE, "start_column": 4, "end_line": CROWDED_LINE, "end_column": 16},
+        )
+        results["mutants"].append(suggested)
+    whole_file = {
+        "start_line": 1,
+        "start_column": 0,
+        "end_line": results["sources"]["src/tiny.py"].count("\n") + 1,
+        "end_column": 0,
+    }
+    results["mutants"].append({**copy.deepcopy(swap), "id": "revert:all", "revert": True, "span": whole_file})
+    return results
+
+
+def test_a_whole_file_mutant_is_marked_beside_the_files_name_and_on_no_line():
+    dom = BeautifulSoup(render_html(crowded_results()), "html.parser")
+    header = dom.select_one("details#s-1 > summary")
+    assert [(mark["href"], mark.code.text) for mark in header.select("a.mark")] == [
+        (f"#m-{WHOLE_FILE_MUTANT}", "revert:all")
+    ]
+    assert _marked_lines(dom, WHOLE_FILE_MUTANT) == []
+    assert dom.select_one(f"section#m-{WHOLE_FILE_MUTANT} a[href^='#s-']")["href"] == "#s-1"  # its details link back
+
+
+def probed(tmp_path: Path, results: dict, fragment: str, probe: str) -> dict[str, Any]:
+    """What the JavaScript expression `probe` (an object) finds on the page once its script has run,
+    laid out in a WINDOW-sized window (Chromium computes accessible names with ComputedAccessibilityInfo),
+    and whether the window had the focus all along ("focused")."""
+    page = tmp_path / "report.html"
+    watched = (
+        "(function () { var before = document.hasFocus(); "
+        f"var seen = {probe}; seen.focused = before && document.hasFocus(); return seen; }})()"
+    )
+    script = f"<script>document.body.dataset.probe = JSON.stringify({watched});</script>"
+    page.write_text(render_html(results).replace("</body>", script + "</body>"), encoding="utf-8")
+    window = f"--window-size={WINDOW[0]},{WINDOW[1]}"
+    names = "--enable-blink-features=ComputedAccessibilityInfo"
+    dom = chromium(tmp_path, f"{page.as_uri()}#{fragment}", window, names, "--dump-dom")
+    return json.loads(BeautifulSoup(dom, "html.parser").body["data-probe"])
+
+
+BOX = "function box(node) { var rect = node.getBoundingClientRect(); return [rect.left, rect.right]; }"
+
+# The crowded line's code text, and the lines whose code is highlighted.
+LAYOUT = f"""(function () {{
+  {BOX}
+  var code = document.createRange();
+  code.selectNodeContents(document.querySelector("#s-1-{CROWDED_LINE} td.code"));
+  var highlighted = Array.from(document.querySelectorAll("table.source tr")).filter(function (line) {{
+    return getComputedStyle(line.querySelector("td.code")).backgroundColor !== "rgba(0, 0, 0, 0)";
+  }}).map(function (line) {{ return Number(line.id.split("-")[2]); }});
+  return {{viewport: window.innerWidth, code: box(code), highlighted: highlighted}};
+}})()"""
+
+
+def test_many_long_ids_on_one_line_leave_its_code_in_view_and_no_line_marked_for_the_whole_file(tmp_path):
+    results = crowded_results()
+    assert all(len(mutant_id) >= 40 for mutant_id in SUGGESTED)
+    seen = probed(tmp_path, results, "", LAYOUT)
+    assert seen["viewport"] == WINDOW[0]
+    left, right = seen["code"]
+    assert 0 < left < 300 and right < WINDOW[0], seen["code"]  # the crowded line's code is on screen
+    spans = [m["span"] for m in results["mutants"] if m["id"] != "revert:all"]
+    reached = {line for span in spans for line in range(span["start_line"], span["end_line"] + 1)}
+    assert seen["highlighted"] == sorted(reached)  # the whole file's mutant highlights no line
+
+
+# What keyboard focus shows: the crowded line's count chip and its list, then FALLBACK's chip.
+FOCUS = f"""(function () {{
+  {BOX}
+  var count = document.querySelector("#s-1-{CROWDED_LINE} .counted button");
+  var list = count.parentNode.querySelector(".list");
+  var marks = Array.from(list.querySelectorAll("a.mark"));
+  var listBeforeFocus = getComputedStyle(list).display;
+  count.focus();
+  var listOnFocus = getComputedStyle(list).display;
+  var names = marks.map(function (mark) {{ return mark.computedName; }});
+  var boxes = marks.map(box);
+  marks[marks.length - 1].focus();
+  var listOnItsLastMark = getComputedStyle(list).display;
+  var chip = document.querySelector("#s-1-13 a.mark:not(.bar)");
+  var labelBeforeFocus = box(chip.querySelector(".label"));
+  chip.focus();
+  return {{
+    count: count.computedName, names: names, boxes: boxes,
+    list: [listBeforeFocus, listOnFocus, listOnItsLastMark],
+    chip: [chip.computedName, labelBeforeFocus, box(chip.querySelector(".label"))]
+  }};
+}})()"""
+# The count's words, the verdicts and an unmet expectation, as each language says them.
+WORDS = {
+    "en": ("mutants start on this line", "killed", "survived", "not as catalogued"),
+    "zh": ("个变异体从这一行开始", "已击杀", "存活", "与目录不符"),
+}
+FOCUS_ATTEMPTS = 5
+
+
+def probed_with_focus(tmp_path: Path, results: dict, fragment: str, probe: str) -> dict[str, Any]:
+    """`probed` in a window that had the focus: headless Chromium opens some of its windows without
+    it (about one run in seven), and there no element matches :focus, whatever the page does."""
+    for _ in range(FOCUS_ATTEMPTS):
+        if (seen := probed(tmp_path, results, fragment, probe))["focused"]:
+            return seen
+    pytest.fail(f"headless Chromium gave none of {FOCUS_ATTEMPTS} windows the focus")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_keyboard_focus_reaches_and_shows_each_id_of_a_crowded_line(tmp_path, lang):
+    results = crowded_results()
+    seen = probed_with_focus(tmp_path, results, f"lang={lang}", FOCUS)
+    starts, killed, survived, unmet = WORDS[lang]
+    assert seen["count"] == f"6 {starts}"
+    assert seen["list"] == ["none", "block", "block"]  # focus shows the list, which stays while focus is in it
+    crowded = [m for m in results["mutants"] if m["span"]["start_line"] == CROWDED_LINE]
+    assert seen["names"] == [
+        f"{m['id']} · {killed}" if m["expectation_met"] else f"{m['id']} · {survived} · {unmet}" for m in crowded
+    ]
+    assert all(0 < left < right < WINDOW[0] for left, right in seen["boxes"]), seen["boxes"]
+    name, hidden, focused = seen["chip"]
+    assert name == f"FALLBACK · {killed}"
+    assert hidden[1] - hidden[0] <= 1 and focused[1] - focused[0] > 50  # its label shows on focus
+
+
+def test_a_count_chip_counts_the_mutants_the_filters_show(tmp_path):
+    results = crowded_results()
+    assert rendered(tmp_path, "", results).select_one(f"#s-1-{CROWDED_LINE} .counted .tally").text == "6"
+    survivors = rendered(tmp_path, "verdict=survived", results).select_one(f"#s-1-{CROWDED_LINE} .counted")
+    assert survivors.select_one(".tally").text == "3" and not survivors.has_attr("hidden")
+    assert rendered(tmp_path, "verdict=timeout", results).select_one(f"#s-1-{CROWDED_LINE} .counted").has_attr("hidden")
 
 
 def _visible_texts(dom: BeautifulSoup, hidden_language: str) -> set[str]:
@@ -249,7 +410,7 @@ def test_the_source_view_numbers_lines_as_spans_do():
     (tiny,), _ = source_files(results)
     assert len(tiny.lines) == len(RESULTS["sources"]["src/tiny.py"].splitlines()) + 1
     swap = next(m for m in results["mutants"] if m["id"] == "SWAP")
-    marked = next(line for line in tiny.lines if any(mark.id == "SWAP" for mark in line.marks))
+    marked = next(line for line in tiny.lines if any(mark.id == "SWAP" for mark in line.starts))
     assert marked.number == swap["span"]["start_line"] and "value < low" in marked.text
 
 

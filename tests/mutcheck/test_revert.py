@@ -218,6 +218,10 @@ def test_the_html_report_shows_the_change_guard_and_the_ab_table_in_each_languag
     rows = {row.select("td")[0].text: row.select("td")[2].text for row in english.select("table")[0].select("tr")[1:]}
     assert rows == {GUARDED_HUNK: "killed", UNGUARDED_HUNK: "survived", "revert:all": "killed"}
     assert COMMENT_HUNK in english.select_one("details summary").text
+    # the whole change's span is its file's whole text: it is marked beside the file's name, on none of its lines
+    whole = dom.select("details.source summary a.mark")
+    assert [mark.code.text for mark in whole] == ["revert:all"]
+    assert not dom.select(f'table.source a.mark[href="{whole[0]["href"]}"]')
 
 
 def test_the_stryker_report_validates_and_each_hunks_replacement_gives_its_reverted_file(reverted):

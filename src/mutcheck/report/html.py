@@ -23,7 +23,7 @@ def diff_lines(diff: str) -> list[tuple[str, str]]:
 def render_html(results: dict[str, Any], languages: tuple[str, ...] | None = None) -> str:
     """The page in `languages` (default: every language of the run), the first one shown first."""
     languages = languages or texts.run_languages(results)
-    sources, first_lines = source_files(results)
+    sources, marked_at = source_files(results)
     grid = grid_data(results, languages)
     return (
         texts.environment(autoescape=True)
@@ -33,7 +33,7 @@ def render_html(results: dict[str, Any], languages: tuple[str, ...] | None = Non
             languages=list(languages),
             grid=grid,
             sources=sources,
-            first_lines=first_lines,
+            marked_at=marked_at,
             families=list(dict.fromkeys(mutant["family"] for mutant in grid["mutants"])),
             diff_lines=diff_lines,
             mutant_anchor=mutant_anchor,
