@@ -12,11 +12,11 @@ from mutcheck.catalog import Mutant, Text
 from mutcheck.problems import InputError
 from mutcheck.report.texts import say
 from mutcheck.suggest_operators import Proposal
+from mutcheck.suggest_quotes import code_span, differing, quoted
 from mutcheck.toml_file import read_toml
 
 ORIGIN = "mutcheck suggest: refine title and why"
 KILLERS_LISTED = 3  # more than this and only the most specific killers are listed
-_QUOTED_LENGTH = 60
 _USER_FIELDS = ("origin", "title", "why", "hint")  # kept from an entry already in the output file
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -29,14 +29,9 @@ def entry_id(proposal: Proposal) -> str:
     return f"S-{scope}-{proposal.operator}-{digest}"
 
 
-def quoted(code: str) -> str:
-    """Code on one line, cut short, for a title or a sentence."""
-    line = " ".join(code.split())
-    return line if len(line) <= _QUOTED_LENGTH else line[: _QUOTED_LENGTH - 1] + "…"
-
-
 def _texts(proposal: Proposal, languages: Sequence[str]) -> dict[str, Text]:
-    values = {"code": quoted(proposal.code or proposal.match), "new": quoted(proposal.new)}
+    code, new = differing(proposal.code or proposal.match, proposal.new)
+    values = {"code": code_span(code), "new": code_span(new)}
     return {
         field: {lang: say(lang, f"suggest_{field}", proposal.operator, **values) for lang in languages}
         for field in ("title", "why", "hint")
@@ -103,7 +98,8 @@ def entry_table(
         table["delete"] = True
     else:
         table["replace"] = mutant.replace
-    generated_survives = {lang: say(lang, "suggest", "survives", code=quoted(mutant.match)) for lang in languages}
+    code = code_span(quoted(mutant.match))
+    generated_survives = {lang: say(lang, "suggest", "survives", code=code) for lang in languages}
     previous = previous or {}
     edited_killers = previous.get("killed_by")
     if expectation := _person_expectation(previous, generated_survives):

@@ -262,8 +262,9 @@ class _Scope:
                     line = positions[edit.targets[0]].start.line
                     arid = _is_arid(edit.targets[0], self.facts.parents, self.name)
                     code = "".join(_statement_code(self.facts.module, t) for t in edit.targets)
-                    code = self.facts.code(edit.targets[0]) if isinstance(edit.targets[0], cst.BaseExpression) else code
                     new = (edit.replace or "").strip("\n")
+                    if isinstance(edit.targets[0], cst.BaseExpression):
+                        code, new = _unbracketed(self.facts.code(edit.targets[0])), _unbracketed(new)
                     yield Proposal(self.name, edit.operator, match, replace, line, arid, code.strip("\n"), new)
 
     def _unique(self, edit: _Edit) -> tuple[str, str | None] | None:
@@ -306,6 +307,18 @@ class _Scope:
                         return match.strip("\n"), replace.strip("\n")
             node = self.facts.parents.get(node)
         return None
+
+
+def _unbracketed(code: str) -> str:
+    """An expression without the brackets around all of it (a tuple's kept): the texts compare what
+    is inside, as the operators build it (an operand dropped from `(a and b)` gives `a`)."""
+    try:
+        expression = cst.parse_expression(code)
+        if not expression.lpar or isinstance(expression, cst.Tuple):
+            return code
+        return cst.Module(body=[]).code_for_node(expression.with_changes(lpar=[], rpar=[]))
+    except (cst.ParserSyntaxError, cst.CSTValidationError):  # no expression, or one that needs them
+        return code
 
 
 def _statement_code(module: cst.Module, statement: cst.CSTNode) -> str:

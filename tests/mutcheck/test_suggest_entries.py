@@ -1,12 +1,20 @@
-"""The entries `mutcheck suggest` writes: ids, the killers listed, texts kept, and TOML that reads back."""
+"""The entries `mutcheck suggest` writes: ids, the killers listed, their texts (generated from real
+proposals, kept when a person wrote them), and TOML that reads back."""
 
 import datetime
+import re
 import tomllib
 from collections import Counter
+from pathlib import Path
 
-from mutcheck.catalog import NAME
+import pytest
+
+from mutcheck.catalog import NAME, Mutant
 from mutcheck.suggest_entries import entry_id, entry_table, most_specific, mutant_of, render
-from mutcheck.suggest_operators import Proposal
+from mutcheck.suggest_operators import Proposal, propose
+
+TARGET = Path(__file__).resolve().parents[2] / "src/consolidation"
+LANGUAGES = ("en", "zh")
 
 
 def proposal(match: str = "a and b", replace: str | None = "b", scope: str = "Tracker.add") -> Proposal:
@@ -57,3 +65,59 @@ def test_the_file_reads_back_as_written():
     text = render(tables)
     assert "'''\nif x:\n    return 'y'\n'''" in text  # code over several lines stays readable
     assert tomllib.loads(text)["mutant"] == tables
+
+
+def entry_of(source: str, operator: str, replace: str) -> Mutant:
+    """The entry, texts and all, of the one proposal of `source` that makes this edit."""
+    (found,) = [p for p in propose(source) if p.operator == operator and p.replace == replace]
+    return mutant_of(found, "src/x.py", "mutants/suggested_x.toml", LANGUAGES)
+
+
+LONG_CONDITION = """\
+def is_dangling_unsigned_thought(part):
+    return part is not None and is_thought(part) and js_truthy(part.get("text")) and not is_signed(part)
+"""
+LAST_DROPPED = 'part is not None and is_thought(part) and js_truthy(part.get("text"))'
+
+
+def test_a_title_shows_where_two_long_versions_differ():
+    assert entry_of(LONG_CONDITION, "drop-operand", LAST_DROPPED).title == {
+        "en": '`…js_truthy(part.get("text")) and not is_signed(part)` cut to `…js_truthy(part.get("text"))`',
+        "zh": '`…js_truthy(part.get("text")) and not is_signed(part)` 被削减为 `…js_truthy(part.get("text"))`',
+    }
+    first_dropped = 'is_thought(part) and js_truthy(part.get("text")) and not is_signed(part)'
+    assert entry_of(LONG_CONDITION, "drop-operand", first_dropped).title["en"] == (
+        "`part is not None and is_thought(part) and js_truthy(part.…` cut to "
+        '`is_thought(part) and js_truthy(part.get("text")) and not…`'
+    )
+
+
+def one_line(code: str) -> str:
+    """Code as a title shows it: on one line, no space inside a bracket a line break opened or closed."""
+    return re.sub(r"([(\[{]) | ([)\]}])", r"\1\2", " ".join(code.split()))
+
+
+@pytest.fixture(scope="module")
+def real_entries() -> list[tuple[Proposal, Mutant]]:
+    """Every proposal for the embedded target's code, with the entry texts it gets."""
+    proposals = [p for path in sorted(TARGET.glob("*.py")) for p in propose(path.read_text(encoding="utf-8"))]
+    return [(p, mutant_of(p, "f.py", "out.toml", LANGUAGES)) for p in proposals]
+
+
+def test_the_two_halves_of_a_title_differ_and_are_cut_between_words_on_real_code(real_entries):
+    compared = 0
+    for proposal, mutant in real_entries:
+        title = mutant.title["en"]
+        # the code first, then what it becomes where the title shows it, each a Markdown code span
+        shown = [quote.strip() for _, quote in re.findall(r"(`+)(.+?)\1(?!`)", title)]
+        if len(shown) == 2:
+            compared += 1
+            assert shown[0] != shown[1], title
+        for quote, version in zip(shown, (proposal.code, proposal.new), strict=False):
+            line = one_line(version)
+            for piece in quote.split("…"):
+                at = line.find(piece)  # each piece is the code's own text, cut between words
+                assert at >= 0, (quote, line)
+                around = line[at - 1 : at + 1] if at else "", line[at + len(piece) - 1 : at + len(piece) + 1]
+                assert not any(re.fullmatch(r"\w\w", pair) for pair in around), (quote, line)
+    assert compared > 500
