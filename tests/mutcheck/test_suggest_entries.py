@@ -11,7 +11,7 @@ import pytest
 
 from mutcheck.catalog import NAME, Mutant
 from mutcheck.suggest_entries import entry_id, entry_table, most_specific, mutant_of, render
-from mutcheck.suggest_operators import Proposal, propose
+from mutcheck.suggest_operators import OPERATORS, Proposal, propose
 
 TARGET = Path(__file__).resolve().parents[2] / "src/consolidation"
 LANGUAGES = ("en", "zh")
@@ -40,7 +40,7 @@ def test_a_survivor_is_a_known_gap_and_what_the_user_wrote_is_kept():
     mutant = mutant_of(proposal(), "src/x.py", "mutants/suggested_x.toml", ("en", "zh"))
     gap = entry_table(mutant, None, ("en", "zh"), None)
     assert set(gap["survives"]) == {"en", "zh"} and "killed_by" not in gap
-    assert gap["title"] == {"en": "`a and b` cut to `b`", "zh": "`a and b` 被削减为 `b`"}
+    assert gap["title"] == {"en": "`a and b` cut to `b`", "zh": "`a and b` 删去一项，只剩 `b`"}
     previous = {"id": mutant.id, "title": {"en": "mine", "zh": "我的"}, "origin": "review", "killed_by": ["old"]}
     killed = entry_table(mutant, ["t::new"], ("en", "zh"), previous)
     assert killed["killed_by"] == ["t::new"] and "survives" not in killed
@@ -83,7 +83,7 @@ LAST_DROPPED = 'part is not None and is_thought(part) and js_truthy(part.get("te
 def test_a_title_shows_where_two_long_versions_differ():
     assert entry_of(LONG_CONDITION, "drop-operand", LAST_DROPPED).title == {
         "en": '`…js_truthy(part.get("text")) and not is_signed(part)` cut to `…js_truthy(part.get("text"))`',
-        "zh": '`…js_truthy(part.get("text")) and not is_signed(part)` 被削减为 `…js_truthy(part.get("text"))`',
+        "zh": '`…js_truthy(part.get("text")) and not is_signed(part)` 删去一项，只剩 `…js_truthy(part.get("text"))`',
     }
     first_dropped = 'is_thought(part) and js_truthy(part.get("text")) and not is_signed(part)'
     assert entry_of(LONG_CONDITION, "drop-operand", first_dropped).title["en"] == (
@@ -121,3 +121,19 @@ def test_the_two_halves_of_a_title_differ_and_are_cut_between_words_on_real_code
                 around = line[at - 1 : at + 1] if at else "", line[at + len(piece) - 1 : at + len(piece) + 1]
                 assert not any(re.fullmatch(r"\w\w", pair) for pair in around), (quote, line)
     assert compared > 500
+
+
+def test_every_why_and_hint_is_a_sentence_and_a_gap_says_what_its_tests_miss(real_entries):
+    operators = set()
+    for found, mutant in real_entries:
+        operators.add(found.operator)
+        for text in (mutant.why, mutant.hint):  # a hint asks for a test in the imperative
+            assert re.match(r"[A-Z`]", text["en"]) and text["en"].endswith("."), text
+            assert text["zh"].endswith("。"), text
+    assert operators == set(OPERATORS)
+    gap = entry_table(mutant_of(proposal(), "src/x.py", "out.toml", LANGUAGES), None, LANGUAGES, None)
+    assert gap["survives"]["en"].startswith(
+        "found by mutcheck suggest: the tests that run `a and b` pass with this edit too, so none of them checks "
+        "what it changes. Add a test that fails with it"
+    )
+    assert gap["survives"]["zh"].startswith("由 mutcheck suggest 发现：运行 `a and b` 的测试在这一修改下照样通过")
