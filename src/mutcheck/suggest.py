@@ -155,9 +155,10 @@ def catalogued_edits(config: Config, file: str, out: str) -> set[str]:
 def applied_proposals(
     config: Config, file: str, out: str, proposals: list[Proposal]
 ) -> Iterator[tuple[Proposal, AppliedMutant | None]]:
-    """Each proposal that is not arid, applied; None when it does not apply or changes no byte code."""
+    """Each proposal that is neither arid nor a no-op, applied; None when it does not apply or
+    changes no byte code."""
     for proposal in proposals:
-        if proposal.arid:
+        if proposal.arid or proposal.no_op:
             continue
         try:
             applied = apply_mutant(mutant_of(proposal, file, out, config.languages), config.root)
@@ -168,12 +169,14 @@ def applied_proposals(
 
 
 def _applied(config: Config, suggestions: Suggestions, proposals: list[Proposal], every: bool) -> list[AppliedMutant]:
-    """Each proposal that applies, changes the byte code and is not in the catalog yet; one per line
-    unless `every`."""
+    """Each proposal that applies, changes the byte code (and not only as the syntax shows it
+    cannot) and is not in the catalog yet; one per line unless `every`."""
     catalogued = catalogued_edits(config, suggestions.file, suggestions.out)
     for proposal in proposals:
         if proposal.arid:
             suggestions.skip(proposal, ARID)
+        elif proposal.no_op:
+            suggestions.skip(proposal, NOT_APPLICABLE)
     seen: set[str] = set()
     kept: list[tuple[Proposal, AppliedMutant]] = []
     by_rank = sorted(proposals, key=rank)  # of two proposals with one edit, the more guard-like stays

@@ -206,6 +206,17 @@ def test_the_written_texts_read_as_sentences_and_show_what_an_edit_changes(sugge
     assert dropped["survives"]["zh"].startswith("由 mutcheck suggest 发现：运行 `word.isalpha() and")
 
 
+def test_an_edit_that_changes_nothing_is_counted_and_not_written(suggested):
+    project, done = suggested
+    written = entries(project / "mutants/suggested_tiny.toml")
+    # `if word == "": continue` ends the loop's body, `if not counts: return None` the function's
+    assert not [t for t in written.values() if t["scope"] == "count_words" and "word ==" in t["match"]]
+    assert not [t for t in written.values() if "not counts" in t["match"]]
+    assert [t for t in written.values() if t["scope"] == "count_words"]  # the rest of it is written
+    assert row(done.stdout, "delete-guard")[6] == 2  # suggested, killed, survived, unreached, catalogued, arid, *no-op*
+    assert row(done.stdout, "unwrap-guard")[6] == 2
+
+
 def test_a_catalogued_edit_and_unreached_code_are_not_written(suggested):
     project, done = suggested
     written = entries(project / "mutants/suggested_tiny.toml")

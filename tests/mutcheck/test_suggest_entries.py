@@ -18,7 +18,7 @@ LANGUAGES = ("en", "zh")
 
 
 def proposal(match: str = "a and b", replace: str | None = "b", scope: str = "Tracker.add") -> Proposal:
-    return Proposal(scope, "drop-operand", match, replace, 3, False, match, replace or "")
+    return Proposal(scope, "drop-operand", match, replace, 3, False, False, match, replace or "")
 
 
 def test_an_id_names_scope_and_operator_and_changes_only_with_the_edit():
