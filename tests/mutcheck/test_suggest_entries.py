@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from mutcheck.catalog import NAME, Mutant
+from mutcheck.report.texts import say
 from mutcheck.suggest_entries import entry_id, entry_table, most_specific, mutant_of, render
 from mutcheck.suggest_operators import OPERATORS, Proposal, propose
 
@@ -137,3 +138,26 @@ def test_every_why_and_hint_is_a_sentence_and_a_gap_says_what_its_tests_miss(rea
         "what it changes. Add a test that fails with it"
     )
     assert gap["survives"]["zh"].startswith("由 mutcheck suggest 发现：运行 `a and b` 的测试在这一修改下照样通过")
+
+
+def test_a_text_in_the_words_suggest_writes_is_written_anew_and_a_persons_is_kept():
+    mutant = entry_of(LONG_CONDITION, "drop-operand", LAST_DROPPED)
+    cut = "`part is not None and is_thought(part) and js_truthy(part.ge…`"  # as code was quoted before
+    earlier = {lang: say(lang, "suggest", "survives", code=cut) for lang in LANGUAGES}
+    previous = {
+        "id": mutant.id,
+        "title": {"en": f"{cut} cut to {cut}", "zh": "我的标题"},
+        "why": {"en": "Mine.", "zh": mutant.why["zh"]},
+        "survives": earlier,
+        "reviewed": False,
+    }
+    killed = entry_table(mutant, ["t::new"], LANGUAGES, previous)
+    assert killed["title"] == {"en": mutant.title["en"], "zh": "我的标题"}
+    assert killed["title"]["en"].startswith("`…js_truthy")
+    assert killed["why"] == {"en": "Mine.", "zh": mutant.why["zh"]}
+    assert killed["killed_by"] == ["t::new"] and "survives" not in killed  # suggest's words are no person's reason
+    gap = entry_table(mutant, None, LANGUAGES, previous)
+    assert gap["survives"]["en"].startswith("found by mutcheck suggest: the tests that run `part is not None and")
+    assert gap["survives"] != earlier and gap["reviewed"] is False
+    reason = {**previous, "survives": {"en": "Only reached from the CLI.", "zh": earlier["zh"]}}
+    assert entry_table(mutant, ["t::new"], LANGUAGES, reason)["survives"] == reason["survives"]
