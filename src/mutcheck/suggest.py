@@ -165,9 +165,10 @@ def catalogued_edits(config: Config, file: str, out: str) -> set[str]:
 def applied_proposals(
     config: Config, file: str, out: str, proposals: list[Proposal]
 ) -> Iterator[tuple[Proposal, AppliedMutant | None]]:
-    """Each proposal that is not arid, applied; None when it does not apply or changes no byte code."""
+    """Each proposal that is neither arid nor a no-op, applied; None when it does not apply or
+    changes no byte code."""
     for proposal in proposals:
-        if proposal.arid:
+        if proposal.arid or proposal.no_op:
             continue
         try:
             applied = apply_mutant(mutant_of(proposal, file, out, config.languages), config.root)
@@ -184,12 +185,15 @@ def _applied(
     every: bool,
     on_progress: Callable[[str, Any], None],
 ) -> list[AppliedMutant]:
-    """Each proposal that applies, changes the byte code and is not in the catalog yet; one per line
-    unless `every`. `on_progress` hears how many proposals are applied, and of how many."""
+    """Each proposal that applies, changes the byte code (and not only as the syntax shows it
+    cannot) and is not in the catalog yet; one per line unless `every`. `on_progress` hears how
+    many proposals are applied, and of how many."""
     catalogued = catalogued_edits(config, suggestions.file, suggestions.out)
     for proposal in proposals:
         if proposal.arid:
             suggestions.skip(proposal, ARID)
+        elif proposal.no_op:
+            suggestions.skip(proposal, NOT_APPLICABLE)
     seen: set[str] = set()
     kept: list[tuple[Proposal, AppliedMutant]] = []
     by_rank = sorted(proposals, key=rank)  # of two proposals with one edit, the more guard-like stays

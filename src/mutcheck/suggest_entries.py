@@ -6,18 +6,20 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import cache
 from pathlib import Path
+from string import Formatter
 
 from mutcheck.catalog import Mutant, Text
 from mutcheck.problems import InputError
-from mutcheck.report.texts import say
+from mutcheck.report.texts import say, strings
 from mutcheck.suggest_operators import Proposal
+from mutcheck.suggest_quotes import code_span, differing, quoted
 from mutcheck.toml_file import read_toml
 
 ORIGIN = "mutcheck suggest: refine title and why"
 KILLERS_LISTED = 3  # more than this and only the most specific killers are listed
-_QUOTED_LENGTH = 60
-_USER_FIELDS = ("origin", "title", "why", "hint")  # kept from an entry already in the output file
+_TEXTS = ("title", "why", "hint")  # a person's kept from an earlier entry, what suggest generated made anew
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -29,17 +31,12 @@ def entry_id(proposal: Proposal) -> str:
     return f"S-{scope}-{proposal.operator}-{digest}"
 
 
-def quoted(code: str) -> str:
-    """Code on one line, cut short, for a title or a sentence."""
-    line = " ".join(code.split())
-    return line if len(line) <= _QUOTED_LENGTH else line[: _QUOTED_LENGTH - 1] + "…"
-
-
 def _texts(proposal: Proposal, languages: Sequence[str]) -> dict[str, Text]:
-    values = {"code": quoted(proposal.code or proposal.match), "new": quoted(proposal.new)}
+    code, new = differing(proposal.code or proposal.match, proposal.new)
+    values = {"code": code_span(code), "new": code_span(new)}
     return {
         field: {lang: say(lang, f"suggest_{field}", proposal.operator, **values) for lang in languages}
-        for field in ("title", "why", "hint")
+        for field in _TEXTS
     }
 
 
@@ -71,14 +68,46 @@ def most_specific(killers: Sequence[str], kills: Counter[str]) -> list[str]:
     return sorted(killers, key=lambda test: (kills[test], test))[:KILLERS_LISTED]
 
 
-def _person_expectation(previous: dict[str, object], generated_survives: Text) -> dict[str, object] | None:
+def _person_expectation(previous: dict[str, object]) -> dict[str, object] | None:
     """The expectation a person wrote in an entry (an equivalence proof, a gap's own reason, with
     its issue and review), or None where the entry holds only what `suggest` wrote."""
     if "equivalent" in previous:
         return {"equivalent": previous["equivalent"]}
-    if "survives" in previous and previous["survives"] != generated_survives:
+    survives = previous.get("survives")
+    if isinstance(survives, dict) and not all(
+        _as_generated(survives[lang], "suggest", "survives", lang) for lang in survives
+    ):
         return {field: previous[field] for field in ("survives", "tracked", "reviewed") if field in previous}
     return None
+
+
+def _kept_text(written: object, generated: Text, group: str, key: str) -> object:
+    """A text of an earlier entry from the sentence `group.key`: each language a person wrote
+    kept, the others written anew."""
+    if not isinstance(written, dict):
+        return generated if written is None else written
+    return {
+        lang: written[lang] if lang in written and not _as_generated(written[lang], group, key, lang) else text
+        for lang, text in generated.items()
+    }
+
+
+def _as_generated(text: object, group: str, key: str, lang: object) -> bool:
+    """A text in the very words `suggest` writes from the sentence `group.key`, whatever code it
+    quotes: no person wrote it, so a re-run writes it anew, its code quoted as `suggest` does now."""
+    pattern = _sentence(group, key, str(lang))
+    return pattern is not None and isinstance(text, str) and pattern.fullmatch(text) is not None
+
+
+@cache
+def _sentence(group: str, key: str, lang: str) -> re.Pattern[str] | None:
+    """A sentence of strings.toml as a pattern: its words as written, any code span for each
+    placeholder (None in a language it is not written in)."""
+    template = strings()[group][key].get(lang)
+    if template is None:
+        return None
+    parts = (re.escape(text) + ("" if field is None else "`.+?`") for text, field, _, _ in Formatter().parse(template))
+    return re.compile("".join(parts))
 
 
 def entry_table(
@@ -91,7 +120,8 @@ def entry_table(
     """One `[[mutant]]` table: `killers` listed as `killed_by`, or a gap awaiting review when None.
     What a person wrote in the output file's entry of the same id is kept: origin, title, why,
     hint, aliases, an expectation of their own (an equivalence proof, a gap's reason, its issue),
-    an accepted gap, and a `killed_by` whose tests all still kill (`all_killers`, this run's)."""
+    an accepted gap, and a `killed_by` whose tests all still kill (`all_killers`, this run's). A
+    text as `suggest` writes it, whatever code it quotes, is written anew."""
     table: dict[str, object] = {
         "id": mutant.id,
         "family": mutant.family,
@@ -103,10 +133,11 @@ def entry_table(
         table["delete"] = True
     else:
         table["replace"] = mutant.replace
-    generated_survives = {lang: say(lang, "suggest", "survives", code=quoted(mutant.match)) for lang in languages}
+    code = code_span(quoted(mutant.match))
+    generated_survives = {lang: say(lang, "suggest", "survives", code=code) for lang in languages}
     previous = previous or {}
     edited_killers = previous.get("killed_by")
-    if expectation := _person_expectation(previous, generated_survives):
+    if expectation := _person_expectation(previous):
         table.update(expectation)
     elif killers is None:
         table["survives"] = generated_survives
@@ -117,9 +148,9 @@ def entry_table(
         table["killed_by"] = edited_killers
     else:
         table["killed_by"] = list(killers)
-    generated = {"origin": mutant.origin, "title": mutant.title, "why": mutant.why, "hint": mutant.hint}
-    for field in _USER_FIELDS:
-        table[field] = previous.get(field, generated[field])
+    table["origin"] = previous.get("origin", mutant.origin)
+    for field in _TEXTS:
+        table[field] = _kept_text(previous.get(field), getattr(mutant, field), f"suggest_{field}", mutant.family)
     if "aliases" in previous:
         table["aliases"] = previous["aliases"]
     return table

@@ -10,6 +10,7 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
 from mutcheck.scopes import Scopes, dotted
+from mutcheck.suggest_no_ops import NoOps
 
 # Most guard-like first: with one suggestion per line, the first of these on a line is kept.
 OPERATORS = (
@@ -65,6 +66,7 @@ class Proposal:
     replace: str | None  # None: the matched statements are deleted
     line: int  # the first line of the code the edit changes
     arid: bool  # in code nobody guards (logging, asserts, docstrings, annotations, __repr__, ...)
+    no_op: bool  # changes nothing, as the syntax shows (an early `return x` just before `return x`)
     code: str  # the code the edit changes, and what it becomes: `match` and `replace` unless widened
     new: str
 
@@ -241,6 +243,7 @@ class _Scope:
         self.name = name
         self.function = function
         self.facts = facts
+        self.no_ops = NoOps(function, facts.parents, facts.module)
         self.expressions: Counter[str] = Counter()
         self.statement_runs: Counter[str] = Counter()
         for node in _walk(function):
@@ -261,10 +264,12 @@ class _Scope:
                     replace = replace if replace is None else replace.strip("\n")
                     line = positions[edit.targets[0]].start.line
                     arid = _is_arid(edit.targets[0], self.facts.parents, self.name)
+                    no_op = self.no_ops.changes_nothing(edit.operator, edit.targets[0])
                     code = "".join(_statement_code(self.facts.module, t) for t in edit.targets)
-                    code = self.facts.code(edit.targets[0]) if isinstance(edit.targets[0], cst.BaseExpression) else code
                     new = (edit.replace or "").strip("\n")
-                    yield Proposal(self.name, edit.operator, match, replace, line, arid, code.strip("\n"), new)
+                    if isinstance(edit.targets[0], cst.BaseExpression):
+                        code, new = _unbracketed(self.facts.code(edit.targets[0])), _unbracketed(new)
+                    yield Proposal(self.name, edit.operator, match, replace, line, arid, no_op, code.strip("\n"), new)
 
     def _unique(self, edit: _Edit) -> tuple[str, str | None] | None:
         """`match` and `replace` for the edit: its own code when unique in the scope, else the
@@ -306,6 +311,18 @@ class _Scope:
                         return match.strip("\n"), replace.strip("\n")
             node = self.facts.parents.get(node)
         return None
+
+
+def _unbracketed(code: str) -> str:
+    """An expression without the brackets around all of it (a tuple's kept): the texts compare what
+    is inside, as the operators build it (an operand dropped from `(a and b)` gives `a`)."""
+    try:
+        expression = cst.parse_expression(code)
+        if not expression.lpar or isinstance(expression, cst.Tuple):
+            return code
+        return cst.Module(body=[]).code_for_node(expression.with_changes(lpar=[], rpar=[]))
+    except (cst.ParserSyntaxError, cst.CSTValidationError):  # no expression, or one that needs them
+        return code
 
 
 def _statement_code(module: cst.Module, statement: cst.CSTNode) -> str:

@@ -47,10 +47,20 @@ def unused(flag):
     if flag:
         return 1
     return 0
+
+
+def count_words(words, counts, skip_short):
+    for word in words:
+        if word.isalpha() and word.lower() == word and len(word) > 1 and not skip_short:
+            counts[word] = counts.get(word, 0) + 1
+        if word == "":
+            continue
+    if not counts:
+        return None
 '''
 
 TESTS = """\
-from tiny import clamp, first_word
+from tiny import clamp, count_words, first_word
 
 
 def test_clamp_low():
@@ -67,6 +77,12 @@ def test_clamp_inside():
 
 def test_first_word_skips_blanks():
     assert first_word([" ", "a"], True) == "a"
+
+
+def test_count_words():
+    counts = {}
+    count_words(["ab", "ab", "X", "", "a"], counts, False)
+    assert counts == {"ab": 2}
 """
 
 # Already catalogued: the same edit as a suggestion (`value > high` -> `value >= high`), a known gap.
@@ -154,12 +170,51 @@ def test_suggest_writes_entries_with_the_observed_expectations(suggested):
         "skip_blank": False,
     }
     survivor = next(t for t in dropped if t["replace"] == "not word.strip()")
-    assert survivor["survives"]["en"].startswith("suggested by mutcheck suggest")
     assert survivor["origin"] == "mutcheck suggest: refine title and why"
     assert survivor["title"] == {
         "en": "`skip_blank and not word.strip()` cut to `not word.strip()`",
-        "zh": "`skip_blank and not word.strip()` 被削减为 `not word.strip()`",
+        "zh": "`skip_blank and not word.strip()` 删去一项，只剩 `not word.strip()`",
     }
+
+
+def test_the_written_texts_read_as_sentences_and_show_what_an_edit_changes(suggested):
+    project, _ = suggested
+    written = entries(project / "mutants/suggested_tiny.toml")
+    condition = "word.isalpha() and word.lower() == word and len(word) > 1 and not skip_short"
+    dropped = next(
+        t
+        for t in written.values()
+        if t["match"] == condition and t.get("replace") == condition[: -len(" and not skip_short")]
+    )
+    assert dropped["title"] == {
+        "en": "`…word and len(word) > 1 and not skip_short` cut to `…word and len(word) > 1`",
+        "zh": "`…word and len(word) > 1 and not skip_short` 删去一项，只剩 `…word and len(word) > 1`",
+    }
+    assert dropped["why"]["en"] == (
+        "The condition now checks only `…word and len(word) > 1`: the part dropped from "
+        "`…word and len(word) > 1 and not skip_short` no longer counts."
+    )
+    assert dropped["hint"]["en"] == (
+        "Pass an input for which only the part dropped from `…word and len(word) > 1 and not "
+        "skip_short` decides the condition, and assert the outcome."
+    )
+    assert dropped["survives"]["en"] == (
+        "found by mutcheck suggest: the tests that run `word.isalpha() and word.lower() == word and len(word) > 1…` "
+        "pass with this edit too, so none of them checks what it changes. Add a test that fails with it (then "
+        "list that test in killed_by instead), or write here why the change cannot matter."
+    )
+    assert dropped["survives"]["zh"].startswith("由 mutcheck suggest 发现：运行 `word.isalpha() and")
+
+
+def test_an_edit_that_changes_nothing_is_counted_and_not_written(suggested):
+    project, done = suggested
+    written = entries(project / "mutants/suggested_tiny.toml")
+    # `if word == "": continue` ends the loop's body, `if not counts: return None` the function's
+    assert not [t for t in written.values() if t["scope"] == "count_words" and "word ==" in t["match"]]
+    assert not [t for t in written.values() if "not counts" in t["match"]]
+    assert [t for t in written.values() if t["scope"] == "count_words"]  # the rest of it is written
+    assert row(done.stdout, "delete-guard")[6] == 2  # suggested, killed, survived, unreached, catalogued, arid, *no-op*
+    assert row(done.stdout, "unwrap-guard")[6] == 2
 
 
 def test_a_catalogued_edit_and_unreached_code_are_not_written(suggested):
@@ -168,7 +223,7 @@ def test_a_catalogued_edit_and_unreached_code_are_not_written(suggested):
     assert not [t for t in written.values() if t["match"] == "value > high" and t.get("replace") == "value >= high"]
     assert row(done.stdout, "flip-comparison")[4] == 1  # suggested, killed, survived, unreached, *catalogued*
     assert not [t for t in written.values() if t["scope"] == "unused"]
-    assert "no test reaches: not suggested: unused line 21: guard `if flag: return 1` deleted" in done.stdout
+    assert "not suggested, no test runs it: unused line 21: guard `if flag: return 1` deleted" in done.stdout
     assert row(done.stdout, "total")[3] > 0
 
 
@@ -177,7 +232,10 @@ def test_the_families_are_declared_and_the_catalog_checks(suggested):
     written = entries(project / "mutants/suggested_tiny.toml")
     declared = tomllib.loads((project / "mutants/families.toml").read_text(encoding="utf-8"))["family"]
     assert {t["family"] for t in written.values()} <= set(declared)
-    assert declared["drop-operand"] == {"en": "condition operands dropped (suggested)", "zh": "丢弃条件操作数（建议）"}
+    assert declared["drop-operand"] == {
+        "en": "operands dropped from conditions (suggested)",
+        "zh": "条件中删去一项（建议）",
+    }
     assert "added the families" in done.stdout
     check = mutcheck(project, "check")
     assert check.returncode == 0, check.stderr

@@ -305,9 +305,9 @@ def test_one_suggestion_per_line_is_the_most_guard_like():
 
 
 def test_one_per_line_keeps_the_first_of_equal_rank():
-    first = Proposal("f", "force-condition", "a", "True", 3, False, "a", "True")
-    second = Proposal("f", "force-condition", "b", "True", 3, False, "b", "True")
-    better = Proposal("f", "delete-guard", "if a:\n    return", None, 4, False, "if a:\n    return", "")
+    first = Proposal("f", "force-condition", "a", "True", 3, False, False, "a", "True")
+    second = Proposal("f", "force-condition", "b", "True", 3, False, False, "b", "True")
+    better = Proposal("f", "delete-guard", "if a:\n    return", None, 4, False, False, "if a:\n    return", "")
     assert one_per_line([first, second, better]) == [first, better]
 
 
@@ -316,3 +316,88 @@ def test_an_unknown_scope_is_a_key_error_and_a_scope_includes_its_nested_functio
     assert {p.scope for p in propose(source, "outer")} == {"outer", "outer.inner"}
     with pytest.raises(KeyError):
         propose(source, "missing")
+
+
+NO_OPS = """\
+def tail(items, limit):
+    items.sort()
+    if limit is None:
+        return None
+
+
+def same(result, ok):
+    if ok:
+        result.mark()
+        return result
+    return result
+
+
+def guarded_same(result, ok):
+    if not ok and result.ready:
+        return result
+    return result
+
+
+def loop(items, out):
+    for item in items:
+        out.append(item)
+        if item.skip:
+            continue
+    return out
+
+
+def undecidable(items):
+    if not items:
+        return []
+    result = []
+    for item in items:
+        result.append(item)
+    return result
+
+
+def called(x, seen):
+    seen.add(x)
+    if check(x):
+        return None
+
+
+def elsewhere(result, ok):
+    if ok:
+        return result
+    result.mark()
+    return result
+"""
+
+
+def test_an_exit_the_code_after_it_makes_anyway_is_a_no_op_and_so_is_every_edit_of_its_guard():
+    no_ops = {(p.scope, p.operator, p.match, p.replace) for p in propose(NO_OPS) if p.no_op}
+    tail = "if limit is None:\n    return None"
+    guarded = "if not ok and result.ready:\n    return result"
+    skip = "if item.skip:\n    continue"
+    assert no_ops == {
+        ("tail", "delete-guard", tail, None),
+        ("tail", "unwrap-guard", tail, "return None"),
+        ("tail", "force-condition", "limit is None", "True"),
+        ("tail", "force-condition", "limit is None", "False"),
+        ("tail", "flip-comparison", "limit is None", "limit is not None"),
+        ("same", "remove-early-return", "if ok:\n    result.mark()\n    return result", "if ok:\n    result.mark()"),
+        ("guarded_same", "delete-guard", guarded, None),
+        ("guarded_same", "unwrap-guard", guarded, "return result"),
+        ("guarded_same", "drop-operand", "not ok and result.ready", "result.ready"),
+        ("guarded_same", "drop-operand", "not ok and result.ready", "not ok"),
+        ("guarded_same", "swap-and-or", "not ok and result.ready", "not ok or result.ready"),
+        ("guarded_same", "remove-not", "not ok", "ok"),
+        *(
+            ("guarded_same", "force-condition", test, forced)
+            for test in ("not ok and result.ready", "not ok", "result.ready")
+            for forced in ("True", "False")
+        ),
+        ("loop", "delete-guard", skip, None),
+        ("loop", "unwrap-guard", skip, "continue"),
+        ("loop", "force-condition", "item.skip", "True"),
+        ("loop", "force-condition", "item.skip", "False"),
+    }
+    # what follows may return the same for some inputs only, a call in a test may act, other code runs between
+    others = {(p.scope, p.operator) for p in propose(NO_OPS) if not p.no_op}
+    assert {("undecidable", "delete-guard"), ("called", "delete-guard"), ("elsewhere", "delete-guard")} <= others
+    assert ("same", "delete-guard") in others  # deleting the guard also deletes `result.mark()`
