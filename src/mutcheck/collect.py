@@ -7,6 +7,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from mutcheck.collection_errors import log_lines
 from mutcheck.config import Config
 from mutcheck.imports import Relocation, start_host
 from mutcheck.interrupt import deferred
@@ -46,15 +47,15 @@ def _collect(config: Config, folder: Path, arguments: list[str], environment: Ma
 
 
 def _failure(events: list[dict], folder: Path) -> str | None:
-    """Why a collection gave no tests, or None when it gave some."""
+    """Why a collection gave no tests (its first line, then what pytest said), or None when it gave some."""
     collected = next((event for event in events if event.get("event") == "collected"), None)
     if collected is not None:
         return None if collected["tests"] else "no tests collected"
-    log = log_tail(folder / "collect.log").strip().splitlines()
     error = next((event["broken"] for event in events if event.get("event") == "collection-error"), None)
-    if error is not None and log and "pytest stopped before running" in error:  # pytest said why, in its log
-        return " | ".join(log[-5:])
-    return error or " | ".join(log[-5:]) or "pytest stopped before collecting"
+    if error is not None and not error.startswith("pytest stopped before running"):
+        return error
+    log = log_lines(log_tail(folder / "collect.log"), str(folder / "project"))  # pytest said why, in its log
+    return "\n".join([error or "pytest stopped before collecting", *(f"  {line}" for line in log)])
 
 
 def _unusable(events: list[dict]) -> Problem | None:
@@ -68,7 +69,7 @@ def pytest_args_problem(config: Config, folder: Path, environment: Mapping[str, 
     `folder` holds the scratch copy (`project`)."""
     if not config.pytest_args or _failure(_collect(config, folder, [], environment), folder) is not None:
         return None
-    return Problem("pyproject.toml", "", "tool.mutcheck.pytest_args", f"pytest refuses them: {failure}")
+    return Problem.with_details("pyproject.toml", "tool.mutcheck.pytest_args", f"pytest refuses them: {failure}")
 
 
 def collect_test_ids(config: Config) -> set[str]:
@@ -88,4 +89,5 @@ def collect_test_ids(config: Config) -> set[str]:
         if failure is None:
             return set(next(event for event in events if event.get("event") == "collected")["tests"])
         problem = pytest_args_problem(config, folder, environment, failure)
-    raise InputError([problem or Problem("pyproject.toml", "", "tool.mutcheck.tests", f"collection failed: {failure}")])
+    problem = problem or Problem.with_details("pyproject.toml", "tool.mutcheck.tests", f"collection failed: {failure}")
+    raise InputError([problem])
