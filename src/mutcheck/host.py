@@ -21,6 +21,7 @@ import pytest
 from mutcheck.batches import run_tests
 from mutcheck.catalog import MODULE_SCOPE
 from mutcheck.collection_errors import CollectionError, described, in_one_line, pytest_message
+from mutcheck.collection_needs import NeedsRecorder
 from mutcheck.events import EventWriter
 from mutcheck.exit_code import ExitCode
 from mutcheck.import_reach import ImportReach
@@ -51,6 +52,9 @@ class HostPlugin:
         self.import_reached: set[str] = set()
         self.notes: list[str] = []  # what the host changed of the project's options, said once by the engine
         self.collection_started = time.monotonic()
+        # what collecting needs installed (`mutcheck init` asks, to choose the workflow's install line)
+        roots = [spec["project"], *spec["project_roots"]]
+        self.needs = NeedsRecorder(roots, spec["pytest_args"]) if spec.get("needs") else None
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_cmdline_main(self, config: pytest.Config) -> int | None:
@@ -129,7 +133,8 @@ class HostPlugin:
         # Moments on the system's monotonic clock, which the engine's process shares.
         moments = {"collection_started": self.collection_started, "collected": time.monotonic()}
         tests = [item.nodeid for item in session.items]
-        events.write({"event": "collected", "tests": tests, "notes": self.notes, **moments})
+        needs = {"needs": self.needs.found()} if self.needs else {}
+        events.write({"event": "collected", "tests": tests, "notes": self.notes, **moments, **needs})
         if self.spec["mode"] == "collect":
             return True
         host = Scheduler(self.spec, session, time.monotonic() - STARTED)
@@ -179,7 +184,7 @@ def main() -> None:
     args += ["-o", f"cache_dir={Path(spec['scratch']) / 'pytest-cache'}"]
     answers = os.fdopen(os.dup(0), "r", encoding="utf-8") if spec["mode"] == "full" else None
     plugin = HostPlugin(spec, answers)
-    code = pytest.main(args, plugins=[plugin])
+    code = pytest.main(args, plugins=[plugin, *([plugin.needs] if plugin.needs else [])])
     plugin.stop_import_reach()
     if not plugin.reached_run_loop and not plugin.stopped_for_an_option:
         # e.g. a test id that no longer collects because its module fails
