@@ -52,9 +52,9 @@ class HostPlugin:
         self.import_reached: set[str] = set()
         self.notes: list[str] = []  # what the host changed of the project's options, said once by the engine
         self.collection_started = time.monotonic()
-        # what collecting needs installed (`mutcheck init` asks, to choose the workflow's install line)
-        roots = [spec["project"], *spec["project_roots"]]
-        self.needs = NeedsRecorder(roots, spec["pytest_args"]) if spec.get("needs") else None
+        self.needs: NeedsRecorder | None = None  # what collecting needs installed, when `mutcheck init` asks
+        if spec.get("needs"):
+            self.needs = NeedsRecorder([spec["project"], *spec["project_roots"]], spec["pytest_args"])
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_cmdline_main(self, config: pytest.Config) -> int | None:

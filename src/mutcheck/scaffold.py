@@ -343,7 +343,9 @@ def _workflows(
     install, python = install_set(document, suite_needs(suite)), detect_python(document)
     writer.note(
         f"install: {install.line} ({install.reason})",
-        "install: pip's arguments, yours to edit in .github/workflows/mutcheck.yml",
+        "install: pip's arguments"
+        + (" (--group needs pip 25.1 or later)" if "--group" in install.line else "")
+        + ", yours to edit in .github/workflows/mutcheck.yml",
         f"python: {python.value} ({python.reason})",
     )
     if not _COMMIT.match(source.ref):

@@ -178,6 +178,7 @@ def test_a_plugin_the_tests_use_is_installed_by_the_dependency_group_that_holds_
         assert (
             "collecting tests needs hypothesis, pytest-xdist: extra fast and group parallel have them" in result.output
         )
+        assert "install: pip's arguments (--group needs pip 25.1 or later), yours to edit in" in result.output
 
 
 def test_tests_that_do_not_collect_here_are_read_for_their_imports_and_it_is_said(tmp_path):
