@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mutcheck.collect import pytest_args_problem
+from mutcheck.collection_errors import log_lines
 from mutcheck.config import Config
 from mutcheck.imports import Relocation, start_host
 from mutcheck.interrupt import deferred
@@ -212,7 +213,7 @@ def run_engine(
                     stop_session_leader(host, host.session_tag)
         run.log = log_tail(log_path)
         if run.collection_error and not run.tests:
-            failure = " | ".join(run.log.strip().splitlines()[-5:])
+            failure = "\n".join([run.collection_error, *(f"  {line}" for line in log_lines(run.log, str(scratch)))])
             if problem := pytest_args_problem(config, Path(directory), environment, failure):
                 raise InputError([problem])
     run.seconds = time.monotonic() - started

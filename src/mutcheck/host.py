@@ -20,6 +20,8 @@ import pytest
 
 from mutcheck.batches import run_tests
 from mutcheck.catalog import MODULE_SCOPE
+from mutcheck.collection_errors import CollectionError, described, in_one_line, pytest_message
+from mutcheck.collection_needs import NeedsRecorder
 from mutcheck.events import EventWriter
 from mutcheck.exit_code import ExitCode
 from mutcheck.import_reach import ImportReach
@@ -42,13 +44,17 @@ class HostPlugin:
     def __init__(self, spec: dict[str, Any], answers: TextIO | None) -> None:
         self.spec = spec
         self.answers = answers  # the engine's stdin, taken before pytest captures it
-        self.collection_errors: list[str] = []
+        self.collection_errors: list[CollectionError] = []
+        self.interruption: str | None = None  # `pytest.exit` or KeyboardInterrupt while collecting
         self.reached_run_loop = False
         self.stopped_for_an_option = False
         self.import_reach: ImportReach | None = None  # from the first conftest to the end of collection
         self.import_reached: set[str] = set()
         self.notes: list[str] = []  # what the host changed of the project's options, said once by the engine
         self.collection_started = time.monotonic()
+        self.needs: NeedsRecorder | None = None  # what collecting needs installed, when `mutcheck init` asks
+        if spec.get("needs"):
+            self.needs = NeedsRecorder([spec["project"], *spec["project_roots"]], spec["pytest_args"])
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_cmdline_main(self, config: pytest.Config) -> int | None:
@@ -96,11 +102,21 @@ class HostPlugin:
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
             lines = [line for line in report.longreprtext.splitlines() if line.strip()]
-            reason = last_error(lines) or (lines or ["failed"])[-1]
-            self.collection_errors.append(f"{report.nodeid or 'collection'}: {reason}")
+            message = pytest_message(report.longreprtext, self.spec["project"])
+            error = last_error(lines) or (lines or ["failed"])[-1]
+            self.collection_errors.append(CollectionError(report.nodeid, message, error))
+
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        """Said only by the terminal reporter, which the host has taken out."""
+        self.interruption = f"pytest stopped: {excinfo.exconly()}"
 
     def collection_failure(self, fallback: str) -> dict[str, str]:
-        return {"event": "collection-error", "broken": "; ".join(self.collection_errors) or fallback}
+        """Why the suite does not collect, error by error; in a mutant's fallback host, why the
+        mutant broke its tests' modules, in one line."""
+        if not self.collection_errors:
+            return {"event": "collection-error", "broken": self.interruption or fallback}
+        listed = in_one_line if self.spec["mode"] == "tests" else described
+        return {"event": "collection-error", "broken": listed(self.collection_errors)}
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
@@ -117,7 +133,8 @@ class HostPlugin:
         # Moments on the system's monotonic clock, which the engine's process shares.
         moments = {"collection_started": self.collection_started, "collected": time.monotonic()}
         tests = [item.nodeid for item in session.items]
-        events.write({"event": "collected", "tests": tests, "notes": self.notes, **moments})
+        needs = {"needs": self.needs.found()} if self.needs else {}
+        events.write({"event": "collected", "tests": tests, "notes": self.notes, **moments, **needs})
         if self.spec["mode"] == "collect":
             return True
         host = Scheduler(self.spec, session, time.monotonic() - STARTED)
@@ -167,8 +184,9 @@ def main() -> None:
     args += ["-o", f"cache_dir={Path(spec['scratch']) / 'pytest-cache'}"]
     answers = os.fdopen(os.dup(0), "r", encoding="utf-8") if spec["mode"] == "full" else None
     plugin = HostPlugin(spec, answers)
-    code = pytest.main(args, plugins=[plugin])
+    code = pytest.main(args, plugins=[plugin, *([plugin.needs] if plugin.needs else [])])
     plugin.stop_import_reach()
     if not plugin.reached_run_loop and not plugin.stopped_for_an_option:
         # e.g. a test id that no longer collects because its module fails
-        EventWriter(spec["events_fd"]).write(plugin.collection_failure(f"pytest stopped before running: {code!r}"))
+        stopped = f"pytest stopped before running (exit status {int(code)})"
+        EventWriter(spec["events_fd"]).write(plugin.collection_failure(stopped))

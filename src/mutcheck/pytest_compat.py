@@ -1,5 +1,6 @@
 """The pytest internals mutcheck relies on, one shim each, saying which pytest versions need it."""
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -49,3 +50,23 @@ def rewrite_only_the_suite() -> None:
         config.pluginmanager.rewrite_hook = hook
 
     Config._mark_plugins_for_rewrite = mark_none
+
+
+def option_names(parser: pytest.Parser) -> set[str]:
+    """Every option spelling (`--cov`, `-n`) and ini key registered with pytest's parser so far.
+
+    pytest has no public listing: 8.0–9.x keep the options in `_anonymous` and `_groups` (9.x counts
+    `_anonymous` among `_groups`), each with `names()`, and the ini keys in `_inidict`.
+    """
+    groups = [parser._anonymous, *parser._groups]
+    return {name for group in groups for option in group.options for name in option.names()} | set(parser._inidict)
+
+
+def fixture_functions(item: pytest.Item) -> list[Callable[..., Any]]:
+    """The function of each fixture a test uses: the definition in effect for each name.
+
+    pytest 8.0–9.x keep a test function's fixtures in `_fixtureinfo.name2fixturedefs` (definitions
+    by name, the one in effect last); other items have none.
+    """
+    info = getattr(item, "_fixtureinfo", None)
+    return [definitions[-1].func for definitions in info.name2fixturedefs.values() if definitions] if info else []

@@ -43,7 +43,7 @@ class UnusableOption:
         )
 
 
-def _given_in(arguments: list[str], spellings: tuple[str, ...]) -> str | None:
+def given_in(arguments: list[str], spellings: tuple[str, ...]) -> str | None:
     """The spelling of an option among command-line arguments (`--tb=short`, `-n 2` and `-x` forms)."""
     for argument in arguments:
         for spelling in spellings:
@@ -70,13 +70,20 @@ def _ini_field(inipath: Path) -> str:
 def _where(config: pytest.Config, spellings: tuple[str, ...], pytest_args: list[str]) -> tuple[str, str, str]:
     """The source, key and spelling of an option: mutcheck's own pytest_args, PYTEST_ADDOPTS or the
     ini file's addopts, in that order (the first that has it)."""
-    if spelling := _given_in(pytest_args, spellings):
+    if spelling := given_in(pytest_args, spellings):
         return "pyproject.toml", "tool.mutcheck.pytest_args", spelling
-    if spelling := _given_in(shlex.split(os.environ.get("PYTEST_ADDOPTS", "")), spellings):
+    if spelling := given_in(shlex.split(os.environ.get("PYTEST_ADDOPTS", "")), spellings):
         return "PYTEST_ADDOPTS", "", spelling
-    if config.inipath is not None and (spelling := _given_in(_split(config.getini("addopts")), spellings)):
+    if config.inipath is not None and (spelling := given_in(_split(config.getini("addopts")), spellings)):
         return os.path.relpath(config.inipath, config.rootpath), _ini_field(config.inipath), spelling
     return "pytest's options", "", spellings[0]
+
+
+def configured_arguments(config: pytest.Config, pytest_args: list[str]) -> list[str]:
+    """Every argument the project's configuration gives pytest: mutcheck's own pytest_args,
+    PYTEST_ADDOPTS and the ini file's addopts."""
+    from_ini = _split(config.getini("addopts")) if config.inipath is not None else []
+    return [*pytest_args, *shlex.split(os.environ.get("PYTEST_ADDOPTS", "")), *from_ini]
 
 
 def unusable_option(config: pytest.Config, pytest_args: list[str]) -> UnusableOption | None:

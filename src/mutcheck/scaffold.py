@@ -1,7 +1,6 @@
 """What `mutcheck init` writes into a project: the [tool.mutcheck] table, a catalog skeleton,
 .gitignore lines and, on request, the two GitHub workflows; it never overwrites a file."""
 
-import configparser
 import json
 import re
 import tomllib
@@ -13,15 +12,18 @@ from pathlib import Path
 import tomlkit
 import tomlkit.exceptions
 
+from mutcheck.config import Config, load_config
+from mutcheck.install_set import install_set
 from mutcheck.problems import InputError, Problem
 from mutcheck.project_paths import outside_project
+from mutcheck.pytest_ini import ini_settings
+from mutcheck.suite_needs import suite_needs
 from mutcheck.toml_file import read_toml
 
 CATALOG = "mutants"
 CATALOG_EXAMPLE = "guards.toml"
 IGNORED = ("/mutcheck-results/",)  # where the actions and the README's commands put reports
 NOT_PACKAGES = {"tests", "test", "testing", "docs", "doc", "examples", "benchmarks", "scripts", "build", "dist"}
-TEST_EXTRAS = ("test", "tests", "testing", "dev")
 LOWEST_PYTHON = 11  # mutcheck needs Python 3.11 or later
 _GITHUB = re.compile(r"^([A-Za-z0-9][A-Za-z0-9-]{0,38})/([A-Za-z0-9._-]{1,100})@([A-Za-z0-9._/-]{1,200})$")
 _COMMIT = re.compile(r"^[0-9a-f]{40}$")
@@ -97,15 +99,9 @@ def detect_target(root: Path, document: dict[str, object]) -> Choice:
     return Choice(tuple(candidates), "every package found; none is named like the project")
 
 
-def _ini_testpaths(path: Path, section: str) -> list[str] | None:
-    parser = configparser.ConfigParser(interpolation=None)
-    try:
-        parser.read(path, encoding="utf-8")
-    except (configparser.Error, UnicodeDecodeError):
-        return None
-    if not parser.has_option(section, "testpaths"):
-        return None
-    return parser.get(section, "testpaths").split()
+def _ini_testpaths(path: Path) -> list[str] | None:
+    value = ini_settings(path).get("testpaths")
+    return value.split() if isinstance(value, str) else None
 
 
 def detect_tests(root: Path, document: dict[str, object]) -> Choice:
@@ -114,15 +110,15 @@ def detect_tests(root: Path, document: dict[str, object]) -> Choice:
     pytest_tables = tool.get("pytest") if isinstance(tool, dict) else None
     found: list[tuple[str, object]] = []
     if (root / "pytest.ini").is_file():
-        found.append(("testpaths in pytest.ini", _ini_testpaths(root / "pytest.ini", "pytest")))
+        found.append(("testpaths in pytest.ini", _ini_testpaths(root / "pytest.ini")))
     if isinstance(pytest_tables, dict):
         found.append(("testpaths in [tool.pytest]", pytest_tables.get("testpaths")))
         ini_options = pytest_tables.get("ini_options")
         if isinstance(ini_options, dict):
             found.append(("testpaths in [tool.pytest.ini_options]", ini_options.get("testpaths")))
-    for name, section in (("tox.ini", "pytest"), ("setup.cfg", "tool:pytest")):
+    for name in ("tox.ini", "setup.cfg"):
         if (root / name).is_file():
-            found.append((f"testpaths in {name}", _ini_testpaths(root / name, section)))
+            found.append((f"testpaths in {name}", _ini_testpaths(root / name)))
     for reason, value in found:
         paths = [value] if isinstance(value, str) else value
         if isinstance(paths, list) and paths and all(isinstance(path, str) for path in paths):
@@ -134,21 +130,6 @@ def detect_tests(root: Path, document: dict[str, object]) -> Choice:
             return Choice((name,), f"the {name}/ directory")
     message = "no tests found (pytest testpaths, tests/ or test/); give --tests"
     raise InputError([Problem(str(root), "", "tests", message)])
-
-
-def detect_install(document: dict[str, object]) -> Choice:
-    """What the workflow pip-installs: the project, editable (its tests must import the files mutcheck
-    mutates, not an installed copy), with its test extra or dependency group when it has one."""
-    project = document.get("project")
-    extras = project.get("optional-dependencies") if isinstance(project, dict) else None
-    groups = document.get("dependency-groups")
-    for extra in TEST_EXTRAS:
-        if isinstance(extras, dict) and extra in extras:
-            return Choice(f"-e .[{extra}]", f'the project, editable, with its "{extra}" extra')
-    for group in TEST_EXTRAS:
-        if isinstance(groups, dict) and group in groups:
-            return Choice(f"-e . --group {group}", f'the project, editable, with its "{group}" dependency group')
-    return Choice("-e .", "the project, editable (it has no test extra or dependency group)")
 
 
 def detect_python(document: dict[str, object]) -> Choice:
@@ -334,8 +315,9 @@ def init_project(
     example = _filled(_template("init", "example.toml"), {"TARGET_FILE": target_file, "TEST_FILE": test_file})
     writer.create(f"{CATALOG}/{CATALOG_EXAMPLE}", example, " (one commented example entry)")
     _ignore(writer)
-    if source is not None:
-        _workflows(writer, document, source, shards)
+    if source is not None:  # the tests whose needs the install line holds: those chosen, or those configured
+        suite = Config(root, tests=tests_choice.value) if tests_choice else load_config(root)
+        _workflows(writer, document, source, shards, suite)
     writer.commit(report)
     report(f"next: add entries to {CATALOG}/{CATALOG_EXAMPLE}, then `mutcheck check` and `mutcheck run`")
 
@@ -354,10 +336,16 @@ def _ignore(writer: _Writer) -> None:
         writer.create(".gitignore", text, ": " + ", ".join(missing))
 
 
-def _workflows(writer: _Writer, document: dict[str, object], source: ActionSource, shards: int | None) -> None:
-    install, python = detect_install(document), detect_python(document)
+def _workflows(
+    writer: _Writer, document: dict[str, object], source: ActionSource, shards: int | None, suite: Config
+) -> None:
+    """The two workflows; the run's installs the project with what collecting `suite`'s tests needs."""
+    install, python = install_set(document, suite_needs(suite)), detect_python(document)
     writer.note(
-        f"install: {install.value} ({install.reason})",
+        f"install: {install.line} ({install.reason})",
+        "install: pip's arguments"
+        + (" (--group needs pip 25.1 or later)" if "--group" in install.line else "")
+        + ", yours to edit in .github/workflows/mutcheck.yml",
         f"python: {python.value} ({python.reason})",
     )
     if not _COMMIT.match(source.ref):
@@ -365,7 +353,7 @@ def _workflows(writer: _Writer, document: dict[str, object], source: ActionSourc
     values = {
         "ACTIONS": source.repository,
         "REF": source.ref,
-        "INSTALL": str(install.value),
+        "INSTALL": install.line,
         "PYTHON": str(python.value),
         "SHARDS": str(shards or 1),
         "SHARD_LIST": ", ".join(str(k) for k in range(1, (shards or 1) + 1)),

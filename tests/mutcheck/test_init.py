@@ -3,6 +3,7 @@
 import tomllib
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from mutcheck.cli import main
@@ -88,18 +89,120 @@ def test_never_overwrites_and_says_what_it_skipped(tmp_path):
     assert "wrote" not in again.output
 
 
+A_TEST = "def test_total():\n    assert total([1, 2]) == 3\n"
+
+
 def test_workflow_choices_follow_the_project(tmp_path):
     pyproject = '[project]\nname = "shop"\nrequires-python = ">=3.12"\n[project.optional-dependencies]\ndev = ["x"]\n'
-    project = flat_project(tmp_path / "p", pyproject)
+    project = flat_project(tmp_path / "p", pyproject, pytest_ini="[pytest]\npythonpath = .\n")
     (project / "tests").mkdir()
+    (project / "tests" / "test_cart.py").write_text("from shop.cart import total\n\n\n" + A_TEST, encoding="utf-8")
     result = init(project, "--github", "octo/mutcheck@main", "--shards", "3")
     assert result.exit_code == 0, result.output
-    assert 'install: -e .[dev] (the project, editable, with its "dev" extra)' in result.output
+    assert (
+        "install: -e . (collecting tests needs nothing beyond the project's dependencies and pytest)" in result.output
+    )
+    assert "install: pip's arguments, yours to edit in .github/workflows/mutcheck.yml" in result.output
     assert "python: 3.12 (the lowest the project's requires-python allows (>=3.12))" in result.output
     assert "warning: main is not a commit SHA; pin one so the workflows run what you reviewed" in result.output
     written = (project / ".github" / "workflows" / "mutcheck.yml").read_text(encoding="utf-8")
     assert "shard: [1, 2, 3]" in written and "--shard ${{ matrix.shard }}/3" in written
-    assert "uses: octo/mutcheck/.github/actions/run@main" in written and 'install: "-e .[dev]"' in written
+    assert "uses: octo/mutcheck/.github/actions/run@main" in written and 'install: "-e ."' in written
+
+
+# Extras as many projects have them: a small one for the tests, and the one named `test` that also
+# lists a heavy stack, not installed here.
+EXTRAS = """
+[project.optional-dependencies]
+test = ["hypothesis", "torch>=2", "transformers"]
+tests-core = ["hypothesis>=6"]
+docs = ["sphinx"]
+all = ["Shop[test,docs]"]
+"""
+
+
+def installed_line(project: Path) -> str:
+    workflow = (project / ".github" / "workflows" / "mutcheck.yml").read_text(encoding="utf-8")
+    return next(line.strip() for line in workflow.splitlines() if line.strip().startswith("install:"))
+
+
+def test_the_install_line_holds_what_collecting_the_tests_imports_and_not_the_heavy_extra(tmp_path):
+    project = flat_project(
+        tmp_path / "p", '[project]\nname = "Shop"\n' + EXTRAS, pytest_ini="[pytest]\npythonpath = .\n"
+    )
+    (project / "tests").mkdir()
+    # a test module that writes beside itself when imported: collected in a copy, it writes there
+    test = "import pathlib\nimport hypothesis\n\nfrom shop.cart import total\n\n"
+    test += "pathlib.Path(__file__).with_name('imported').touch()\n\n\n" + A_TEST
+    (project / "tests" / "test_cart.py").write_text(test, encoding="utf-8")
+    result = init(project, "--github", f"octo/mutcheck@{REF}")
+    assert result.exit_code == 0, result.output
+    assert not (project / "tests" / "imported").exists()
+    reason = (
+        "collecting tests needs hypothesis: extra tests-core has it; "
+        "extra all would add sphinx, torch, transformers; extra test would add torch, transformers"
+    )
+    assert f"install: -e .[tests-core] ({reason})" in result.output
+    assert installed_line(project) == 'install: "-e .[tests-core]"'
+
+
+PARALLEL = """
+[project.optional-dependencies]
+fast = ["hypothesis"]
+[dependency-groups]
+parallel = ["pytest-xdist"]
+checks = [{include-group = "parallel"}, "hypothesis", "ruff"]
+"""
+
+
+@pytest.mark.parametrize(
+    ("pytest_ini", "test", "line"),
+    [
+        ("", A_TEST, "-e .[fast]"),  # pytest-xdist is installed here, but the tests do not use it
+        ("addopts = -n 2\n", A_TEST, "-e .[fast] --group parallel"),  # an option of its
+        ("looponfailroots = shop\n", A_TEST, "-e .[fast] --group parallel"),  # an ini key of its
+        ("", "def test_total(worker_id):\n    assert total([worker_id]) == 'master'\n", "-e .[fast] --group parallel"),
+    ],
+    ids=["unused", "option", "ini-key", "fixture"],
+)
+def test_a_plugin_the_tests_use_is_installed_by_the_dependency_group_that_holds_it(tmp_path, pytest_ini, test, line):
+    project = flat_project(tmp_path / "p", '[project]\nname = "shop"\n' + PARALLEL)
+    (project / "pytest.ini").write_text("[pytest]\npythonpath = .\n" + pytest_ini, encoding="utf-8")
+    (project / "tests").mkdir()
+    source = "import hypothesis\n\nfrom shop.cart import total\n\n\n" + test
+    (project / "tests" / "test_cart.py").write_text(source, encoding="utf-8")
+    result = init(project, "--github", f"octo/mutcheck@{REF}")
+    assert result.exit_code == 0, result.output
+    assert installed_line(project) == f'install: "{line}"', result.output
+    if "parallel" in line:
+        assert (
+            "collecting tests needs hypothesis, pytest-xdist: extra fast and group parallel have them" in result.output
+        )
+        assert "install: pip's arguments (--group needs pip 25.1 or later), yours to edit in" in result.output
+
+
+def test_tests_that_do_not_collect_here_are_read_for_their_imports_and_it_is_said(tmp_path):
+    project = flat_project(
+        tmp_path / "p", '[project]\nname = "Shop"\n' + EXTRAS, pytest_ini="[pytest]\npythonpath = .\n"
+    )
+    (project / "tests").mkdir()
+    test = "import hypothesis\nimport torch\n\nfrom shop.cart import total\n\n\n" + A_TEST
+    (project / "tests" / "test_cart.py").write_text(test, encoding="utf-8")
+    result = init(project, "--github", f"octo/mutcheck@{REF}")
+    assert result.exit_code == 0, result.output
+    said = "tests do not collect here (1 error: `mutcheck check` shows why); their imports name hypothesis, torch"
+    assert f"install: -e .[test] ({said}: extra test has them; extra all would add sphinx)" in result.output
+    assert installed_line(project) == 'install: "-e .[test]"'
+
+
+def test_a_requirement_that_is_not_one_is_named_with_its_extra(tmp_path):
+    pyproject = '[project]\nname = "shop"\n[project.optional-dependencies]\ntest = ["hypothesis >>> 6"]\n'
+    project = flat_project(tmp_path / "p", pyproject)
+    (project / "tests").mkdir()
+    result = init(project, "--github", f"octo/mutcheck@{REF}")
+    assert result.exit_code == ExitCode.USAGE, result.output
+    assert result.output.startswith("error: pyproject.toml: project.optional-dependencies.test: not a requirement: ")
+    assert len(result.output.splitlines()) == 1 and not (project / "mutants").exists()
 
 
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path):
@@ -120,7 +223,7 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path):
     assert list(empty.iterdir()) == []
 
 
-def test_a_src_layout_wins_over_top_level_packages_and_a_dependency_group_is_installed(tmp_path):
+def test_a_src_layout_wins_and_a_dependency_group_of_pytest_alone_is_not_installed(tmp_path):
     # As in agent SDKs: the project is named "acme-agents", its package src/agents, its test
     # helpers a top-level integration_tests/ package, and its test tools a PEP 735 group.
     pyproject = '[project]\nname = "acme-agents"\n[dependency-groups]\ndev = ["pytest"]\n'
@@ -132,7 +235,7 @@ def test_a_src_layout_wins_over_top_level_packages_and_a_dependency_group_is_ins
     result = init(project, "--github", f"octo/mutcheck@{REF}")
     assert result.exit_code == 0, result.output
     assert "target: src/agents (the only package under src/)" in result.output
-    assert 'install: -e . --group dev (the project, editable, with its "dev" dependency group)' in result.output
+    assert installed_line(project) == 'install: "-e ."'  # mutcheck brings pytest
 
 
 def test_a_tool_written_as_an_inline_table_gets_the_mutcheck_table_and_stays_valid_toml(tmp_path):

@@ -1,9 +1,14 @@
 """What a newcomer meets in the first hour: other tools' files in the catalog folder, progress lines
-that read as what they mean, and `show` naming the tests a survivor's new test can start from."""
+that read as what they mean, `show` naming the tests a survivor's new test can start from, and a
+suite that does not collect saying why, item by item."""
 
+import re
 import shutil
 
-from tests.mutcheck.engine_project import make_engine_project
+import pytest
+
+from mutcheck.exit_code import ExitCode
+from tests.mutcheck.engine_project import make_engine_project, make_project
 from tests.mutcheck.hostile.commands import invoke
 
 
@@ -58,3 +63,60 @@ def test_init_refuses_the_placeholder_of_the_readme_for_the_actions_repository(t
         assert status == 2, output
         assert f"--github: {placeholder}: " in output and "a placeholder" in output
     assert not (project / ".github").exists() and not (project / "mutants").exists()
+
+
+@pytest.mark.parametrize("command", ["check", "run"])
+def test_test_files_sharing_a_basename_say_which_files_clash_for_the_first_five_then_how_many_more(tmp_path, command):
+    # `tests = ["tests"]` over folders without __init__.py: pytest imports each test_util.py as `test_util`.
+    project = make_project(tmp_path / "project")
+    for folder in ("api", "cli", "core", "db", "io", "net", "ui", "web"):
+        (project / "tests" / folder).mkdir()
+        (project / "tests" / folder / "test_util.py").write_text("def test_it():\n    pass\n", encoding="utf-8")
+    status, output = invoke(project, command)
+    assert status == (ExitCode.USAGE if command == "check" else ExitCode.BASELINE_FAILED), output
+    assert "collection failed: 7 errors" in output  # the first of the eight imports; the others clash with it
+    for folder in ("cli", "core", "db", "io", "net"):
+        assert f"  tests/{folder}/test_util.py: import file mismatch:" in output, output
+        # the message's own lines, with the project's paths
+        assert re.search(f"we want to collect:\n +tests/{folder}/test_util.py\n", output), output
+    assert "tests/ui/test_util.py:" not in output and "  and 2 more" in output
+    assert "imported module 'test_util' has this __file__ attribute:" in output
+    assert str(tmp_path) not in output  # paths into the scratch copy are the project's own
+
+
+def test_a_module_error_shows_its_first_lines_control_characters_spelled_out(tmp_path):
+    project = make_project(tmp_path / "project")
+    lines = "\\n".join(f"line {number}" for number in range(2, 12))
+    (project / "tests" / "test_loud.py").write_text(
+        f'raise ValueError("first\\x1b[31m red\\n{lines}")\n', encoding="utf-8"
+    )
+    (project / "tests" / "test_dependency.py").write_text("import no_such_dependency\n", encoding="utf-8")
+    status, output = invoke(project, "check")
+    assert status == 2
+    assert "error: pyproject.toml: tool.mutcheck.tests: collection failed: 2 errors\n" in output
+    assert "  tests/test_loud.py: ValueError: first\\x1b[31m red\n      line 2\n" in output
+    assert "      line 6\n      …\n" in output and "line 7" not in output
+    assert "\x1b" not in output
+    assert "  tests/test_dependency.py: ImportError while importing test module 'tests/test_dependency.py'." in output
+    assert "      ModuleNotFoundError: No module named 'no_such_dependency'" in output
+
+
+@pytest.mark.parametrize(
+    ("conftest", "said"),
+    [
+        (
+            "def pytest_collectstart(collector):\n    pytest.exit('set DATABASE_URL first')\n",
+            "Exit: set DATABASE_URL first",
+        ),
+        ("def pytest_collection_modifyitems(items):\n    raise KeyboardInterrupt\n", "KeyboardInterrupt"),
+    ],
+    ids=["pytest.exit", "KeyboardInterrupt"],
+)
+def test_a_collection_stopped_by_the_project_says_what_stopped_it(tmp_path, conftest, said):
+    # pytest's terminal reporter alone says this, and a pytest host runs without it.
+    project = make_project(tmp_path / "project")
+    (project / "tests" / "conftest.py").write_text("import pytest\n\n\n" + conftest, encoding="utf-8")
+    status, output = invoke(project, "check")
+    assert status == 2
+    assert "error: pyproject.toml: tool.mutcheck.tests: collection failed: pytest stopped: " in output
+    assert said in output
