@@ -76,11 +76,6 @@ class _Holder:
     qualname: str
     classes: tuple[tuple[str, str, int], ...]
 
-    @property
-    def shift(self) -> int:
-        """How far down the file its lines are from where they are compiled alone."""
-        return self.first_line - 1 - len(self.classes)
-
 
 @dataclass(frozen=True)
 class _Alone:
@@ -109,12 +104,41 @@ class FileCode:
         """Whether the edited file differs from the file in comments, docstrings and formatting
         only; None when it does not parse."""
         holder = self._holder_of(span)
-        if holder is not None and (head := self._layout_alone(holder)) is not None:
+        if holder is not None and self._shift(holder) >= 0 and (head := self._layout_alone(holder)) is not None:
             tree = self._tree_alone(holder, self._edited_holder(holder, span, replacement))
             if tree is not None:
                 return layout_free(tree) == head
         tree = parsed(self._edited(0, len(self.text), span, replacement), self.path)
         return None if tree is None else layout_free(tree) == self._layout
+
+    def edit_key(self, span: Span, replacement: str) -> str:
+        """The edited file's syntax tree as a string, equal for two edits of this file exactly when
+        their files parse alike: made from the function the edit lies in (the rest of the file is
+        the file's own, line for line), else from the module's statement it lies in, else whole."""
+        holder = self._holder_of(span)
+        if holder is not None and self._shift(holder) >= 0:
+            tree = self._tree_alone(holder, self._edited_holder(holder, span, replacement))
+            if tree is not None:
+                return f"{holder.first_line}:{ast.dump(tree)}"
+        last = span.end_line - 1 if span.end_column == 0 and span.end_line > span.start_line else span.end_line
+        at = bisect.bisect_right(self._statements, (span.start_line, len(self.offsets))) - 1
+        if at >= 0 and last <= self._statements[at][1]:
+            first, end = self._statements[at]
+            tree = parsed(self._edited(self.offsets[first - 1], self.offsets[end], span, replacement), self.path)
+            if tree is not None:
+                return f"@{first}:{ast.dump(tree)}"
+        return ast.dump(ast.parse(self._edited(0, len(self.text), span, replacement), self.path))
+
+    @cached_property
+    def _statements(self) -> list[tuple[int, int]]:
+        """The first and last line of each statement of the module (decorators included)."""
+        return [
+            (
+                min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))]),
+                node.end_lineno or node.lineno,
+            )
+            for node in ast.parse(self.text, self.path).body
+        ]
 
     def compile_edit(self, span: Span, replacement: str, scope: str | None) -> EditCode:
         """The edit of `span` to `replacement`, compiled; `scope`: the qualified name a swap must lie
@@ -144,12 +168,12 @@ class FileCode:
         levels = self._compiled_levels(text, holder)
         if levels is None or any(own_parts(a) != own_parts(b) for a, b in zip(alone.around, levels, strict=False)):
             return None
-        function = _shifted(levels[-1], holder.shift)
+        function = _shifted(levels[-1], self._shift(holder))
         chain = function_swap_chain(alone.function, function)
         target = chain_unit(chain, scope)
         marked = None
         if chain is not None and target is not None:
-            tree = ast.increment_lineno(ast.parse(text, self.path), holder.shift)
+            tree = ast.increment_lineno(ast.parse(text, self.path), self._shift(holder))
             if mark_evidence(tree, evidence_code(chain)):
                 marked_levels = self._levels(compile_marked(tree, self.path, self.flags), holder)
                 marked = marked_payload(alone.positions, marked_levels[-1]) if marked_levels else None
@@ -181,7 +205,7 @@ class FileCode:
             for node in body:
                 if getattr(node, "type_params", None):  # generics (3.12): their code nests in another
                     continue
-                first = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))])
+                first = _first_line(node)
                 if isinstance(node, _DEFINITIONS):
                     qualname = ".".join([*(name for name, _, _ in classes), node.name])
                     found.append(_Holder(first, node.end_lineno or node.lineno, qualname, classes))
@@ -202,11 +226,30 @@ class FileCode:
         at = bisect.bisect_right(self._first_lines, span.start_line) - 1
         return self._holders[at] if at >= 0 and last <= self._holders[at].last_line else None
 
-    @staticmethod
-    def _skeleton(holder: _Holder) -> str:
-        """What comes before a holder's lines compiled alone: a header for each class around it,
-        so that its code gets its qualified name."""
-        return "".join(f"{indent}class {name}:\n" for name, indent, _ in holder.classes)
+    def _skeleton(self, holder: _Holder) -> str:
+        """What comes before a holder's lines compiled alone: the module's names that imports bind
+        (the compiler calls an imported module's function as an attribute, not as a method), and a
+        header for each class around it, so that its code gets its qualified name."""
+        return self._imports + "".join(f"{indent}class {name}:\n" for name, indent, _ in holder.classes)
+
+    @cached_property
+    def _imports(self) -> str:
+        """An import of each name the module's own statements bind by import, on one line (or none)."""
+        names: dict[str, None] = {}
+        pending: list[ast.AST] = [ast.parse(self.text, self.path)]
+        while pending:
+            node = pending.pop()
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                for alias in node.names:
+                    if alias.name != "*":
+                        names[alias.asname or alias.name.split(".")[0]] = None
+            elif not isinstance(node, (ast.ClassDef, ast.Lambda, *_DEFINITIONS)):  # scopes of their own
+                pending += ast.iter_child_nodes(node)
+        return f"import {', '.join(names)}\n" if names else ""
+
+    def _shift(self, holder: _Holder) -> int:
+        """How far down the file a holder's lines are from where they are compiled alone."""
+        return holder.first_line - 1 - self._skeleton(holder).count("\n")
 
     def _layout_alone(self, holder: _Holder) -> str | None:
         if holder not in self._layouts:
@@ -221,7 +264,7 @@ class FileCode:
         if tree is None:
             return None
         levels = [*((ast.ClassDef, name) for name, _, _ in holder.classes), (_DEFINITIONS, holder.qualname)]
-        body: list[ast.stmt] = tree.body
+        body: list[ast.stmt] = tree.body[1 if self._imports else 0 :]
         for kind, qualname in levels:
             if len(body) != 1 or not isinstance(body[0], kind) or body[0].name != qualname.rsplit(".", 1)[-1]:
                 return None
@@ -278,6 +321,8 @@ class FileCode:
         unless that gives exactly the file's own code of the function."""
         if holder not in self._alone:
             self._alone[holder] = None
+            if self._shift(holder) < 0:  # too near the top for what goes before it
+                return None
             levels = self._compiled_levels(self._skeleton(holder) + self._holder_text(holder), holder)
             in_file = self._in_file(holder)
             if levels and in_file and code_fingerprint(levels[-1]) == code_fingerprint(in_file[1]):
@@ -290,3 +335,8 @@ def _shifted(code: CodeType, lines: int) -> CodeType:
     first line."""
     constants = tuple(_shifted(c, lines) if isinstance(c, CodeType) else c for c in code.co_consts)
     return code.replace(co_firstlineno=code.co_firstlineno + lines, co_consts=constants)
+
+
+def _first_line(node: ast.stmt) -> int:
+    """A statement's first line, its decorators included."""
+    return min([node.lineno, *(decorator.lineno for decorator in getattr(node, "decorator_list", ()))])

@@ -414,6 +414,12 @@ def apply_to_text(mutant: Mutant, text: str, encoding: str = "utf-8") -> Applied
     )
 
 
+def file_code_of(applied: AppliedMutant) -> FileCode | None:
+    """The code of the file a mutant edits, shared by every mutant of that text; None when the file
+    does not compile."""
+    return _parse_file(applied.original, applied.mutant.file).file_code
+
+
 def _compile_edit(parsed: _ParsedFile, span: Span, replacement: str, scope: str) -> EditCode:
     """The edit compiled; a file that does not compile unedited is never swapped nor equivalent.
     Raises SyntaxError when the edited file does not compile."""

@@ -5,7 +5,6 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +15,7 @@ from mutcheck.catalog import FAMILIES_FILE
 from mutcheck.config import Config, load_config
 from mutcheck.exit_code import ExitCode
 from mutcheck.matrix import KILLED, SURVIVED, TIMEOUT, MutantResult, build_matrix
-from mutcheck.mutate import AppliedMutant, MutationError, apply_mutant, read_source
+from mutcheck.mutate import AppliedMutant, MutationError, apply_mutant, file_code_of, read_source
 from mutcheck.problems import InputError, Problem
 from mutcheck.project_paths import outside_project
 from mutcheck.results import baseline_section
@@ -124,27 +123,12 @@ def _out(request: SuggestRequest, config: Config, file: str) -> str:
     return out
 
 
-@lru_cache(maxsize=16)
-def _top_level_lines(original: str) -> tuple[tuple[int, int], ...]:
-    """The first and last line of each top-level statement (decorators included)."""
-    return tuple(
-        (min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", ()))]), node.end_lineno)
-        for node in ast.parse(original).body
-    )
-
-
 def edit_of(applied: AppliedMutant) -> str:
-    """An edit as the catalog compares edits: the mutated file's syntax tree. Only the top-level
-    statement the edit lies in is parsed: everything else is the original's, line for line."""
-    span = applied.span
-    ranges = _top_level_lines(applied.original)
-    inside = [index for index, (first, last) in enumerate(ranges) if first <= span.start_line and span.end_line <= last]
-    if not inside:
+    """An edit as the catalog compares edits: the mutated file's syntax tree (see `FileCode.edit_key`)."""
+    file_code = file_code_of(applied)
+    if file_code is None:
         return ast.dump(ast.parse(applied.mutated))
-    first, last = ranges[inside[0]]
-    shift = applied.mutated.count("\n") - applied.original.count("\n")
-    statement = "".join(applied.mutated.splitlines(keepends=True)[first - 1 : last + shift])
-    return f"{inside[0]}:{ast.dump(ast.parse(statement))}"
+    return file_code.edit_key(applied.span, applied.replacement)
 
 
 def catalogued_edits(config: Config, file: str, out: str) -> set[str]:
