@@ -3,6 +3,7 @@
 `.ci/run` installs them there before the tests; a test asks for one with `npm_package(name)`,
 which installs them first if needed."""
 
+import fcntl
 import json
 import os
 import shutil
@@ -18,7 +19,15 @@ REQUIRED = "MUTCHECK_REQUIRE_NPM"
 
 
 def install(npm: str) -> None:
-    """`npm ci` of the pinned lock file into build/npm, unless that lock file is installed there already."""
+    """`npm ci` of the pinned lock file into build/npm, unless that lock file is installed there
+    already; one process at a time (pytest-xdist's workers may all ask at once)."""
+    INSTALLED.mkdir(parents=True, exist_ok=True)
+    with (INSTALLED.parent / "npm.lock").open("w") as lock_file:
+        fcntl.flock(lock_file, fcntl.LOCK_EX)
+        _install(npm)
+
+
+def _install(npm: str) -> None:
     lock = (PINNED / "package-lock.json").read_bytes()
     copied = INSTALLED / "package-lock.json"
     if (
@@ -27,7 +36,6 @@ def install(npm: str) -> None:
         and (INSTALLED / "node_modules" / ".package-lock.json").is_file()
     ):
         return
-    INSTALLED.mkdir(parents=True, exist_ok=True)
     for name in ("package.json", "package-lock.json"):
         shutil.copyfile(PINNED / name, INSTALLED / name)
     command = [npm, "ci", "--silent", "--no-audit", "--no-fund", "--prefix", str(INSTALLED)]
