@@ -26,7 +26,7 @@ from mutcheck.events import EventWriter
 from mutcheck.exit_code import ExitCode
 from mutcheck.import_reach import ImportReach
 from mutcheck.imports import redirect_imports
-from mutcheck.process import SESSION_TAG, die_with_parent, kill_session
+from mutcheck.process import SESSION_TAG, adopt_orphans, die_with_parent, end_children, kill_session
 from mutcheck.protocol import last_error, logged_failures
 from mutcheck.pytest_compat import rewrite_only_the_suite
 from mutcheck.pytest_options import silence_terminal, switch_off_xdist, unusable_option
@@ -151,6 +151,7 @@ class HostPlugin:
         gc.freeze()
         host.modules = modules_by_file(self.spec["target_files"])
         host.mutants()
+        end_children()  # what the tests left, having left the session and the tag behind too
         events.write({"event": "done", "controls": {"runs": host.controls.runs, "tests": host.controls.tests}})
         return True
 
@@ -158,6 +159,7 @@ class HostPlugin:
 def _stop_the_run(_signal: int, _frame: object) -> None:
     """SIGTERM to the host, e.g. from the kernel once the engine has died: nothing of the run may go on."""
     kill_session(os.getsid(0), os.environ.get(SESSION_TAG))
+    end_children()
     os._exit(ExitCode.TERMINATED)
 
 
@@ -166,6 +168,7 @@ def main() -> None:
     if spec["mode"] == "full":  # the run's host, leading its session
         signal.signal(signal.SIGTERM, _stop_the_run)
         die_with_parent(signal.SIGTERM, spec["parent"])
+        adopt_orphans()
     else:  # a fallback host, in the run's host's session: that host stops what it leaves
         die_with_parent(signal.SIGKILL, spec["parent"])
     sys.dont_write_bytecode = True

@@ -6,7 +6,9 @@ fallback host) leads a process group in that session, and whatever a test starts
 joins its group. A group is killed once its leader has exited, and the session once the host has,
 so nothing of a run outlives it. A test that starts a session of its own (`setsid`,
 `start_new_session=True`) leaves that session, but not the host's environment: every process
-that still carries the host's tag is killed with the host's session.
+that still carries the host's tag is killed with the host's session. One that clears its
+environment too is still the host's descendant: the host adopts every orphan among them (a child
+subreaper, Linux) and ends its adopted children before it reports the run done.
 """
 
 import contextlib
@@ -21,8 +23,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
+_PR_SET_CHILD_SUBREAPER = 36
 SESSION_TAG = "MUTCHECK_SESSION_TAG"  # in the host's environment, so in that of all it starts
 _KILL_ROUNDS = 200  # of 10 ms: a process forking while it is being killed needs another round
+_GRACE_ROUNDS = 200  # of 10 ms: how long a session's leader is given to end what it leaves
 
 
 @functools.cache
@@ -41,6 +45,29 @@ def die_with_parent(signum: int, parent: int) -> None:
         prctl(_PR_SET_PDEATHSIG, signum)
     if os.getppid() != parent:
         os._exit(1)
+
+
+def adopt_orphans() -> None:
+    """Become the parent of every descendant whose own parent ends (Linux), wherever it went."""
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(_PR_SET_CHILD_SUBREAPER, 1)
+
+
+def end_children() -> None:
+    """SIGKILL and reap every child of this process, the orphans it adopted among them, until none
+    is left (an adopted process's own children are adopted in turn when it ends)."""
+    for _round in range(_KILL_ROUNDS):
+        children = _processes(lambda _state, parent, _session: parent == os.getpid())
+        if not children:
+            return
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        time.sleep(0.01)
 
 
 def lead_own_group(parent: int) -> None:
@@ -68,17 +95,23 @@ def end_group(pid: int) -> None:
     kill_group(pid)
 
 
-def _session_members(session: int) -> list[int]:
-    """Live processes of `session` other than this one, from /proc (none found without it)."""
-    members = []
+def _processes(chosen: Callable[[str, int, int], bool]) -> list[int]:
+    """Processes other than this one, from /proc (none found without it), that `chosen` picks by
+    their state, parent and session."""
+    found = []
     for entry in Path("/proc").glob("[0-9]*"):
         try:
-            state, _parent, _group, their_session = entry.joinpath("stat").read_text().rsplit(")", 1)[1].split()[:4]
+            state, parent, _group, session = entry.joinpath("stat").read_text().rsplit(")", 1)[1].split()[:4]
         except (OSError, IndexError):  # ended meanwhile
             continue
-        if int(their_session) == session and state != "Z" and int(entry.name) != os.getpid():
-            members.append(int(entry.name))
-    return members
+        if chosen(state, int(parent), int(session)) and int(entry.name) != os.getpid():
+            found.append(int(entry.name))
+    return found
+
+
+def _session_members(session: int) -> list[int]:
+    """Live processes of `session` other than this one."""
+    return _processes(lambda state, _parent, their_session: their_session == session and state != "Z")
 
 
 def new_session_tag() -> str:
@@ -114,9 +147,16 @@ def kill_session(session: int, tag: str | None = None) -> None:
 
 
 def stop_session_leader(process: subprocess.Popen, tag: str | None = None) -> None:
-    """Kill a process started with `start_new_session` and everything in its session or carrying
-    its `tag`, then reap it."""
+    """Stop a process started with `start_new_session` and everything in its session or carrying
+    its `tag`, then reap it. It is asked first (SIGTERM: a run's host then ends what it adopted, see
+    `end_children`), and killed if it has not ended within a moment."""
     if process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process.pid, signal.SIGTERM)
+        for _round in range(_GRACE_ROUNDS):
+            if os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None:
+                break
+            time.sleep(0.01)
         kill_group(process.pid)
         os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT)
         kill_session(process.pid, tag)

@@ -44,12 +44,14 @@ TESTS = """\
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 from hostile import Modes, behaviour
 
 MARKERS = Path(os.environ["HOSTILE_MARKERS"])
+WAIT = "import time; time.sleep(300)"
 
 
 def mark(name):
@@ -97,6 +99,8 @@ def test_spawns_and_passes():
 def test_leaves_a_session_and_a_temporary_folder(tmp_path):
     (tmp_path / "left.txt").write_text("left", encoding="utf-8")
     subprocess.Popen(["sleep", "300"], start_new_session=True)
+    # and one that leaves the environment behind too, named by the test's tag on its command line
+    subprocess.Popen([sys.executable, "-c", WAIT, os.environ["MUTCHECK_TEST_TAG"]], start_new_session=True, env={})
     mark("new-session")
 """
 
@@ -218,17 +222,19 @@ class Run:
         raise AssertionError(f"no test said {name!r} within {timeout} s")
 
     def processes(self) -> list[str]:
-        """`pid command` of every live process whose environment carries this run's tag."""
+        """`pid command` of every live process whose environment carries this run's tag, or whose
+        command line does (one that cleared its environment)."""
         found = []
         needle = f"MUTCHECK_TEST_TAG={self.tag}".encode()
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
                 continue
             try:
-                if needle not in (entry / "environ").read_bytes().split(b"\0"):
+                arguments = (entry / "cmdline").read_bytes().split(b"\0")
+                if needle not in (entry / "environ").read_bytes().split(b"\0") and self.tag.encode() not in arguments:
                     continue
                 state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
-                command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+                command = b" ".join(arguments).decode(errors="replace")
             except OSError:  # ended meanwhile, or not ours to read
                 continue
             if state != "Z":  # a zombie has ended; only its parent's wait is missing
