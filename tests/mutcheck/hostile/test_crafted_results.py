@@ -29,7 +29,14 @@ def _killer_without_outcome(results):
     return f"mutants/{position}/killers/0: {mutant['killers'][0]!r} has no outcome"
 
 
-@pytest.mark.parametrize("craft", [_unguarded_detail, _unknown_verdict, _killer_without_outcome])
+def _test_index_as_a_float(results):
+    results["mutants"][0]["selected"][0] = 0.0  # an integer to JSON Schema, not to a list index
+    return "mutants/0/selected/0: does not match the results schema: 0.0 is not of type 'integer'"
+
+
+@pytest.mark.parametrize(
+    "craft", [_unguarded_detail, _unknown_verdict, _killer_without_outcome, _test_index_as_a_float]
+)
 @pytest.mark.parametrize("fmt", ["text", "markdown", "html", "stryker"])
 def test_a_crafted_results_file_is_one_line_and_exit_2_in_every_format(tmp_path, craft, fmt):
     results = copy.deepcopy(RESULTS)
