@@ -97,3 +97,19 @@ def test_merge_refuses_shards_of_which_only_one_holds_the_change_guard(tmp_path,
     assert result.output == f"error: {paths[1]}: change_guard: {message}\n"
     assert not (tmp_path / "merged.json").exists()
 
+
+def test_merge_refuses_shards_that_hold_different_texts_of_one_file(tmp_path):
+    paths = []
+    for number in (1, 2):
+        shard = copy.deepcopy(RESULTS)
+        shard["run"]["shard"] = f"{number}/2"
+        shard["mutants"] = [m for position, m in enumerate(shard["mutants"]) if position % 2 == number - 1]
+        if number == 2:
+            shard["sources"]["src/tiny.py"] += "# edited\n"
+        paths.append(tmp_path / f"shard{number}.json")
+        paths[-1].write_text(json.dumps(shard), encoding="utf-8")
+    result = CliRunner().invoke(main, ["merge", *map(str, paths), "-o", str(tmp_path / "merged.json")])
+    assert result.exit_code == 2, result.output
+    message = f"'src/tiny.py' differs from its text in {paths[0]}: shards must match"
+    assert result.output == f"error: {paths[1]}: sources: {message}\n"
+    assert not (tmp_path / "merged.json").exists()
