@@ -6,6 +6,7 @@ from typing import Any
 from mutcheck.plan import Shard
 from mutcheck.problems import InputError, Problem
 from mutcheck.results import summarize
+from mutcheck.results_check import shown
 
 # What was run: shards that differ in one of these are shards of different runs.
 SAME_IN_EVERY_SHARD = (
@@ -40,6 +41,7 @@ def merge_results(shards: list[tuple[Path, dict[str, Any]]]) -> dict[str, Any]:
             has = "has none" if shard.get("change_guard") is None else "has one"
             message = f"{has}, unlike {first_path}: shards must match"
             problems.append(Problem(str(path), "", "change_guard", message))
+    problems += _source_problems(shards)
     if not problems:  # a shard given twice overlaps in every mutant: that one problem says it
         problems = _overlaps(shards)
     if problems:
@@ -127,6 +129,19 @@ def _shard_problems(shards: list[tuple[Path, dict[str, Any]]]) -> list[Problem]:
                 missing.append(f"{index}/{count}")
         more = f" and {missing_count - len(missing)} more" if missing_count > len(missing) else ""
         problems.append(Problem("merge", "", "run.shard", f"missing shards {', '.join(missing)}{more} of {count}"))
+    return problems
+
+
+def _source_problems(shards: list[tuple[Path, dict[str, Any]]]) -> list[Problem]:
+    """Shards of one run read each file at one commit: a file's text is the same in every shard that has it."""
+    problems = []
+    seen: dict[str, tuple[Path, str]] = {}
+    for path, shard in shards:
+        for file, text in shard["sources"].items():
+            earlier_path, earlier = seen.setdefault(file, (path, text))
+            if earlier != text:
+                message = f"{shown(file)} differs from its text in {earlier_path}: shards must match"
+                problems.append(Problem(str(path), "", "sources", message))
     return problems
 
 

@@ -246,7 +246,12 @@ def load_results(path: Path) -> dict[str, Any]:
         raise InputError([Problem(str(path), "", "format", f"not a {FORMAT} version {VERSION} file")])
     import jsonschema  # only reading a results file needs it, not writing one
 
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema()).iter_errors(data))
+    # JSON Schema counts 1.0 as an integer; the renderers index and count with these numbers.
+    whole_numbers = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _, value: isinstance(value, int) and not isinstance(value, bool)
+    )
+    validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=whole_numbers)
+    error = jsonschema.exceptions.best_match(validator(schema()).iter_errors(data))
     if error is not None:
         where = "/".join(_part(part) for part in error.absolute_path)
         message = f"does not match the results schema: {capped(error.message, 300)}"

@@ -7,6 +7,7 @@ from typing import Any
 from mutcheck.matrix import VERDICTS
 from mutcheck.outcome import OUTCOMES
 from mutcheck.problems import Problem
+from mutcheck.source_text import line_offsets
 
 SHOWN_LIMIT = 80
 TEXT_FIELDS = ("title", "why", "hint", "equivalent", "survives")
@@ -61,6 +62,8 @@ def _mutant(
     tests, languages = results["tests"], results["run"]["languages"]
     if mutant["file"] not in results["sources"]:
         yield Problem(source, "", f"{where}/file", f"{shown(mutant['file'])} has no text in sources")
+    elif message := _outside(mutant["span"], results["sources"][mutant["file"]]):
+        yield Problem(source, "", f"{where}/span", message)
     for field in TEXT_FIELDS:
         if mutant[field] is not None:
             yield from _languages(source, f"{where}/{field}", mutant[field], languages)
@@ -82,6 +85,19 @@ def _mutant(
         if not _detail_fits(problem):
             message = f"{shown(problem['detail'])} is not a detail of a {problem['kind']} problem"
             yield Problem(source, "", f"{where}/problems/{position}/detail", message)
+
+
+def _outside(span: dict[str, int], text: str) -> str | None:
+    """Why a span is not a stretch of its file's text (lines split at line feeds, from 1; columns
+    from 0, a deletion's end past its line break), or None when it is."""
+    line_starts = line_offsets(text)[: text.count("\n") + 1]
+    offsets = []
+    for end in ("start", "end"):
+        line, column = span[f"{end}_line"], span[f"{end}_column"]
+        if line > len(line_starts) or line_starts[line - 1] + column > len(text):
+            return f"{end} line {line}, column {column} is past the end of the file's text ({len(line_starts)} lines)"
+        offsets.append(line_starts[line - 1] + column)
+    return "ends before it starts" if offsets[0] > offsets[1] else None
 
 
 def _languages(source: str, where: str, text: dict[str, str], languages: list[str]) -> Iterator[Problem]:

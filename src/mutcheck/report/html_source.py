@@ -85,9 +85,11 @@ def source_files(results: dict[str, Any]) -> tuple[list[SourceFile], dict[str, s
                 source.whole.append(mark)
                 marked_at[entry["id"]] = source.anchor
                 continue
-            marked_at[entry["id"]] = line_anchor(file_number, span["start_line"])
-            lines[span["start_line"] - 1].starts.append(mark)
-            for line in lines[span["start_line"] : _last_line(span)]:
+            # Deleted last lines go back after the file's last line break: marked on the last line.
+            start = min(span["start_line"], len(lines))
+            marked_at[entry["id"]] = line_anchor(file_number, start)
+            lines[start - 1].starts.append(mark)
+            for line in lines[start : _last_line(span)]:
                 line.inside.append(mark)
         files.append(source)
     return files, marked_at

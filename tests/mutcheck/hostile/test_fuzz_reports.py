@@ -17,71 +17,12 @@ from mutcheck.problems import InputError
 from mutcheck.report.escape import MARKER
 from mutcheck.report.markdown import render_markdown
 from tests.mutcheck.hostile.markdown_checks import assert_inert
+from tests.mutcheck.hostile.results_edits import RESULTS, alike, hostile_text, json_values, paths
 
-RESULTS = json.loads((Path(__file__).parents[1] / "golden" / "results.json").read_text(encoding="utf-8"))
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SNIPPETS = [
-    "@octocat", "#12", "o/r#3", "GH-4", "https://x.test", "www.x.test", "0123456789abcdef0123", "`", "```",
-    "<!-- mutcheck -->", "</details>", "<details>", "|", "\n", "\u202e", "\u200b", "\ufeff", "$x$", "\\", "[a](b)",
-]  # fmt: skip
-hostile_text = st.lists(st.one_of(st.text(max_size=12), st.sampled_from(SNIPPETS)), max_size=6).map("".join)
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=5), children, max_size=3),
-    max_leaves=8,
-)
-
-
-def _leaves(value: Any) -> list[Any]:
-    if isinstance(value, dict):
-        return [leaf for child in value.values() for leaf in _leaves(child)]
-    if isinstance(value, list):
-        return [leaf for child in value for leaf in _leaves(child)]
-    return [value]
-
-
-def _paths(value: Any, path: tuple = ()) -> list[tuple]:
-    """Every place in a JSON document, as a path of keys and indexes."""
-    places = [path]
-    if isinstance(value, dict):
-        places += [p for key, child in value.items() for p in _paths(child, (*path, key))]
-    elif isinstance(value, list):
-        places += [p for index, child in enumerate(value) for p in _paths(child, (*path, index))]
-    return places
-
-
-PLACES = _paths(RESULTS)[1:]
-# Strings of the document itself (test ids, ids, languages, outcome words…) and a few indexes:
-# edits made of them pass the schema and refer to things that may not exist.
-POOL = sorted({value for value in _leaves(RESULTS) if isinstance(value, str)} | {"01", "7", "99", "zh", "en"})
+PLACES = paths(RESULTS)[1:]
 REFERENCES = ("tests", "outcomes", "witnesses", "selected", "killers", "id", "detail", "title", "families", "sources")
 REFERRING = [path for path in PLACES if any(part in REFERENCES for part in path)]
-
-
-@st.composite
-def alike(draw: st.DrawFn, value: Any) -> Any:
-    """A value of the same JSON type: what passes the schema but not necessarily the meaning."""
-    if isinstance(value, bool):
-        return draw(st.booleans())
-    if isinstance(value, int):
-        return draw(st.integers(min_value=0, max_value=12))
-    if isinstance(value, float):
-        return draw(st.floats(min_value=0, max_value=1e9))
-    if isinstance(value, str):
-        return draw(st.sampled_from(["7", "99", "01"]) | st.sampled_from(POOL) | hostile_text)
-    if isinstance(value, list):
-        if value and draw(st.booleans()):
-            return [*value, draw(alike(draw(st.sampled_from(value))))]
-        return value[: draw(st.integers(min_value=0, max_value=len(value)))]
-    if isinstance(value, dict) and value:
-        changed = dict(value)
-        if draw(st.booleans()):
-            key = draw(st.sampled_from(["7", "99", "01"]) | st.sampled_from(POOL))
-            changed[key] = draw(alike(draw(st.sampled_from(list(value.values())))))
-        else:
-            changed.pop(draw(st.sampled_from(list(value))))
-        return changed
-    return value
 
 
 @st.composite
