@@ -145,7 +145,9 @@ def test_threads_past_the_first_page_are_found(fake):
 def test_a_finding_outside_the_diff_is_left_out_and_listed_and_the_rest_posted(fake, tmp_path):
     results = copy.deepcopy(RESULTS)
     survivor = next(m for m in results["mutants"] if m["id"] == "SURVIVOR")
-    results["mutants"].append(dict(copy.deepcopy(survivor), id="FAR", span=dict(survivor["span"], start_line=40, end_line=40)))
+    results["mutants"].append(
+        dict(copy.deepcopy(survivor), id="FAR", span=dict(survivor["span"], start_line=40, end_line=40))
+    )
     results["sources"]["src/tiny.py"] += "# more of the file, past the pull request's diff\n" * 10
     path = tmp_path / "results.json"
     path.write_text(json.dumps(results), encoding="utf-8")
