@@ -57,6 +57,13 @@ def test_a_gap_suggest_found_fails_the_run_until_a_person_accepts_it(tmp_path):
     comment = (project / "comment.md").read_text(encoding="utf-8")
     assert "#### Unreviewed gaps" in comment and "#### 待审阅的缺口" in comment
     assert json.loads(results.read_text(encoding="utf-8"))["summary"]["unreviewed_gaps"] == len(gaps)
+    # the results of such a run read back: the saved run, the file, in every format, and `show`
+    formats = ("text", "markdown", "html", "stryker")
+    for args in (["report"], *(["report", str(results), "--format", form] for form in formats)):
+        rendered = mutcheck(project, *args)
+        assert rendered.returncode == 0, (args, rendered.stderr)
+    shown = mutcheck(project, "show", gaps[0])
+    assert shown.returncode == 0, shown.stderr
 
     accepted = mutcheck(project, "accept", *gaps)
     assert accepted.returncode == 0, accepted.stderr

@@ -1,8 +1,11 @@
 """Verdicts and expectation checks on synthetic engine runs (no process started)."""
 
+import json
+from pathlib import Path
+
 from mutcheck.engine import BaselineRound
 from mutcheck.exit_code import ExitCode
-from mutcheck.matrix import Unmet, build_matrix
+from mutcheck.matrix import UNMET_KINDS, Unmet, build_matrix
 from tests.mutcheck.engine_runs import applied, engine_run
 
 
@@ -114,3 +117,9 @@ def test_a_broken_known_gap_is_still_unmet():
 def test_a_known_gap_identical_after_compiling_can_never_be_killed():
     result = build_matrix(engine_run(C={}), [applied("C", survives=GAP, compile_equal=True)], bail=False).results[0]
     assert (result.verdict, result.problems) == ("equivalent", (Unmet("compile-equivalent"),))
+
+
+def test_every_problem_a_run_can_write_is_one_the_results_schema_accepts():
+    schema = json.loads((Path(__file__).parents[2] / "src/mutcheck/schemas/results-v1.schema.json").read_text())
+    problem = schema["properties"]["mutants"]["items"]["properties"]["problems"]["items"]
+    assert set(problem["properties"]["kind"]["enum"]) == set(UNMET_KINDS)
