@@ -60,9 +60,19 @@ def edit_diff(path: str, text: str, offsets: tuple[int, ...], span: Span, replac
     if new and not new.endswith("\n") and end < count:  # the edit runs on into the line after it
         new += text[offsets[end] : offsets[end + 1]]
         end += 1
+    old, new_lines = lines_of(text[offsets[start] : offsets[end]]), lines_of(new)
+    # an edit that rewrites more than it changes (a statement widened to be unique) shows its change only
+    same = 0
+    while same < min(len(old), len(new_lines)) and old[same] == new_lines[same]:
+        same += 1
+    start, old, new_lines = start + same, old[same:], new_lines[same:]
+    same = 0
+    while same < min(len(old), len(new_lines)) and old[-1 - same] == new_lines[-1 - same]:
+        same += 1
+    end, new_lines = end - same, new_lines[: len(new_lines) - same]
     low, high = max(start - _CONTEXT, 0), min(end + _CONTEXT, count)
     window = lines_of(text[offsets[low] : offsets[high]])
-    return lines_diff(path, window, [(start - low, end - low, lines_of(new))], first=low)
+    return lines_diff(path, window, [(start - low, end - low, new_lines)], first=low)
 
 
 def lines_diff(path: str, lines: list[str], changes: list[tuple[int, int, list[str]]], first: int = 0) -> str:
