@@ -27,8 +27,8 @@ def git(project: Path, *args: str) -> str:
 def history_with_guards_added(project: Path) -> tuple[str, int]:
     """The scratch project's git history: a base without one guard per target file, then the head.
     Returns the base commit and the number of guards."""
-    from mutcheck.catalog import load_catalog
-    from mutcheck.mutate import apply_mutant
+    from mutcheck.catalog.catalog import load_catalog
+    from mutcheck.mutation.mutate import apply_mutant
 
     catalog = load_catalog(project / "mutants", project, ("en", "zh"))
     chosen = {}
@@ -49,7 +49,7 @@ def history_with_guards_added(project: Path) -> tuple[str, int]:
 
 
 def main() -> None:
-    from mutcheck.revert import revert_change
+    from mutcheck.mutation.revert import revert_change
 
     project = scratch_repository()
     base, guards = history_with_guards_added(project)

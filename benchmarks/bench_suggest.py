@@ -10,12 +10,12 @@ from collections import defaultdict
 from common import REPOSITORY, cleanup, scratch_repository
 from rich.console import Console
 
-from mutcheck.catalog import load_catalog
-from mutcheck.config import load_config
-from mutcheck.matrix import KILLED, NO_COVERAGE, SURVIVED, TIMEOUT
-from mutcheck.mutate import apply_mutant, read_source
-from mutcheck.suggest import SuggestRequest, applied_proposals, edit_of, suggest
-from mutcheck.suggest_operators import propose
+from mutcheck.catalog.catalog import load_catalog
+from mutcheck.catalog.config import load_config
+from mutcheck.core.verdicts import KILLED, NO_COVERAGE, SURVIVED, TIMEOUT
+from mutcheck.mutation.mutate import apply_mutant, read_source
+from mutcheck.suggest.operators import propose
+from mutcheck.suggest.suggest import SuggestRequest, applied_proposals, edit_of, suggest
 
 TIMED_FILE = "src/consolidation/message_passes.py"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 REPOSITORY = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPOSITORY / "src"))
 
-from mutcheck.scratch import copy_project  # noqa: E402
+from mutcheck.sandbox.scratch import copy_project  # noqa: E402
 
 
 def naive_environment() -> dict[str, str]:
@@ -100,9 +100,9 @@ def print_ratios(pairs: list[tuple[float, float]]) -> None:
 def compare_with_naive(project: Path, tests: list[str], rounds: int) -> tuple[dict, list[int], int]:
     """`rounds` alternating mutcheck and naive runs of the project's catalog, each round's ratio
     and the median printed; the last results, the last naive failure counts and the mutant count."""
-    from mutcheck.catalog import load_catalog
-    from mutcheck.config import load_config
-    from mutcheck.mutate import apply_mutant
+    from mutcheck.catalog.catalog import load_catalog
+    from mutcheck.catalog.config import load_config
+    from mutcheck.mutation.mutate import apply_mutant
 
     jobs = os.cpu_count() or 1
     catalog = load_catalog(project / "mutants", project, load_config(project).languages)

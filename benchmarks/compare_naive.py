@@ -28,9 +28,9 @@ from pathlib import Path
 REPOSITORY = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPOSITORY / "src"), str(REPOSITORY)]
 
-from mutcheck.config import load_config  # noqa: E402
-from mutcheck.mutate import apply_mutant  # noqa: E402
-from mutcheck.runner import catalog_of  # noqa: E402
+from mutcheck.catalog.config import load_config  # noqa: E402
+from mutcheck.engine.session import catalog_of  # noqa: E402
+from mutcheck.mutation.mutate import apply_mutant  # noqa: E402
 from tests.mutcheck.naive import NaiveRun, naive_run  # noqa: E402
 
 LIMIT_FACTOR = 10

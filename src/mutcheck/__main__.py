@@ -1,7 +1,7 @@
 """`python -m mutcheck` and the `mutcheck` script: the command line, with SIGINT and SIGTERM handled
 from before it loads (see `interrupt`)."""
 
-from mutcheck.interrupt import handled
+from mutcheck.sandbox.interrupt import handled
 
 
 def main() -> None:

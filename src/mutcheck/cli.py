@@ -15,14 +15,15 @@ from rich.console import Console
 from rich.markup import escape
 
 from mutcheck import __version__
-from mutcheck.catalog import unknown_killers
-from mutcheck.collect import collect_test_ids
-from mutcheck.config import Config, find_project_root, load_config
-from mutcheck.exit_code import ExitCode
-from mutcheck.internal_error import report_internal_error
-from mutcheck.interrupt import interruption_in
-from mutcheck.problems import InputError, Problem
-from mutcheck.runner import RunRequest, catalog_of, run_catalog, write_text
+from mutcheck.catalog.catalog import unknown_killers
+from mutcheck.catalog.config import Config, find_project_root, load_config
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.core.internal_error import report_internal_error
+from mutcheck.core.problems import InputError, Problem
+from mutcheck.engine.collect import collect_test_ids
+from mutcheck.engine.session import catalog_of
+from mutcheck.runner import RunRequest, run_catalog, write_text
+from mutcheck.sandbox.interrupt import interruption_in
 
 # LibCST, jsonschema, Jinja2 and the reports load inside the commands that use them: `run`
 # starts the pytest host first, and they load while it starts.
@@ -132,7 +133,7 @@ def init(
     action_source: str | None, shards: int | None, target: tuple[str, ...], tests: tuple[str, ...], project: Path
 ) -> None:
     """Set a project up for mutcheck: [tool.mutcheck], mutants/, .gitignore and (--github) workflows."""
-    from mutcheck.scaffold import ActionSource, init_project
+    from mutcheck.scaffold.scaffold import ActionSource, init_project
 
     if shards and not action_source:
         raise InputError([Problem("--shards", str(shards), "", "only with --github (it shapes the workflow)")])
@@ -180,13 +181,13 @@ def list_command(
 @_reports_input_errors
 def show(mutant_id: str, lang: str | None, project: Path | None, profile: str | None) -> None:
     """Show one mutant: its diff, why it matters, and its verdict in the last saved run."""
-    from mutcheck.last_run import entry_lines, verdict_lines
-    from mutcheck.mutate import MutationError, apply_mutant
-    from mutcheck.report.escape import visible
+    from mutcheck.core.escape import visible
+    from mutcheck.core.texts import say
+    from mutcheck.mutation.mutate import MutationError, apply_mutant
     from mutcheck.report.terminal import print_diff, print_plain
-    from mutcheck.report.texts import say
-    from mutcheck.results import load_results
-    from mutcheck.state import current_run
+    from mutcheck.results.last_run import entry_lines, verdict_lines
+    from mutcheck.results.results import load_results
+    from mutcheck.results.state import current_run
 
     config = _config(project, profile)
     if lang is not None and lang not in config.languages:
@@ -248,9 +249,9 @@ def show(mutant_id: str, lang: str | None, project: Path | None, profile: str | 
 @_reports_input_errors
 def check(base: str | None, update: bool, project: Path | None, profile: str | None) -> None:
     """Validate the catalog and apply every entry, without running tests."""
-    from mutcheck.catalog_edit import edit_catalog_file
-    from mutcheck.report.texts import say
-    from mutcheck.runner import applied_or_drifted
+    from mutcheck.catalog.catalog_edit import edit_catalog_file
+    from mutcheck.core.texts import say
+    from mutcheck.engine.session import applied_or_drifted
 
     config = _config(project, profile)
     catalog = catalog_of(config)
@@ -298,7 +299,7 @@ def check(base: str | None, update: bool, project: Path | None, profile: str | N
 @_reports_input_errors
 def accept(mutant_ids: tuple[str, ...], project: Path | None, profile: str | None) -> None:
     """Accept gaps `mutcheck suggest` found, once a person has read them: they become known gaps."""
-    from mutcheck.catalog_edit import accept_gaps
+    from mutcheck.catalog.catalog_edit import accept_gaps
 
     config = _config(project, profile)
     for mutant_id, source in accept_gaps(config.root, catalog_of(config), mutant_ids):
@@ -382,9 +383,9 @@ def run(
 @_reports_input_errors
 def suggest(target: str, out: Path | None, every: bool, project: Path | None, profile: str | None) -> None:
     """Propose guard mutants for a file (or one function of it), run them, and write catalog entries."""
-    from mutcheck.report.suggested import render_suggestions
-    from mutcheck.suggest import SuggestRequest
-    from mutcheck.suggest import suggest as suggest_entries
+    from mutcheck.suggest.report import render_suggestions
+    from mutcheck.suggest.suggest import SuggestRequest
+    from mutcheck.suggest.suggest import suggest as suggest_entries
 
     request = SuggestRequest(
         root=_root(project), target=target, out=out, every=every, cwd=Path.cwd(), profile=profile or None
@@ -401,10 +402,10 @@ def suggest(target: str, out: Path | None, every: bool, project: Path | None, pr
 @_reports_input_errors
 def merge(shards: tuple[Path, ...], output: Path) -> None:
     """Combine the results of `--shard k/n` runs into one, as if run unsharded."""
-    from mutcheck.actions import publish_in_actions
-    from mutcheck.merge import merge_results
+    from mutcheck.publish.actions import publish_in_actions
     from mutcheck.report import terminal
-    from mutcheck.results import load_results, write_results
+    from mutcheck.results.merge import merge_results
+    from mutcheck.results.results import load_results, write_results
 
     merged = merge_results([(path, load_results(path)) for path in shards])
     write_results(output, merged)
@@ -439,10 +440,10 @@ def report(
 ) -> None:
     """Render a results file (default: the project's last saved run at its head) as text, a Markdown
     review comment, an HTML page or Stryker JSON."""
-    from mutcheck.last_run import run_line
     from mutcheck.report.render import choose_languages, render
-    from mutcheck.results import load_results
-    from mutcheck.state import saved_run_here
+    from mutcheck.results.last_run import run_line
+    from mutcheck.results.results import load_results
+    from mutcheck.results.state import saved_run_here
 
     # --profile chooses whose saved run; a results file is rendered as it is.
     saved = None if results_path else saved_run_here(_config(project, profile).root, profile or None)
@@ -485,8 +486,8 @@ def comment(
     inline: bool,
 ) -> None:
     """Create or update mutcheck's one review comment on a pull request (token: GITHUB_TOKEN)."""
-    from mutcheck.artifact import read_artifact
-    from mutcheck.results import load_results
+    from mutcheck.results.artifact import read_artifact
+    from mutcheck.results.results import load_results
 
     if (results_path is None) == (artifact is None):
         raise InputError([Problem("comment", "", "--results", "give exactly one of --results or --from-artifact")])
@@ -509,10 +510,10 @@ def comment(
     ]
     if missing:
         raise InputError([Problem("comment", "", name, "required") for name in missing])
-    from mutcheck.extras import GITHUB, importing
+    from mutcheck.core.extras import GITHUB, importing
 
     with importing(GITHUB, "comment"):
-        from mutcheck.publish import PublishError, publish  # PyGithub loads only for this command
+        from mutcheck.publish.publish import PublishError, publish  # PyGithub loads only for this command
 
     try:
         outcome = publish(results, repository, pr_number, token, api_url, author, head_sha, inline)

@@ -3,11 +3,11 @@
 from dataclasses import dataclass
 from typing import Any
 
-from mutcheck.catalog import Catalog, Mutant
-from mutcheck.config import Config
-from mutcheck.plan import Shard, narrow
-from mutcheck.problems import InputError, Problem
-from mutcheck.runner import applied_mutants, unknown_only
+from mutcheck.catalog.catalog import Catalog, Mutant
+from mutcheck.catalog.config import Config
+from mutcheck.core.problems import InputError, Problem
+from mutcheck.engine.session import applied_mutants, unknown_only
+from mutcheck.selection.plan import Shard, narrow
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,5 @@
 """One `mutcheck run`: the catalog applied and selected, the engine, the matrix, the reports written."""
 
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -11,20 +10,19 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 
 from mutcheck import STARTED
-from mutcheck.catalog import REVERT_FAMILY, Catalog, load_catalog, unknown_killers
-from mutcheck.config import Config, load_config
-from mutcheck.engine import EngineOptions, EngineRun, run_engine
-from mutcheck.exit_code import ExitCode
-from mutcheck.extras import GENERIC, importing
-from mutcheck.plan import Shard, narrow
-from mutcheck.problems import InputError, Problem
-from mutcheck.project_paths import target_files
-from mutcheck.report.progress import Progress
+from mutcheck.catalog.catalog import REVERT_FAMILY, unknown_killers
+from mutcheck.catalog.config import Config, load_config
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.core.extras import GENERIC, importing
+from mutcheck.core.problems import InputError
+from mutcheck.core.project_paths import target_files
+from mutcheck.engine.session import applied_or_drifted, catalog_of, engine_options, run_with_progress
+from mutcheck.selection.plan import Shard, narrow
 
 if TYPE_CHECKING:
-    from mutcheck.drift import Drift
-    from mutcheck.mutate import AppliedMutant
-    from mutcheck.revert import Change
+    from mutcheck.mutation.drift import Drift
+    from mutcheck.mutation.mutate import AppliedMutant
+    from mutcheck.mutation.revert import Change
 
 
 @dataclass(frozen=True)
@@ -50,66 +48,6 @@ class RunRequest:
     stryker_path: Path | None = None
 
 
-def catalog_of(config: Config) -> Catalog:
-    catalog = load_catalog(config.catalog_dir, config.root, config.languages)
-    for source in catalog.ignored:
-        print(f"warning: {source} is mutmut's copy of a project file, not a catalog file: not read", file=sys.stderr)
-    return catalog
-
-
-def unknown_only(
-    config: Config, catalog: Catalog, only: tuple[str, ...], change: "Change | None" = None
-) -> list[Problem]:
-    """The `--only` names that are no mutant id, alias or family."""
-    known = {name for m in catalog.mutants for name in (m.id, m.family, *m.aliases)}
-    if change is not None:  # `--only change-guard`: the revert mutants alone
-        known |= {REVERT_FAMILY, *(applied.mutant.id for applied in change.mutants)}
-    if config.generic:
-        known.add("generic")  # `--only generic`: the generic operator mutants alone
-    return [
-        Problem("--only", name, "", "no mutant id, alias or family of that name") for name in only if name not in known
-    ]
-
-
-def applied_mutants(
-    config: Config, catalog: Catalog, only: tuple[str, ...], change: "Change | None" = None
-) -> list["AppliedMutant"]:
-    """The selected catalog entries, applied; every unknown `--only` name and failed application at once."""
-    return applied_or_drifted(config, catalog, only, change)[0]
-
-
-def applied_or_drifted(
-    config: Config,
-    catalog: Catalog,
-    only: tuple[str, ...],
-    change: "Change | None" = None,
-    base: tuple[str, str] | None = None,
-) -> tuple[list["AppliedMutant"], list["Drift"]]:
-    """The selected catalog entries, applied, and with `base` (BASE and the option that gave it) the
-    entries that applied there but not at the head (see `drift`); every unknown `--only` name and
-    every other failed application at once, as InputError."""
-    from mutcheck.mutate import MutationError, apply_mutant
-
-    problems = unknown_only(config, catalog, only, change)
-    applied, failures = [], []
-    for mutant in catalog.select(list(only)):
-        try:
-            applied.append(apply_mutant(mutant, config.root))
-        except MutationError as error:
-            failures.append((mutant, error))
-    drifts = []
-    if failures and base is not None:
-        from mutcheck.drift import drifted
-
-        drifts, failed = drifted(config.root, base[0], base[1], failures)
-        problems += failed
-    elif failures:
-        problems += [error.problem for _, error in failures]
-    if problems:
-        raise InputError(problems)
-    return applied, drifts
-
-
 def write_text(path: Path, text: str) -> None:
     """A requested output file (its folder made if missing)."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -118,38 +56,13 @@ def write_text(path: Path, text: str) -> None:
 
 def _save_state(config: Config, results: dict[str, Any], lang: str) -> None:
     """Keep the results for `report` and `show`; the run's outcome does not depend on it."""
-    from mutcheck.report.texts import say
-    from mutcheck.state import save_run
+    from mutcheck.core.texts import say
+    from mutcheck.results.state import save_run
 
     try:
         save_run(config.root, results, config.profile)
     except OSError as error:
         print(say(lang, "progress", "not_saved", error=error), file=sys.stderr)
-
-
-def engine_options(config: Config, bail: bool) -> EngineOptions:
-    return EngineOptions(
-        jobs=config.jobs or os.cpu_count() or 1,
-        bail=bail,
-        timeout_factor=config.timeout_factor,
-        timeout_constant=config.timeout_constant,
-        baseline_rounds=config.baseline_rounds,
-    )
-
-
-def run_with_progress(
-    config: Config,
-    files: list[str],
-    prepare: Callable[[Callable[[str, Any], None]], list["AppliedMutant"]],
-    options: EngineOptions,
-    console: Console,
-) -> tuple[EngineRun, list["AppliedMutant"]]:
-    """The engine, its progress on `console` in the first configured language."""
-    progress = Progress(console, options.baseline_rounds, config.languages[0])
-    try:
-        return run_engine(config, files, prepare, options, progress)
-    finally:
-        progress.stop()
 
 
 def run_catalog(request: RunRequest, console: Console) -> ExitCode:
@@ -168,7 +81,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     if config.generic:
         asked_by = ("--generic", "") if request.generic else ("pyproject.toml", "tool.mutcheck.generic")
         with importing(GENERIC, *asked_by):
-            from mutcheck import generic  # mutmut and its parser load only when asked for
+            from mutcheck.mutation import generic  # mutmut and its parser load only when asked for
 
         generic_files = target_files(config.root, config.target)
     else:
@@ -184,7 +97,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         """Runs while the host starts: LibCST and the catalog's application overlap its start-up."""
         nonlocal change
         if request.revert_base:
-            from mutcheck.revert import revert_change
+            from mutcheck.mutation.revert import revert_change
 
             change = revert_change(
                 config.root,
@@ -221,13 +134,14 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     unknown = unknown_killers(catalog, set(engine_run.tests)) if engine_run.tests else []
     if unknown:
         raise InputError(unknown)
-    from mutcheck.actions import publish_in_actions
-    from mutcheck.change_guard import change_guard_section
-    from mutcheck.matrix import build_matrix
+    from mutcheck.core.texts import run_languages, say
+    from mutcheck.publish.actions import publish_in_actions
     from mutcheck.report import terminal
     from mutcheck.report.render import render
-    from mutcheck.report.texts import run_languages, say
-    from mutcheck.results import build_results, write_results
+    from mutcheck.results.build import build_results
+    from mutcheck.results.change_guard import change_guard_section
+    from mutcheck.results.matrix import build_matrix
+    from mutcheck.results.results import write_results
 
     matrix = build_matrix(engine_run, applied, request.bail, config.strict_generic)
     facts = {

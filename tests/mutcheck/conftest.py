@@ -8,8 +8,8 @@ import pytest
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
-from mutcheck.results import load_results
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.results.results import load_results
 
 if TYPE_CHECKING:
     from tests.mutcheck.fake_github import FakeGitHub

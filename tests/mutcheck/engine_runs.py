@@ -1,9 +1,9 @@
 """Synthetic engine runs for the matrix's tests: applied mutants and per-test outcomes, no process started."""
 
-from mutcheck.catalog import Mutant
-from mutcheck.engine import BaselineRound, EngineRun, MutantRun
-from mutcheck.mutate import AppliedMutant
-from mutcheck.source_text import Span
+from mutcheck.catalog.catalog import Mutant
+from mutcheck.core.source_text import Span
+from mutcheck.engine.engine import BaselineRound, EngineRun, MutantRun
+from mutcheck.mutation.mutate import AppliedMutant
 
 TESTS = ["t.py::test_a", "t.py::test_b[1]", "t.py::test_b[2]"]
 

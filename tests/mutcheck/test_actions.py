@@ -5,8 +5,8 @@ import io
 import json
 from pathlib import Path
 
-from mutcheck.actions import ANNOTATION_LIMIT, annotations, publish_in_actions
-from mutcheck.report.escape import MARKER
+from mutcheck.core.escape import MARKER
+from mutcheck.publish.actions import ANNOTATION_LIMIT, annotations, publish_in_actions
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
 

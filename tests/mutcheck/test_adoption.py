@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from mutcheck.report.escape import MARKER
+from mutcheck.core.escape import MARKER
 from tests.mutcheck.actions_runner import REPOSITORY, Runner
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, FakeGitHub
 from tests.mutcheck.npm_packages import node, npm_package

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mutcheck.catalog import load_catalog
+from mutcheck.catalog.catalog import load_catalog
+from mutcheck.catalog.config import load_config
 from mutcheck.cli import main
-from mutcheck.config import load_config
-from mutcheck.exit_code import ExitCode
+from mutcheck.core.exit_code import ExitCode
 from tests.mutcheck.engine_project import GOOD_ENTRY, english_project, entry, make_project
 
 REPOSITORY = Path(__file__).resolve().parents[2]

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
+from mutcheck.core.exit_code import ExitCode
+from tests.mutcheck.cli_runs import run
 from tests.mutcheck.engine_project import SOURCE, make_engine_project
-from tests.mutcheck.test_engine import run
 
 # The head renames clamp's parameter (SWAP, EQUAL and SURVIVOR match it) and rewrites countdown's
 # step (LOOP matches the statement, HANG the loop holding it); the other entries still apply.

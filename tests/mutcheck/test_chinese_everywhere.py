@@ -12,10 +12,10 @@ from bs4 import BeautifulSoup
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.core.texts import say
 from mutcheck.report.render import render
-from mutcheck.report.texts import say
-from mutcheck.results import load_results, summarize
+from mutcheck.results.results import load_results, summarize
 from tests.mutcheck.engine_project import make_engine_project
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))

@@ -7,7 +7,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
+from mutcheck.core.exit_code import ExitCode
 from tests.mutcheck.engine_project import entry, make_engine_project, make_project
 
 REPOSITORY = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from mutcheck.clock import Stopwatch, cpu_wait
+from mutcheck.host.clock import Stopwatch, cpu_wait
 
 HOGS = 3  # busy processes sharing the child's one CPU: it runs about a quarter of the time
 

@@ -6,9 +6,9 @@ import pytest
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
+from mutcheck.core.exit_code import ExitCode
+from tests.mutcheck.cli_runs import mutant, outcome, run
 from tests.mutcheck.engine_project import entry, make_project
-from tests.mutcheck.test_engine import mutant, outcome, run
 
 # Real black output (black 26, default settings): the `and` operand is split across lines.
 SHAPES = '''\

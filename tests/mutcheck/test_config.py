@@ -2,8 +2,8 @@
 
 import pytest
 
-from mutcheck.config import find_project_root, load_config
-from mutcheck.problems import InputError
+from mutcheck.catalog.config import find_project_root, load_config
+from mutcheck.core.problems import InputError
 
 
 def write(tmp_path, table: str):

@@ -12,25 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
-from mutcheck.results import load_results
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.results.results import load_results
+from tests.mutcheck.cli_runs import mutant, outcome, run
 from tests.mutcheck.engine_project import english_project, entry, make_engine_project, make_project
-
-
-def run(project: Path, *args: str) -> tuple[int, str, dict]:
-    results_path = project.parent / f"results-{time.monotonic_ns()}.json"
-    result = CliRunner().invoke(main, ["run", "--project", str(project), "--json", str(results_path), *args])
-    data = load_results(results_path) if results_path.exists() else {}
-    return result.exit_code, result.output, data
-
-
-def mutant(data: dict, mutant_id: str) -> dict:
-    return next(entry for entry in data["mutants"] if entry["id"] == mutant_id)
-
-
-def outcome(data: dict, entry: dict, test_name: str) -> str:
-    index = next(i for i, test in enumerate(data["tests"]) if test.endswith("::" + test_name))
-    return entry["outcomes"].get(str(index), "unselected")
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.exit_code import ExitCode
+from mutcheck.core.exit_code import ExitCode
 from tests.mutcheck.engine_project import make_engine_project
 
 CHECKOUT = Path(__file__).resolve().parents[2]

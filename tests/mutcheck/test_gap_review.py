@@ -6,8 +6,8 @@ import json
 import tomllib
 from pathlib import Path
 
+from tests.mutcheck.cli_runs import mutcheck
 from tests.mutcheck.engine_project import families, pyproject
-from tests.mutcheck.test_suggest import mutcheck
 
 SOURCE = """\
 def first_word(words, skip_blank):

@@ -13,11 +13,11 @@ import pytest
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
-from mutcheck.generic import generate
-from mutcheck.project_paths import target_files
-from mutcheck.report.texts import say
-from mutcheck.results import load_results
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.core.project_paths import target_files
+from mutcheck.core.texts import say
+from mutcheck.mutation.generic import generate
+from mutcheck.results.results import load_results
 from tests.mutcheck.engine_project import make_engine_project
 from tests.mutcheck.spans import at_span
 

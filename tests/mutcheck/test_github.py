@@ -9,11 +9,11 @@ import pytest
 from click.testing import CliRunner
 from github import GithubException
 
-from mutcheck import github
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
-from mutcheck.publish import PublishError, publish
-from mutcheck.report.escape import MARKER
+from mutcheck.core.escape import MARKER
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.publish import github
+from mutcheck.publish.publish import PublishError, publish
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, Failure, FakeGitHub
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))

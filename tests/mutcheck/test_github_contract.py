@@ -5,7 +5,7 @@ import json
 import pytest
 import requests
 
-from mutcheck import github
+from mutcheck.publish import github
 from tests.mutcheck import github_contract
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, Failure, FakeGitHub
 

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck import github
-from mutcheck.publish import PublishError, publish
-from mutcheck.report.escape import MARKER
+from mutcheck.core.escape import MARKER
+from mutcheck.publish import github
+from mutcheck.publish.publish import PublishError, publish
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, Failure, FakeGitHub, refused_for_lack_of
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))

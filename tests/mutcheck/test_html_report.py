@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from bs4 import BeautifulSoup, Tag
 
-from mutcheck.report import texts
+from mutcheck.core import texts
 from mutcheck.report.html import render_html
 from mutcheck.report.html_source import source_files
 from tests.mutcheck.browser import chromium, page_requests

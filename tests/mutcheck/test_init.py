@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
+from mutcheck.core.exit_code import ExitCode
 
 REF = "f" * 40
 

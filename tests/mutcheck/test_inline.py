@@ -2,7 +2,7 @@
 
 from datetime import datetime, timedelta
 
-from mutcheck.inline import InlineFinding, PostedComment, inline_marker, marked_mutant, reconcile
+from mutcheck.publish.inline import InlineFinding, PostedComment, inline_marker, marked_mutant, reconcile
 
 DIFF = {"src/a.py": {5, 6, 7, 8}}
 START = datetime(2026, 11, 29, 12, 0)

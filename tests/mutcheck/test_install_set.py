@@ -3,9 +3,9 @@ needs, with this environment's installed metadata (pytest-xdist and hypothesis a
 
 import pytest
 
-from mutcheck.install_set import install_set
-from mutcheck.problems import InputError
-from mutcheck.suite_needs import SuiteNeeds
+from mutcheck.core.problems import InputError
+from mutcheck.scaffold.install_set import install_set
+from mutcheck.scaffold.suite_needs import SuiteNeeds
 
 DOCUMENT = {
     "project": {

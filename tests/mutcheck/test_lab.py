@@ -8,10 +8,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from mutcheck.lab import make_folder, remove_stale
+from mutcheck.sandbox.lab import make_folder, remove_stale
 from tests.mutcheck.engine_project import make_engine_project
 
-MAKE_AND_EXIT = "from mutcheck.lab import make_folder; print(make_folder())"
+MAKE_AND_EXIT = "from mutcheck.sandbox.lab import make_folder; print(make_folder())"
 
 
 def test_only_folders_of_ended_processes_are_removed(tmp_path, monkeypatch):

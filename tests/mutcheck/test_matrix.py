@@ -3,9 +3,10 @@
 import json
 from pathlib import Path
 
-from mutcheck.engine import BaselineRound
-from mutcheck.exit_code import ExitCode
-from mutcheck.matrix import UNMET_KINDS, Unmet, build_matrix
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.core.verdicts import UNMET_KINDS
+from mutcheck.engine.engine import BaselineRound
+from mutcheck.results.matrix import Unmet, build_matrix
 from tests.mutcheck.engine_runs import applied, engine_run
 
 

@@ -7,10 +7,10 @@ import pytest
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
-from mutcheck.merge import merge_results
-from mutcheck.problems import InputError
-from mutcheck.results import load_results
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.core.problems import InputError
+from mutcheck.results.merge import merge_results
+from mutcheck.results.results import load_results
 from tests.mutcheck.engine_project import make_engine_project
 
 # SWAP falls in shard 1/2, NESTED in 2/2; both are killed as catalogued.

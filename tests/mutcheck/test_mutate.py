@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.catalog import Mutant
-from mutcheck.mutate import MutationError, apply_mutant
-from mutcheck.source_text import Span
+from mutcheck.catalog.catalog import Mutant
+from mutcheck.core.source_text import Span
+from mutcheck.mutation.mutate import MutationError, apply_mutant
 from tests.mutcheck.engine_project import make_project
 from tests.mutcheck.spans import at_span
 

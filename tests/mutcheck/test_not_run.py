@@ -6,12 +6,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mutcheck.artifact import NotRun, read_artifact
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
-from mutcheck.problems import InputError
-from mutcheck.report.escape import MARKER
+from mutcheck.core.escape import MARKER
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.core.problems import InputError
 from mutcheck.report.markdown import render_not_run
+from mutcheck.results.artifact import NotRun, read_artifact
 from tests.mutcheck.fake_github import HEAD_SHA, NAME, OWNER, FakeGitHub
 
 STATUS = {"stage": "run", "finished": False, "exit_status": 2, "errors": ["error: x"], "head_sha": HEAD_SHA}

@@ -2,10 +2,10 @@
 unmutated too in the order of a mutant's selection is decided by the suite's own order, as a plain
 pytest run would run it."""
 
-from mutcheck.exit_code import ExitCode
+from mutcheck.core.exit_code import ExitCode
 from mutcheck.report.markdown import render_markdown
+from tests.mutcheck.cli_runs import mutant, outcome, run
 from tests.mutcheck.engine_project import entry, make_engine_project, make_project
-from tests.mutcheck.test_engine import mutant, outcome, run
 
 # test_b passes only after test_a has run in the same process (shared module state). The
 # mutants on clamp select test_b but not test_a, which never calls clamp.

@@ -8,9 +8,9 @@ import pytest
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
+from mutcheck.core.exit_code import ExitCode
+from tests.mutcheck.cli_runs import run
 from tests.mutcheck.engine_project import make_engine_project
-from tests.mutcheck.test_engine import run
 
 # The engine fixture's verdicts and paths as a run without any option gives them (see test_engine.py).
 EXPECTED = {

@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from mutcheck.protocol import run_item
+from mutcheck.host.protocol import run_item
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -90,7 +90,7 @@ import sys
 
 import pytest
 
-from mutcheck.pytest_compat import rewrite_only_the_suite
+from mutcheck.host.pytest_compat import rewrite_only_the_suite
 
 rewrite_only_the_suite()
 sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", "test_rewrite.py"]))

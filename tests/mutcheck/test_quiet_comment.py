@@ -8,15 +8,15 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
+from mutcheck.core.exit_code import ExitCode
 from mutcheck.report.html import render_html
 from mutcheck.report.markdown import render_markdown
-from mutcheck.results import load_results, summarize
+from mutcheck.results.results import load_results, summarize
 from tests.mutcheck.engine_project import make_engine_project
-from tests.mutcheck.hostile.markdown_checks import assert_inert, tokens
+from tests.mutcheck.hostile.markdown_checks import CHINESE_SECTION, assert_inert, tokens
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
-CHINESE_SECTION = "<details>\n<summary>中文说明</summary>"
+
 UNCOMMITTED = {
     "en": "with uncommitted changes to tracked files",
     "zh": "已跟踪的文件有未提交的改动",

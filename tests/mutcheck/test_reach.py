@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.reach import TOOL_ID, Reach
+from mutcheck.host.reach import TOOL_ID, Reach
 
 TARGET = """\
 def reached():

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.catalog import load_catalog
-from mutcheck.mutate import apply_mutant
+from mutcheck.catalog.catalog import load_catalog
+from mutcheck.mutation.mutate import apply_mutant
+from tests.mutcheck.cli_runs import mutant, run
 from tests.mutcheck.naive import naive_failures
 from tests.mutcheck.shapes_project import make_shapes_project
-from tests.mutcheck.test_engine import mutant, run
 
 
 @pytest.fixture(scope="module")

@@ -11,24 +11,19 @@ import pytest
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.report import texts
-from mutcheck.report.escape import MARKER
+from mutcheck.core import texts
+from mutcheck.core.escape import MARKER
 from mutcheck.report.html import diff_lines, render_html
 from mutcheck.report.markdown import COMMENT_LIMIT, render_markdown
 from mutcheck.report.render import render
 from mutcheck.report.stryker import render_stryker
-from mutcheck.results import load_results, summarize
+from mutcheck.results.results import load_results, summarize
+from tests.mutcheck.hostile.markdown_checks import split_languages
 from tests.mutcheck.npm_packages import stryker_schema
 
 HERE = Path(__file__).parent
 GOLDEN = HERE / "golden"
 RESULTS = json.loads((GOLDEN / "results.json").read_text(encoding="utf-8"))
-CHINESE_SECTION = "<details>\n<summary>中文说明</summary>"
-
-
-def split_languages(body: str) -> tuple[str, str]:
-    english, chinese = body.split(CHINESE_SECTION)
-    return english, chinese
 
 
 def outside_fences(body: str) -> str:
@@ -265,7 +260,7 @@ def test_report_command_rejects_a_file_that_is_not_results(tmp_path):
 
 
 def test_merge_carries_every_shards_baseline():
-    from mutcheck.merge import merge_results
+    from mutcheck.results.merge import merge_results
 
     first, second = copy.deepcopy(RESULTS), copy.deepcopy(RESULTS)
     first["mutants"], second["mutants"] = RESULTS["mutants"][:4], RESULTS["mutants"][4:]

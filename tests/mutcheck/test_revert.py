@@ -13,14 +13,15 @@ import pytest
 from bs4 import BeautifulSoup
 from click.testing import CliRunner
 
-from mutcheck import github
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
-from mutcheck.publish import publish
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.publish import github
+from mutcheck.publish.publish import publish
 from mutcheck.report.markdown import COMMENT_LIMIT, render_markdown
-from mutcheck.results import load_results
+from mutcheck.results.results import load_results
 from tests.mutcheck.browser import chromium
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER
+from tests.mutcheck.hostile.markdown_checks import split_languages
 from tests.mutcheck.npm_packages import stryker_schema
 from tests.mutcheck.revert_project import (
     COMMENT_HUNK,
@@ -32,7 +33,6 @@ from tests.mutcheck.revert_project import (
     make_revert_project,
 )
 from tests.mutcheck.spans import at_location, patched
-from tests.mutcheck.test_reports import split_languages
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 

@@ -5,12 +5,12 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.catalog import MODULE_SCOPE
-from mutcheck.change_guard import what_it_asserts
-from mutcheck.mutate import FileEdit
-from mutcheck.problems import InputError
-from mutcheck.revert import revert_change
-from mutcheck.source_text import Span, line_offsets, replaced
+from mutcheck.core.module_scope import MODULE_SCOPE
+from mutcheck.core.problems import InputError
+from mutcheck.core.source_text import Span, line_offsets, replaced
+from mutcheck.mutation.mutate import FileEdit
+from mutcheck.mutation.revert import revert_change
+from mutcheck.results.change_guard import what_it_asserts
 from tests.mutcheck.revert_project import git
 
 IDENTITY = ("-c", "user.name=t", "-c", "user.email=t@example.com")

@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
-from mutcheck.results import load_results
-from mutcheck.state import KEPT_HEADS, current_run, project_folder, save_run
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.results.results import load_results
+from mutcheck.results.state import KEPT_HEADS, current_run, project_folder, save_run
 from tests.mutcheck.engine_project import make_engine_project
 
 SUBSET = ["--only", "SWAP", "--only", "SURVIVOR"]

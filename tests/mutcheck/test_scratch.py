@@ -7,8 +7,8 @@ import pytest
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.results import load_results
-from mutcheck.scratch import copy_project
+from mutcheck.results.results import load_results
+from mutcheck.sandbox.scratch import copy_project
 from tests.mutcheck.engine_project import commit_all, entry, make_project
 
 JUNK = {
@@ -127,7 +127,7 @@ def test_a_rewritten_source_loses_its_compiled_files(tmp_path):
     would otherwise match the old compiled file's time and size check and run unmutated."""
     import py_compile
 
-    from mutcheck.scratch import remove_bytecode
+    from mutcheck.sandbox.scratch import remove_bytecode
 
     source = tmp_path / "tiny.py"
     source.write_text("VALUE = 1\n")

@@ -6,8 +6,8 @@ import textwrap
 
 import pytest
 
+from tests.mutcheck.cli_runs import mutant, outcome, run
 from tests.mutcheck.engine_project import entry, make_project
-from tests.mutcheck.test_engine import mutant, outcome, run
 
 POOL = '''\
 """Functions the fixture's tests call from other threads."""

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.scratch import copy_project
+from mutcheck.sandbox.scratch import copy_project
 from tests.mutcheck.site_venvs import venv_seeing_ours
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -24,8 +24,8 @@ tests = ["tests/isolation"]
 TESTS = """
 import time
 
-from mutcheck.outcome import FAILED
-from mutcheck.timeouts import Alarm
+from mutcheck.core.outcome import FAILED
+from mutcheck.host.timeouts import Alarm
 
 
 def test_an_alarm_is_armed_with_its_limit():
@@ -48,7 +48,7 @@ CATALOG = f"""
 [[mutant]]
 id = "ALARM"
 family = "isolation"
-file = "src/mutcheck/timeouts.py"
+file = "src/mutcheck/host/timeouts.py"
 scope = "Alarm.arm"
 match = '''
 self.stopwatch, self.limit = Stopwatch(), limit
@@ -66,7 +66,7 @@ why = {TEXT}
 [[mutant]]
 id = "FAILED"
 family = "isolation"
-file = "src/mutcheck/outcome.py"
+file = "src/mutcheck/core/outcome.py"
 scope = "<module>"
 match = 'FAILED = "failed"'
 replace = 'FAILED = "passed"'

@@ -4,7 +4,7 @@ it shows what changed, not what an edit rewrote the same."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mutcheck.source_text import Span, edit_diff, line_offsets, replaced
+from mutcheck.core.source_text import Span, edit_diff, line_offsets, replaced
 from tests.mutcheck.spans import patched
 
 LINES = st.lists(st.sampled_from(["a\n", "b\n", "x = 1\n", "\n", "    if y:\n"]), max_size=25)

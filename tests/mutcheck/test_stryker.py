@@ -14,7 +14,8 @@ from click.testing import CliRunner
 
 from mutcheck.cli import main
 from mutcheck.report.stryker import render_stryker
-from mutcheck.results import in_ci, load_results
+from mutcheck.results.build import in_ci
+from mutcheck.results.results import load_results
 from tests.mutcheck.browser import chromium
 from tests.mutcheck.engine_project import CATALOG, make_engine_project
 from tests.mutcheck.npm_packages import npm_package, stryker_schema

@@ -3,8 +3,8 @@ a plain pytest run, although the test's own call passes."""
 
 import pytest
 
+from tests.mutcheck.cli_runs import mutant, outcome, run
 from tests.mutcheck.engine_project import entry, make_project
-from tests.mutcheck.test_engine import mutant, outcome, run
 
 SUBTESTS = """\
 from tiny import clamp

@@ -5,7 +5,6 @@ import ast
 import json
 import shutil
 import subprocess
-import sys
 import textwrap
 import tomllib
 from pathlib import Path
@@ -13,13 +12,13 @@ from pathlib import Path
 import pytest
 import tomlkit
 
-from mutcheck.catalog import load_catalog
-from mutcheck.config import load_config
-from mutcheck.mutate import apply_mutant
-from mutcheck.suggest import applied_proposals, edit_of
-from mutcheck.suggest_operators import propose
-
-from .engine_project import families, pyproject
+from mutcheck.catalog.catalog import load_catalog
+from mutcheck.catalog.config import load_config
+from mutcheck.mutation.mutate import apply_mutant
+from mutcheck.suggest.operators import propose
+from mutcheck.suggest.suggest import applied_proposals, edit_of
+from tests.mutcheck.cli_runs import mutcheck
+from tests.mutcheck.engine_project import families, pyproject
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 
@@ -114,12 +113,6 @@ def make_project(root: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     return root
-
-
-def mutcheck(project: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "mutcheck", *args], cwd=project, capture_output=True, text=True, timeout=300
-    )
 
 
 def entries(path: Path) -> dict[str, dict]:

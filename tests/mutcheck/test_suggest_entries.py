@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.catalog import NAME, Mutant
-from mutcheck.report.texts import say
-from mutcheck.suggest_entries import entry_id, entry_table, most_specific, mutant_of, render
-from mutcheck.suggest_operators import OPERATORS, Proposal, propose
+from mutcheck.catalog.catalog import NAME, Mutant
+from mutcheck.core.texts import say
+from mutcheck.suggest.entries import entry_id, entry_table, most_specific, mutant_of, render
+from mutcheck.suggest.operators import OPERATORS, Proposal, propose
 
 TARGET = Path(__file__).resolve().parents[2] / "src/consolidation"
 LANGUAGES = ("en", "zh")

@@ -4,7 +4,7 @@ import textwrap
 
 import pytest
 
-from mutcheck.suggest_operators import OPERATORS, Proposal, one_per_line, propose
+from mutcheck.suggest.operators import OPERATORS, Proposal, one_per_line, propose
 
 
 def edits(source: str, operator: str | None = None, scope: str | None = None) -> set[tuple[str, str | None]]:

@@ -1,7 +1,7 @@
 """The results record how long each phase of a run took."""
 
+from tests.mutcheck.cli_runs import run
 from tests.mutcheck.engine_project import make_engine_project
-from tests.mutcheck.test_engine import run
 
 SEQUENTIAL = ("startup", "copy", "host_start", "collection", "baseline", "mutants")
 

@@ -3,9 +3,9 @@
 import pytest
 from hypothesis.internal.conjecture import providers
 
-from mutcheck.exit_code import ExitCode
+from mutcheck.core.exit_code import ExitCode
+from tests.mutcheck.cli_runs import mutant, outcome, run
 from tests.mutcheck.engine_project import make_engine_project
-from tests.mutcheck.test_engine import mutant, outcome, run
 
 # Passes only where the host built Hypothesis's caches before forking: the fixture looks at
 # them at setup, before the test's first draw would build them.

@@ -2,7 +2,8 @@
 
 from typing import Any
 
-from mutcheck.report import texts
+from mutcheck.core import texts
+from mutcheck.report import templates
 from mutcheck.report.html_grid import grid_data
 from mutcheck.report.html_source import mutant_anchor, source_files
 from mutcheck.report.view import build_view
@@ -26,7 +27,7 @@ def render_html(results: dict[str, Any], languages: tuple[str, ...] | None = Non
     sources, marked_at = source_files(results)
     grid = grid_data(results, languages)
     return (
-        texts.environment(autoescape=True)
+        templates.environment(autoescape=True)
         .get_template("report.html.j2")
         .render(
             views={lang: build_view(results, lang) for lang in languages},

@@ -2,10 +2,10 @@
 
 from typing import Any
 
-from mutcheck.matrix import KILLED, TIMEOUT, VERDICTS, names_node
-from mutcheck.outcome import OUTCOMES
+from mutcheck.core.outcome import OUTCOMES
+from mutcheck.core.texts import say
+from mutcheck.core.verdicts import KILLED, TIMEOUT, VERDICTS, names_node
 from mutcheck.report.html_source import mutant_anchor
-from mutcheck.report.texts import say
 
 # Problems that name an expected killer which did not detect a detected mutant.
 MISSED_KILLER = ("killer-passed", "killer-unreached")

@@ -11,12 +11,13 @@ import jinja2
 from markupsafe import Markup
 
 from mutcheck import __version__
-from mutcheck.report import texts
-from mutcheck.report.escape import MARKER, fence, finalize, inline, listing
+from mutcheck.core import texts
+from mutcheck.core.escape import MARKER, fence, finalize, inline, listing
+from mutcheck.report import templates
 from mutcheck.report.view import GRID_MAX_TESTS, SYMBOLS, MutantView, ReportView, build_view
 
 if TYPE_CHECKING:
-    from mutcheck.artifact import NotRun
+    from mutcheck.results.artifact import NotRun
 
 # GitHub rejects bodies over 65,536 characters; stay clear of it.
 COMMENT_LIMIT = 60_000
@@ -36,7 +37,7 @@ class Limits:
 
 @cache
 def _environment() -> jinja2.Environment:
-    environment = texts.environment(autoescape=False).overlay(finalize=finalize)
+    environment = templates.environment(autoescape=False).overlay(finalize=finalize)
     environment.globals.update(fence=fence, listing=listing)
     return environment
 

@@ -6,13 +6,13 @@ from typing import Any
 
 from rich.console import Console
 
-from mutcheck.problems import InputError, Problem
+from mutcheck.core.escape import visible
+from mutcheck.core.problems import InputError, Problem
+from mutcheck.core.texts import run_languages
 from mutcheck.report import terminal
-from mutcheck.report.escape import visible
 from mutcheck.report.html import render_html
 from mutcheck.report.markdown import render_markdown
 from mutcheck.report.stryker import render_stryker
-from mutcheck.report.texts import run_languages
 
 
 def choose_languages(results: dict[str, Any], requested: str | None, fmt: str) -> tuple[str, ...]:

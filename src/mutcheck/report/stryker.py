@@ -4,8 +4,8 @@ in one language (the run's first, or the one asked for)."""
 import platform
 from typing import Any
 
-from mutcheck.report.texts import run_languages, say
-from mutcheck.results import is_known_gap
+from mutcheck.core.texts import run_languages, say
+from mutcheck.results.results import is_known_gap
 
 STATUS = {
     "killed": "Killed",

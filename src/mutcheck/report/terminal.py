@@ -9,11 +9,11 @@ from rich.markup import escape
 from rich.syntax import Syntax
 from rich.table import Table
 
-from mutcheck.matrix import VERDICTS
-from mutcheck.report.escape import visible
-from mutcheck.report.texts import describe, run_languages, say
+from mutcheck.core.escape import visible
+from mutcheck.core.texts import describe, run_languages, say
+from mutcheck.core.verdicts import VERDICTS
 from mutcheck.report.view import build_view, change_guard_view
-from mutcheck.results import is_known_gap, is_unreviewed_gap
+from mutcheck.results.results import is_known_gap, is_unreviewed_gap
 
 GENERIC_SURVIVORS_LISTED = 20
 

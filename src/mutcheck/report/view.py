@@ -5,10 +5,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from mutcheck.change_guard import WHOLE_CHANGE, lines_label, shown_base
-from mutcheck.matrix import UNMET_KINDS, VERDICTS
-from mutcheck.report.texts import describe, say
-from mutcheck.results import is_known_gap, is_unreviewed_gap
+from mutcheck.core.change_labels import WHOLE_CHANGE, lines_label, shown_base
+from mutcheck.core.texts import describe, say
+from mutcheck.core.verdicts import UNMET_KINDS, VERDICTS
+from mutcheck.results.results import is_known_gap, is_unreviewed_gap
 
 # Matrix symbols per outcome (the legend in strings.toml explains them).
 SYMBOLS = {

@@ -2,7 +2,7 @@
 
 from dataclasses import astuple
 
-from mutcheck.problems import InputError, Problem
+from mutcheck.core.problems import InputError, Problem
 
 
 def lines_of(problems: list[Problem]) -> list[str]:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.artifact import RESULTS_LIMIT, STATUS_LIMIT, NotRun, read_artifact
-from mutcheck.problems import InputError
-from mutcheck.results_check import first_broken_reference
+from mutcheck.core.problems import InputError
+from mutcheck.results.artifact import RESULTS_LIMIT, STATUS_LIMIT, NotRun, read_artifact
+from mutcheck.results.results_check import first_broken_reference
 
 GOLDEN = json.loads((Path(__file__).parents[1] / "golden" / "results.json").read_text(encoding="utf-8"))
 SHA = "a" * 40

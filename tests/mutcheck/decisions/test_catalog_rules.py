@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.catalog import load_catalog, unknown_killers
-from mutcheck.problems import InputError
+from mutcheck.catalog.catalog import load_catalog, unknown_killers
+from mutcheck.core.problems import InputError
 from tests.mutcheck.decisions.problems import lines_of, problem_lines
 
 LANGUAGES = ("en", "zh")

@@ -3,7 +3,7 @@ objects that can change behaviour is equal (byte code, names, constants with the
 
 import pytest
 
-from mutcheck.swap import code_fingerprint
+from mutcheck.host.swap import code_fingerprint
 
 
 def same(original: str, mutated: str) -> bool:

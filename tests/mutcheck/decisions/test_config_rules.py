@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.config import load_config
-from mutcheck.problems import InputError
+from mutcheck.catalog.config import load_config
+from mutcheck.core.problems import InputError
 from tests.mutcheck.decisions.problems import problem_lines
 
 

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from mutcheck.edit_code import FileCode, layout_free, parsed
-from mutcheck.source_text import Span, line_offsets, replaced
-from mutcheck.swap import code_at, code_fingerprint, marked_module, swap_unit
+from mutcheck.core.source_text import Span, line_offsets, replaced
+from mutcheck.host.swap import code_at, code_fingerprint, marked_module, swap_unit
+from mutcheck.mutation.edit_code import FileCode, layout_free, parsed
 
 SHAPES = '''from __future__ import annotations
 import functools

@@ -2,7 +2,7 @@
 
 from markupsafe import Markup
 
-from mutcheck.report.escape import INLINE_LIMIT, fence, finalize, inline, listing, visible
+from mutcheck.core.escape import INLINE_LIMIT, fence, finalize, inline, listing, visible
 
 ZWSP = "\u200b"
 

@@ -8,10 +8,10 @@ from pathlib import Path
 import libcst as cst
 import pytest
 
-from mutcheck.catalog import Mutant
-from mutcheck.mutate import MutationError, apply_mutant
-from mutcheck.scopes import Scopes
-from mutcheck.suggest_operators import propose
+from mutcheck.catalog.catalog import Mutant
+from mutcheck.mutation.mutate import MutationError, apply_mutant
+from mutcheck.mutation.scopes import Scopes
+from mutcheck.suggest.operators import propose
 from tests.mutcheck.engine_runs import applied
 
 OVERLOADED = """\

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck import plan
-from mutcheck.catalog import Catalog, Mutant
-from mutcheck.mutate import AppliedMutant
-from mutcheck.plan import Shard, changed_entries, changed_lines, entry_lines, in_diff, narrow, select_tests
-from mutcheck.problems import InputError
-from mutcheck.source_text import Span
+from mutcheck.catalog.catalog import Catalog, Mutant
+from mutcheck.core.problems import InputError
+from mutcheck.core.source_text import Span
+from mutcheck.host import timeouts
+from mutcheck.mutation.mutate import AppliedMutant
+from mutcheck.selection.plan import Shard, changed_entries, changed_lines, entry_lines, in_diff, narrow, select_tests
 from tests.mutcheck.decisions.problems import problem_lines
 
 IDS = [f"M{number}" for number in range(60)]
@@ -255,7 +255,7 @@ def test_a_function_that_ran_while_the_project_was_imported_selects_every_test()
 
 
 def test_time_limits_scale_each_test_and_add_one_constant_of_slack():
-    assert plan.test_limit(2.0, 5.0, 1.0) == 11.0
-    assert plan.test_limit(0.0, 5.0, 1.5) == 1.5
-    assert plan.time_limit([0, 2], [1.0, 100.0, 3.0], 2.0, 0.5) == (2.5 + 6.5) + 0.5
-    assert plan.time_limit([], [1.0], 2.0, 0.5) == 0.5
+    assert timeouts.test_limit(2.0, 5.0, 1.0) == 11.0
+    assert timeouts.test_limit(0.0, 5.0, 1.5) == 1.5
+    assert timeouts.time_limit([0, 2], [1.0, 100.0, 3.0], 2.0, 0.5) == (2.5 + 6.5) + 0.5
+    assert timeouts.time_limit([], [1.0], 2.0, 0.5) == 0.5

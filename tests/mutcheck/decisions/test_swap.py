@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.swap import (
+from mutcheck.host.swap import (
     LiveFunctions,
     code_fingerprint,
     evidence_code,

@@ -1,8 +1,8 @@
 """Verdicts, expectation checks and the run's exit status, decided from synthetic engine runs."""
 
-from mutcheck.engine import BaselineRound, EngineRun, MutantRun, baseline_passed
-from mutcheck.exit_code import ExitCode
-from mutcheck.matrix import Unmet, build_matrix
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.engine.engine import BaselineRound, EngineRun, MutantRun, baseline_passed
+from mutcheck.results.matrix import Unmet, build_matrix
 from tests.mutcheck.engine_runs import TESTS, applied, engine_run
 
 A, B1, B2 = TESTS

@@ -6,10 +6,10 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from mutcheck.report.escape import MARKER
+from mutcheck.core.escape import MARKER
+from mutcheck.core.texts import say
 from mutcheck.report.markdown import COMMENT_LIMIT
-from mutcheck.report.texts import say
-from mutcheck.results import is_known_gap
+from mutcheck.results.results import is_known_gap
 
 # Raw characters that hide or reorder text; the comment must spell them out instead.
 INVISIBLE = re.compile("[\u202a-\u202e\u2066-\u2069\u200b-\u200d\u2060\ufeff\u200e\u200f\u061c]")
@@ -93,3 +93,11 @@ def _tables(parsed: list[Token]) -> list[list[int]]:
 
 def fences(body: str) -> list[str]:
     return [t.content for t in tokens(body) if t.type == "fence"]
+
+
+CHINESE_SECTION = "<details>\n<summary>中文说明</summary>"
+
+
+def split_languages(body: str) -> tuple[str, str]:
+    english, chinese = body.split(CHINESE_SECTION)
+    return english, chinese

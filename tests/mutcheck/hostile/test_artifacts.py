@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
-from mutcheck.results import load_results
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.results.results import load_results
 from tests.mutcheck.fake_github import NAME, OWNER, FakeGitHub
 
 RESULTS = json.loads((Path(__file__).parents[1] / "golden" / "results.json").read_text(encoding="utf-8"))
@@ -166,8 +166,8 @@ def test_the_golden_results_mean_what_they_say():
 
 @pytest.mark.parametrize("number", ["0", "007", "-7", "7 ", "٧"])
 def test_only_a_plain_positive_pull_request_number_is_accepted(tmp_path, number):
-    from mutcheck.artifact import read_artifact
-    from mutcheck.problems import InputError
+    from mutcheck.core.problems import InputError
+    from mutcheck.results.artifact import read_artifact
 
     write(tmp_path / "artifact", json.dumps(RESULTS), number)
     if number == "7 ":  # surrounding whitespace (an `echo` adds a newline) is not part of the number

@@ -4,8 +4,8 @@ names git quotes, a file that did not compile at the base."""
 import json
 import os
 
-from mutcheck.plan import changed_lines
-from mutcheck.revert import revert_change
+from mutcheck.mutation.revert import revert_change
+from mutcheck.selection.plan import changed_lines
 from tests.mutcheck.hostile.commands import invoke
 from tests.mutcheck.revert_project import (
     BASE_SOURCE,

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from mutcheck.exit_code import ExitCode
+from mutcheck.core.exit_code import ExitCode
 from tests.mutcheck.engine_project import make_engine_project, make_project
 from tests.mutcheck.hostile.commands import invoke
 

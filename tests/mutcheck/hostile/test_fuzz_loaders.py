@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
+from mutcheck.core.exit_code import ExitCode
 from tests.mutcheck.engine_project import FAMILIES, GOOD_ENTRY, PYPROJECT, make_project
 
 CHECK_STATUSES = {ExitCode.OK, ExitCode.EXPECTATION_FAILED, ExitCode.USAGE}  # what `check` documents

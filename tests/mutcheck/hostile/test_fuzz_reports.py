@@ -10,12 +10,12 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mutcheck.artifact import read_artifact
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
-from mutcheck.problems import InputError
-from mutcheck.report.escape import MARKER
+from mutcheck.core.escape import MARKER
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.core.problems import InputError
 from mutcheck.report.markdown import render_markdown
+from mutcheck.results.artifact import read_artifact
 from tests.mutcheck.hostile.markdown_checks import assert_inert
 from tests.mutcheck.hostile.results_edits import RESULTS, alike, hostile_text, json_values, paths
 

@@ -13,10 +13,10 @@ import libcst as cst
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from mutcheck.mutate import MutationError, apply_to_text, read_source
-from mutcheck.suggest import edit_of
-from mutcheck.suggest_entries import entry_table, mutant_of, render
-from mutcheck.suggest_operators import function_scopes, propose
+from mutcheck.mutation.mutate import MutationError, apply_to_text, read_source
+from mutcheck.suggest.entries import entry_table, mutant_of, render
+from mutcheck.suggest.operators import function_scopes, propose
+from mutcheck.suggest.suggest import edit_of
 from tests.mutcheck.engine_project import families, pyproject
 from tests.mutcheck.spans import patched
 

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
-from mutcheck.results import schema
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.results.results import schema
 from tests.mutcheck.fake_github import NAME, OWNER, FakeGitHub
 from tests.mutcheck.hostile.results_edits import RESULTS, alike, json_values, paths
 

@@ -6,10 +6,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mutcheck import github
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
-from mutcheck.publish import PublishError, publish
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.publish import github
+from mutcheck.publish.publish import PublishError, publish
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, Failure, FakeGitHub
 
 RESULTS = json.loads((Path(__file__).parents[1] / "golden" / "results.json").read_text(encoding="utf-8"))

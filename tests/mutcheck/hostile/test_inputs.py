@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.config import load_config
-from mutcheck.exit_code import ExitCode
-from mutcheck.problems import InputError
+from mutcheck.catalog.config import load_config
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.core.problems import InputError
 from tests.mutcheck.engine_project import PYPROJECT, SOURCE, entry, make_project
 from tests.mutcheck.hostile.commands import CATALOG_FILE, invoke
 

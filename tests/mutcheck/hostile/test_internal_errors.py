@@ -11,7 +11,7 @@ from click.testing import CliRunner
 import mutcheck.cli
 import mutcheck.runner
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
+from mutcheck.core.exit_code import ExitCode
 from tests.mutcheck.engine_project import make_project
 
 LINE = re.compile(r"internal error: RuntimeError: a defect; details in (\S+)")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.exit_code import ExitCode
+from mutcheck.core.exit_code import ExitCode
 from tests.mutcheck.hostile.run_project import Run, make_hostile_project, tree_digest
 
 # moment: (arguments, HOSTILE_MOMENT, the marker of the misbehaving test that shows it has come)
@@ -100,7 +100,7 @@ def test_a_signal_wrapped_by_class_creation_is_still_an_interruption():
     from click.testing import CliRunner
 
     from mutcheck.cli import main
-    from mutcheck.interrupt import Interrupted
+    from mutcheck.sandbox.interrupt import Interrupted
 
     class Field:
         def __set_name__(self, owner, name):

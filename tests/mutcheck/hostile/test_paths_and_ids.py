@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.exit_code import ExitCode
+from mutcheck.core.exit_code import ExitCode
 from tests.mutcheck.engine_project import entry, make_project
 from tests.mutcheck.hostile.commands import CATALOG_FILE, invoke
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.exit_code import ExitCode
+from mutcheck.core.exit_code import ExitCode
 from tests.mutcheck.hostile.run_project import Run, make_hostile_project
 
 

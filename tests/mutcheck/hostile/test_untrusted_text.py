@@ -8,9 +8,9 @@ from typing import Any
 
 from click.testing import CliRunner
 
-from mutcheck import github
 from mutcheck.cli import main
-from mutcheck.publish import publish
+from mutcheck.publish import github
+from mutcheck.publish.publish import publish
 from mutcheck.report.markdown import COMMENT_LIMIT, render_markdown
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, FakeGitHub
 from tests.mutcheck.hostile.markdown_checks import assert_inert, fences

@@ -6,7 +6,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
+from mutcheck.core.exit_code import ExitCode
 from tests.mutcheck.engine_project import make_engine_project, make_project
 
 # A test module that writes next to itself when it is imported (at collection), and says where it was.

@@ -1,0 +1,1 @@
+"""The catalog of guard mutants and mutcheck's configuration."""

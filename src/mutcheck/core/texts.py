@@ -1,0 +1,47 @@
+"""The sentences mutcheck says, in every language (templates/strings.toml): the table, `say`, the languages."""
+
+import tomllib
+from functools import cache
+from importlib.resources import files
+from typing import Any
+
+STRINGS_FILE = "strings.toml"
+
+
+@cache
+def strings() -> dict[str, dict[str, dict[str, str]]]:
+    """{group: {key: {"en": …, "zh": …}}}, e.g. strings()["verdict"]["killed"]["zh"]."""
+    return tomllib.loads(files("mutcheck").joinpath("templates", STRINGS_FILE).read_text(encoding="utf-8"))
+
+
+@cache
+def known_languages() -> tuple[str, ...]:
+    """The languages every sentence is written in: the ones a catalog and a report may use."""
+    sentences = [set(text) for group in strings().values() for text in group.values()]
+    return tuple(sorted(set.intersection(*sentences)))
+
+
+def run_languages(results: dict[str, Any]) -> tuple[str, ...]:
+    """The languages a run's texts are written in, the first one leading every report."""
+    return tuple(results["run"]["languages"])
+
+
+def say(lang: str, group: str, key: str, **values: Any) -> str:
+    """One sentence in `lang`, placeholders filled; a missing key or language raises KeyError."""
+    return strings()[group][key][lang].format(**values)
+
+
+def describe(problem: dict[str, Any], lang: str) -> str:
+    return say(lang, "problem", problem["kind"], test=problem["test"], detail=_detail(problem, lang))
+
+
+def _detail(problem: dict[str, Any], lang: str) -> str | None:
+    """Verdict and outcome words inside a problem are translated too."""
+    detail = problem["detail"]
+    if problem["kind"] in ("equivalent-killed", "unguarded-change"):
+        return say(lang, "verdict", detail)
+    if problem["kind"] == "gap-killed":
+        return say(lang, "outcome", detail)
+    if problem["kind"] == "killer-passed" and detail:
+        return ", ".join(say(lang, "outcome", outcome) for outcome in detail.split(", "))
+    return detail

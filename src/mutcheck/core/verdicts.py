@@ -1,0 +1,27 @@
+"""The verdict names, the kinds of unmet expectation, and how a catalog test id names a test."""
+
+KILLED = "killed"
+SURVIVED = "survived"
+TIMEOUT = "timeout"
+NO_COVERAGE = "no-coverage"
+BROKEN = "broken"
+EQUIVALENT = "equivalent"
+VERDICTS = (KILLED, SURVIVED, TIMEOUT, NO_COVERAGE, BROKEN, EQUIVALENT)
+
+UNMET_KINDS = (
+    "unexpected-survivor",
+    "killer-passed",
+    "killer-unreached",
+    "equivalent-killed",
+    "gap-killed",
+    "no-coverage",
+    "broken",
+    "compile-equivalent",
+    "unguarded-change",
+    "unreviewed-gap",
+)
+
+
+def names_node(test_id: str, node_id: str) -> bool:
+    """A catalog test id names a node, or every parametrization of a test function."""
+    return node_id == test_id or node_id.startswith(test_id + "[")

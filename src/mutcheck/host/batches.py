@@ -1,0 +1,77 @@
+"""What a test process does: run its tests in order and say how each went, one event per test —
+a mutant's or a control's under time limits, a baseline chunk's with the functions each reached."""
+
+import signal
+from typing import Any
+
+import pytest
+
+from mutcheck.core.outcome import PASSED, TIMEOUT
+from mutcheck.host.events import EventWriter
+from mutcheck.host.protocol import TestResult, TestTimeout, run_item
+from mutcheck.host.reach import Reach
+from mutcheck.host.subprocesses import SubprocessReach
+from mutcheck.host.swap import Marker
+from mutcheck.host.timeouts import Alarm
+
+WITNESSES_PER_MUTANT = 2
+
+
+def run_tests(
+    items: list[pytest.Item],
+    selected: list[int],
+    events: EventWriter,
+    bail: bool,
+    limits: list[float],
+    marker: Marker | None = None,
+) -> None:
+    """Run `selected` items in order, one event per test, stopping at the first failure if `bail`.
+
+    A test charged more than its limit (seconds, one per selected test) is interrupted and
+    recorded as a timeout; the tests after it still run. With a swapped mutant's `marker`, each
+    test's event says whether the mutated code started during it (`ran`).
+    """
+    witnesses = 0
+    alarm = Alarm()
+    signal.signal(signal.SIGALRM, alarm)
+    for position, index in enumerate(selected):
+        nextitem = items[selected[position + 1]] if position + 1 < len(selected) else None
+        events.write({"test": index, "running": True})
+        starts = marker.count() if marker else 0
+        alarm.arm(limits[position])
+        try:
+            want_witness = witnesses < WITNESSES_PER_MUTANT
+            result = run_item(items[index], nextitem, want_witness=want_witness, phases_done=alarm.disarm)
+        except TestTimeout:  # raised outside pytest's own catch (e.g. in a report hook)
+            result = TestResult(TIMEOUT, limits[position], None)
+        finally:
+            alarm.disarm()
+        witnesses += result.witness is not None
+        event = {"test": index, "outcome": result.outcome, "duration": result.duration, "witness": result.witness}
+        if marker:
+            event["ran"] = marker.count() > starts
+        events.write(event)
+        if bail and result.outcome not in (PASSED, "skipped"):
+            break
+    events.write({"done": True})
+
+
+def baseline_chunk(
+    items: list[pytest.Item], chunk: list[int], reach: Reach | None, subprocesses: SubprocessReach | None
+) -> list[dict[str, Any]]:
+    """The unmutated results of `chunk`, in order, each with what it reached (see `Reach`), in its own
+    process and in those it started, if given."""
+    results = []
+    for position, index in enumerate(chunk):
+        nextitem = items[chunk[position + 1]] if position + 1 < len(chunk) else None
+        if reach:
+            subprocesses.start_test(index)
+            reach.start_test()
+        result = run_item(items[index], nextitem)
+        event = {"test": index, "outcome": result.outcome, "duration": result.duration, "witness": result.witness}
+        if reach:
+            reached = reach.stop_test()
+            event.update(covered=reached.covered, fresh=reached.fresh, cached=reached.cached)
+            event["subprocess"] = subprocesses.stop_test(index)
+        results.append(event)
+    return results

@@ -1,0 +1,325 @@
+"""The host's two phases: baseline rounds in forked children, then the mutant phase, one child per
+mutant or control run, as many at once as there are workers, each resumed after a time-out and
+reported once its controls are in."""
+
+import base64
+import importlib.util
+import os
+import re
+import selectors
+import time
+from pathlib import Path
+from types import CodeType, ModuleType
+from typing import Any
+
+import pytest
+
+from mutcheck.core.outcome import DETECTING, NOT_RUN, ORDER_DEPENDENT, PASSED, SKIPPED, TIMEOUT
+from mutcheck.host.batches import baseline_chunk, run_tests
+from mutcheck.host.children import Child, absorb, fork, read_all, read_ready, reap, start_fallback
+from mutcheck.host.clock import Stopwatch
+from mutcheck.host.controls import Controls
+from mutcheck.host.events import EventWriter
+from mutcheck.host.reach import Reach
+from mutcheck.host.subprocesses import SubprocessReach
+from mutcheck.host.swap import LiveFunctions, Swap, prepare_swap
+from mutcheck.host.timeouts import test_limit, time_limit
+
+RESUMES_PER_MUTANT = 2  # new children after time-outs, so a mutant that hangs every test stays bounded
+REACH_KINDS = ("covered", "fresh", "cached", "subprocess")  # what a baseline test reached, and how (see `Reach`)
+
+
+class Scheduler:
+    def __init__(self, spec: dict[str, Any], session: pytest.Session, startup_seconds: float) -> None:
+        self.spec = spec
+        self.items: list[pytest.Item] = list(session.items)
+        self.events = EventWriter(spec["events_fd"])
+        self.parent = os.getppid()
+        self.modules: dict[str, ModuleType] = {}
+        self.durations: list[float] = []  # per test, from the baseline: time limits for any subset
+        self.timeout_factor = 0.0
+        self.timeout_constant = 0.0
+        self.startup_seconds = startup_seconds  # interpreter start to collected suite
+        self.controls = Controls()
+        self.pending: list[dict[str, Any]] = []  # mutants not started yet
+        self.live: LiveFunctions | None = None  # found after collection, before the baseline forks
+        self.import_reached: set[str] = set()  # target functions that ran while pytest imported the project
+        self.reached: list[dict[str, set[str]]] = []  # per test, the baseline's first round: see `Reach`
+        self.originals: dict[str, CodeType] = {}  # target files' code, compiled from the text the host imported
+
+    # -- baseline ----------------------------------------------------------------------------
+    def baseline(self) -> None:
+        """Each round in fresh forks, the tests dealt round-robin to one child per worker (the
+        mutant phase runs subsets anyway). A round in which some test fails is run again whole,
+        in pytest's order, in one child: the suite must pass as pytest runs it, not as we split it."""
+        target_files = set(self.spec["target_files"])
+        self.live = LiveFunctions(target_files)
+        jobs = max(1, min(self.spec["jobs"], len(self.items)))
+        chunks = [list(range(start, len(self.items), jobs)) for start in range(jobs)]
+        for round_number in range(1, self.spec["baseline_rounds"] + 1):
+            coverage = Reach(target_files, self.live.known_codes, self.live.caches) if round_number == 1 else None
+            results = self._baseline_round(chunks, coverage)
+            split_failures = [result["test"] for result in results if result["outcome"] not in (PASSED, SKIPPED)]
+            if len(chunks) > 1 and split_failures:
+                results = self._baseline_round([list(range(len(self.items)))], coverage)
+            # Failed only as the workers split the suite: they depend on the tests before them.
+            order_dependent = [index for index in split_failures if results[index]["outcome"] in (PASSED, SKIPPED)]
+            event = {"event": "baseline", "round": round_number, "results": results, "order_dependent": order_dependent}
+            if round_number == 1:
+                self.reached = [{kind: set(result.get(kind, ())) for kind in REACH_KINDS} for result in results]
+                event["import_reached"] = sorted(self.import_reached)
+            self.events.write({**event, "at": time.monotonic()})
+
+    def _baseline_round(self, chunks: list[list[int]], coverage: Reach | None) -> list[dict[str, Any]]:
+        children = []
+        for chunk in chunks:
+
+            def body(events: EventWriter, chunk: list[int] = chunk, coverage: Reach | None = coverage) -> None:
+                subprocesses = SubprocessReach(Path(self.spec["subprocesses"])) if coverage else None
+                for result in baseline_chunk(self.items, chunk, coverage, subprocesses):
+                    events.write(result)
+
+            children.append(fork(body))
+        return self._complete(read_all(children))
+
+    def _complete(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """One result per test, in order; a test whose process died before reporting it is an error."""
+        by_test = {event["test"]: event for event in events if "test" in event}
+        died = next((event["broken"] for event in events if "broken" in event), "the test process died")
+        return [
+            by_test.get(index, {"test": index, "outcome": "error", "duration": 0.0, "witness": died})
+            for index in range(len(self.items))
+        ]
+
+    # -- mutants -----------------------------------------------------------------------------
+    def _limits(self, selected: list[int]) -> list[float]:
+        return [test_limit(self.durations[index], self.timeout_factor, self.timeout_constant) for index in selected]
+
+    def _fallback(self, reason: str, test: int | None = None) -> dict[str, str | None]:
+        return {"reason": reason, "test": None if test is None else self.items[test].nodeid}
+
+    def _swap(self, mutant: dict[str, Any]) -> tuple[Swap | None, dict[str, str | None] | None]:
+        """The mutant's swap, or why it runs in a copy: what cannot be swapped, and what a swap could
+        not reach (code that ran before any test, in a subprocess, or from a fresh code object)."""
+        if mutant["swap_target"] is None:
+            return None, self._fallback(mutant["fallback"])
+        innermost = mutant["swap_target"]
+
+        def inside(names: set[str]) -> bool:
+            return any(name == innermost or name.startswith(innermost + ".") for name in names)
+
+        # a lambda or comprehension ran at import if the `def` holding it did (3.11 counts defs only)
+        holder = re.sub(r"(\.<locals>)?\.<[a-z]+>$", "", innermost)
+        if inside(self.import_reached) or holder in self.import_reached:
+            return None, self._fallback("import-time")
+        for index in mutant["selected"]:
+            if inside(self.reached[index]["subprocess"]):
+                return None, self._fallback("subprocess", index)
+            if inside(self.reached[index]["fresh"]):
+                return None, self._fallback("fresh-code", index)
+        path = mutant["path"]
+        if path not in self.modules:
+            return None, self._fallback("not-imported")
+        if mutant["marked"] is None:
+            return None, self._fallback("no-marker")
+        if path not in self.originals:
+            source = importlib.util.decode_source(Path(path).read_bytes())
+            self.originals[path] = compile(source, path, "exec", dont_inherit=True)
+        marked = base64.b64decode(mutant["marked"])
+        swap, reason = prepare_swap(self.live, path, self.originals[path], marked, innermost)
+        return swap, None if swap is not None else self._fallback(reason)
+
+    def _missing_evidence(self, child: Child) -> int | None:
+        """The first test whose outcome the swap cannot vouch for: one that failed, or passed although
+        it started the mutated function in the baseline, while the mutated code had not started yet
+        in its process (in it or in a test before it: a fixture shared by several tests runs the code
+        in the first of them only). None when every outcome can be trusted."""
+        for sequence in child.sequences:
+            started = False
+            for index in sequence:
+                if index not in child.ran:  # not run, or stopped without a word (a hard time-out)
+                    continue
+                started = started or child.ran[index]
+                outcome = child.outcomes[index]
+                reached = child.swap.evidence in self.reached[index]["covered"]
+                if not started and (reached or (outcome in DETECTING and outcome != TIMEOUT)):
+                    return index
+        return None
+
+    def _start(
+        self,
+        mutant: dict[str, Any],
+        selected: list[int],
+        carried: Child | None = None,
+        fallback: dict[str, str | None] | None = None,
+    ) -> Child:
+        """A process running `selected` under the mutant; `carried` is what an earlier one recorded,
+        `fallback` why it must run in a copy (decided here when not given)."""
+        now = time.monotonic()
+        budget = time_limit(selected, self.durations, self.timeout_factor, self.timeout_constant)
+        if carried is not None:
+            swap, fallback = carried.swap, carried.fallback
+        elif fallback is None:
+            swap, fallback = self._swap(mutant)
+        else:
+            swap = None
+        if swap is not None:
+
+            def body(events: EventWriter) -> None:
+                swap.apply()
+                run_tests(self.items, selected, events, self.spec["bail"], self._limits(selected), swap.marker)
+
+            pid, read_fd = fork(body)
+            child = Child(mutant, selected, pid, read_fd, budget, Stopwatch(pid), now, swap=swap)
+        else:
+            tests = [self.items[index].nodeid for index in selected]
+            process, read_fd, scratch = start_fallback(self.spec, mutant, tests, self._limits(selected))
+            # A fresh host must start and collect before its tests run: allow twice what ours took.
+            budget += 2 * self.startup_seconds
+            stopwatch = Stopwatch(process.pid)
+            child = Child(mutant, selected, process.pid, read_fd, budget, stopwatch, now, process, scratch)
+        child.fallback = fallback
+        child.sequences = [selected]
+        if carried is not None:
+            child.started, child.timed_out, child.resumes = carried.started, carried.timed_out, carried.resumes + 1
+            child.outcomes, child.durations, child.witnesses = carried.outcomes, carried.durations, carried.witnesses
+            child.ran, child.sequences = carried.ran, [*carried.sequences, selected]
+        return child
+
+    def _start_control(self, sequence: tuple[int, ...]) -> Child:
+        """The tests of `sequence`, in that order, unmutated: which of them fail without a mutant."""
+        tests = list(sequence)
+
+        def body(events: EventWriter) -> None:
+            run_tests(self.items, tests, events, False, self._limits(tests))
+
+        pid, read_fd = fork(body)
+        self.controls.runs, self.controls.tests = self.controls.runs + 1, self.controls.tests + len(tests)
+        budget = time_limit(tests, self.durations, self.timeout_factor, self.timeout_constant)
+        return Child(None, tests, pid, read_fd, budget, Stopwatch(pid), time.monotonic())
+
+    def _finish(self, child: Child, timed_out: bool) -> Child | None:
+        """Keep a control's outcomes; set a mutant aside for its controls or, after a time-out, go
+        on with the tests the hung one kept from running: a full matrix should not depend on where
+        a hanging test sits in the order."""
+        reap(child, timed_out)
+        if child.mutant is None:
+            self.controls.finished[tuple(child.selected)] = child.outcomes
+            return None
+        if child.confirms is not None:
+            self._confirmed(child)
+            return None
+        remaining = [index for index in child.selected if index not in child.outcomes]
+        gone = os.getppid() != self.parent
+        stop = self.spec["bail"] or child.broken or child.resumes >= RESUMES_PER_MUTANT or gone
+        child.sequences[-1] = [index for index in child.selected if index in child.outcomes]  # what it ran
+        if (timed_out or child.crashed) and remaining and not stop:
+            return self._start(child.mutant, remaining, carried=child)
+        if child.swap is not None and not gone and (missing := self._missing_evidence(child)) is not None:
+            # What ran was not the mutant everywhere: the copy, where the mutated file is all there is, decides.
+            return self._start(child.mutant, child.mutant["selected"], fallback=self._fallback("no-evidence", missing))
+        child.seconds = time.monotonic() - child.started  # its controls may keep it waiting
+        self.controls.waiting.append(child)
+        return None
+
+    def _release(self, running: dict[int, Child]) -> list[Child]:
+        """Report every waiting mutant whose controls are all in (see `Controls.release`), unless a
+        failure was order-dependent in its selection: then first the suite's own order decides
+        (returned: the processes started for that)."""
+        controls = [tuple(child.selected) for child in running.values() if child.mutant is None]
+        unfinished = [mutant["selected"] for mutant in self.pending]
+        unfinished += [child.mutant["selected"] for child in running.values() if child.mutant is not None]
+        started = []
+        for child in self.controls.release(controls, unfinished):
+            doubtful = sorted(index for index, outcome in child.outcomes.items() if outcome == ORDER_DEPENDENT)
+            if doubtful and os.getppid() == self.parent:
+                started.append(self._in_suite_order(child, doubtful))
+            else:
+                self._report(child)
+        return started
+
+    def _in_suite_order(self, child: Child, doubtful: list[int]) -> Child:
+        """A test that fails unmutated too in the order of the mutant's selection (which leaves out
+        the tests that do not reach it) is run again under the mutant after every test before it in
+        the suite, as a plain pytest run would run it; the suite passed in that order unmutated."""
+        suite_order = list(range(doubtful[-1] + 1))
+        confirming = self._start(child.mutant, suite_order, fallback=child.fallback if child.swap is None else None)
+        confirming.confirms, confirming.doubtful = child, doubtful
+        return confirming
+
+    def _confirmed(self, confirming: Child) -> None:
+        """What the suite's order said of each doubtful test: a failure there (after the mutated code
+        started, on a swap) is a kill; anything else stays order-dependent."""
+        child = confirming.confirms
+        started = False
+        for index in confirming.selected:
+            started = started or confirming.ran.get(index, False)
+            outcome = confirming.outcomes.get(index)
+            if index in confirming.doubtful and outcome in DETECTING and (confirming.swap is None or started):
+                child.outcomes[index] = outcome
+                if index in confirming.witnesses:
+                    child.witnesses[index] = confirming.witnesses[index]
+        self._report(child)
+
+    def _report(self, child: Child) -> None:
+        outcomes = {str(index): NOT_RUN for index in child.mutant["selected"]}
+        outcomes.update({str(index): outcome for index, outcome in child.outcomes.items()})
+        self.events.write(
+            {
+                "event": "mutant",
+                "id": child.mutant["id"],
+                "path": "swap" if child.process is None else "fallback",
+                "fallback": child.fallback,
+                "timed_out": child.timed_out,
+                "broken": child.broken,
+                "outcomes": outcomes,
+                "durations": {str(index): duration for index, duration in child.durations.items()},
+                "witnesses": {str(index): witness for index, witness in child.witnesses.items()},
+                "seconds": child.seconds,
+            }
+        )
+
+    def mutants(self) -> None:
+        self.pending = pending = list(self.spec["mutants"])
+        running: dict[int, Child] = {}
+        selector = selectors.DefaultSelector()
+        queue = self.controls.queue
+
+        def track(child: Child | None) -> None:
+            if child is not None:
+                running[child.read_fd] = child
+                selector.register(child.read_fd, selectors.EVENT_READ)
+
+        def finish(fd: int, timed_out: bool) -> None:
+            selector.unregister(fd)
+            track(self._finish(running.pop(fd), timed_out))
+            for started in self._release(running):
+                track(started)
+
+        while pending or running or queue:
+            while (queue or pending) and len(running) < self.spec["jobs"]:
+                if queue:  # first, so that finished mutants do not wait long
+                    track(self._start_control(queue.pop(0)))
+                else:
+                    mutant = pending.pop(0)
+                    track(self._start(mutant, mutant["selected"]))
+            if os.getppid() != self.parent:  # the engine is gone: nobody reads our results
+                for fd in list(running):
+                    finish(fd, timed_out=True)
+                return
+            timeout = max(0.0, -max(child.overdue() for child in running.values()))
+            for key, _mask in selector.select(timeout=min(timeout, 1.0)):
+                if key.fd not in running:
+                    continue
+                data = os.read(key.fd, 65536)
+                if data:
+                    absorb(running[key.fd], data)
+                else:
+                    finish(key.fd, timed_out=False)
+            for fd, child in list(running.items()):
+                if child.finished:  # said "done": its results are complete, whatever else holds the pipe
+                    finish(fd, timed_out=False)
+                elif child.overdue() >= 0:
+                    while chunk := read_ready(fd):  # what it said before the deadline still counts
+                        absorb(child, chunk)
+                    finish(fd, timed_out=not child.finished)

@@ -1,0 +1,83 @@
+"""Python processes that a test starts (a CLI test's `sys.executable -m pkg.cli`): the environment that
+makes them import the run's copy too (through `boot/sitecustomize.py`, the way coverage.py follows
+subprocesses), and in the baseline the target code each one ran, counted for the test that started it.
+
+A swap lives in one process's memory, so a mutant whose code a test reaches in a subprocess runs on
+the fallback path, where the mutated file is what every process imports.
+"""
+
+import atexit
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from mutcheck.host.reach import Reach
+from mutcheck.sandbox.imports import redirect_imports
+
+BOOT = str(Path(__file__).resolve().parent / "boot")
+_SPEC = "MUTCHECK_SUBPROCESS"
+_TEST = "MUTCHECK_TEST"
+
+
+def follow_subprocesses(spec: dict[str, Any]) -> Path:
+    """In a host, after its own imports are redirected: every Python process started from now on
+    (by its tests, in its children) imports from the host's copy. Returns the folder where
+    subprocesses leave what they reached."""
+    folder = Path(spec["scratch"]) / "subprocesses"
+    folder.mkdir(exist_ok=True)
+    described = {
+        "roots": spec["project_roots"],
+        "project": spec["project"],
+        "removed": spec.get("removed", []),
+        "target_files": spec.get("target_files", []),
+        "reached": str(folder),
+    }
+    path = folder / "spec.json"
+    path.write_text(json.dumps(described), encoding="utf-8")
+    os.environ[_SPEC] = str(path)
+    entries = [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry and entry != BOOT]
+    os.environ["PYTHONPATH"] = os.pathsep.join([BOOT, *entries])
+    return folder
+
+
+class SubprocessReach:
+    """In a baseline child: which target functions the subprocesses of each test ran (those that
+    ended before the test did; one still running is not waited for)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def start_test(self, index: int) -> None:
+        os.environ[_TEST] = str(index)
+
+    def stop_test(self, index: int) -> list[str]:
+        os.environ.pop(_TEST, None)
+        reached: set[str] = set()
+        for path in self.folder.glob(f"*-{index}.json"):
+            try:
+                reached.update(json.loads(path.read_text(encoding="utf-8")))
+                path.unlink()
+            except (OSError, ValueError):  # being written by a process that is still ending
+                continue
+        return sorted(reached)
+
+
+def start_in_subprocess(spec_path: str) -> None:
+    """In a Python process a test started (from `boot/sitecustomize.py`): imports from the copy, and
+    in the baseline a record of the target code it runs, written when it exits."""
+    spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
+    redirect_imports([Path(root) for root in spec["roots"]], Path(spec["project"]), spec["removed"])
+    test = os.environ.get(_TEST)
+    if test is None or not spec["target_files"]:
+        return
+    reach = Reach(set(spec["target_files"]))
+    reach.start_test()
+    record = Path(spec["reached"]) / f"{os.getpid()}-{test}.json"
+
+    def write() -> None:
+        partial = record.with_suffix(".partial")  # read only once whole
+        partial.write_text(json.dumps(reach.stop_test().covered), encoding="utf-8")
+        os.replace(partial, record)
+
+    atexit.register(write)

@@ -1,0 +1,45 @@
+"""Time limits: each from its baseline duration, and inside a child SIGALRM once a test has been
+charged its limit (see `clock`)."""
+
+import signal
+
+from mutcheck.host.clock import Stopwatch
+from mutcheck.host.protocol import TestTimeout
+
+
+class Alarm:
+    """Interrupts the running test once it has been charged its limit (see `clock`): SIGALRM fires
+    at the limit by the wall clock and, if the test was kept waiting for a CPU meanwhile, is set
+    again for what it is still owed. Armed only while a test's phases run."""
+
+    def __init__(self) -> None:
+        self.limit: float | None = None
+        self.stopwatch = Stopwatch()
+
+    def arm(self, limit: float) -> None:
+        self.stopwatch, self.limit = Stopwatch(), limit
+        signal.setitimer(signal.ITIMER_REAL, limit)
+
+    def disarm(self) -> None:
+        self.limit = None
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+    def __call__(self, _signal: int, _frame: object) -> None:
+        if self.limit is None:
+            return
+        owed = self.limit - self.stopwatch.elapsed()
+        if owed > 0.01:
+            signal.setitimer(signal.ITIMER_REAL, owed)
+            return
+        signal.setitimer(signal.ITIMER_REAL, 0.25)  # again, should the test swallow this one
+        raise TestTimeout("the test outlived its time limit under this mutant")
+
+
+def test_limit(duration: float, factor: float, constant: float) -> float:
+    """One test's time limit under a mutant, from its baseline duration."""
+    return factor * duration + constant
+
+
+def time_limit(selected: list[int], durations: list[float], factor: float, constant: float) -> float:
+    """A whole mutant's limit: every selected test's own, plus one more constant of slack."""
+    return sum(test_limit(durations[index], factor, constant) for index in selected) + constant

@@ -1,0 +1,1 @@
+"""GitHub and Actions: the pull-request comment, inline findings, the artifact's workflow side."""

@@ -1,0 +1,47 @@
+"""Inside GitHub Actions: the job summary file and `::warning` annotations for survivors."""
+
+import os
+from pathlib import Path
+from typing import Any, TextIO
+
+from mutcheck.core.texts import run_languages
+
+SUMMARY_LIMIT = 1024 * 1024  # GitHub's cap on one step's summary
+ANNOTATION_LIMIT = 10
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotations(results: dict[str, Any]) -> list[str]:
+    """Workflow commands for the first unexpected survivors, on the mutated line."""
+    survivors = [
+        mutant
+        for mutant in results["mutants"]
+        if mutant["verdict"] == "survived" and any(p["kind"] == "unexpected-survivor" for p in mutant["problems"])
+    ][:ANNOTATION_LIMIT]
+    lang = run_languages(results)[0]
+    return [
+        f"::warning file={_property(m['file'])},line={m['span']['start_line']},"
+        f"title={_property(m['id'] + ' survived: ' + m['title'][lang])}::{_data(m['why'][lang])}"
+        for m in survivors
+    ]
+
+
+def publish_in_actions(results: dict[str, Any], stdout: TextIO) -> None:
+    """When running in GitHub Actions: annotations to stdout, the comment to the job summary."""
+    if os.environ.get("GITHUB_ACTIONS") != "true":
+        return
+    for line in annotations(results):
+        print(line, file=stdout)
+    summary = os.environ.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        from mutcheck.report.markdown import render_markdown  # Jinja2 loads only inside Actions
+
+        with Path(summary).open("a", encoding="utf-8") as file:
+            file.write(render_markdown(results, limit=SUMMARY_LIMIT) + "\n")

@@ -1,0 +1,1 @@
+"""Verdicts, the expectation check and the results document: read, checked, merged, saved."""

@@ -1,0 +1,1 @@
+"""Which mutants and which tests: the diff, shards, test selection."""
