@@ -1,0 +1,89 @@
+"""The stages' import contract (pyproject.toml's [tool.importlinter]) holds, and breaks on an upward
+import; what a saved results file and the pytest host load, measured in a fresh interpreter."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPOSITORY = Path(__file__).resolve().parents[2]
+GOLDEN = REPOSITORY / "tests/mutcheck/golden/results.json"
+LINT_IMPORTS = shutil.which("lint-imports", path=str(Path(sys.executable).parent)) or shutil.which("lint-imports")
+
+
+def _lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    """lint-imports over the package under `root`/src, with that tree's contracts."""
+    assert LINT_IMPORTS, "lint-imports is installed with the dev extra"
+    environment = {**os.environ, "PYTHONPATH": str(root / "src")}
+    return subprocess.run(
+        [LINT_IMPORTS, "--no-cache", "--config", str(root / "pyproject.toml")],
+        cwd=root,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_the_repository_keeps_every_contract():
+    linted = _lint_imports(REPOSITORY)
+    assert linted.returncode == 0, linted.stdout + linted.stderr
+    assert "0 broken" in linted.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "added", "contract"),
+    [
+        ("core/problems.py", "from mutcheck.report import render", "stages import only the stages below them"),
+        ("host/clock.py", "import mutcheck.catalog.catalog", "the host loads neither"),
+        ("report/view.py", "from mutcheck.results import matrix", "the reports render a results file without"),
+    ],
+)
+def test_an_import_against_the_contract_breaks_it(tmp_path, module, added, contract):
+    shutil.copytree(REPOSITORY / "src/mutcheck", tmp_path / "src/mutcheck", symlinks=True)
+    shutil.copy(REPOSITORY / "pyproject.toml", tmp_path / "pyproject.toml")
+    source = tmp_path / "src/mutcheck" / module
+    source.write_text(source.read_text(encoding="utf-8") + f"\n{added}  # deliberately against the contract\n")
+    linted = _lint_imports(tmp_path)
+    assert linted.returncode == 1, linted.stdout + linted.stderr
+    broken = linted.stdout.split("Broken contracts", 1)[1]
+    assert " ".join(broken.split()).count(contract) == 1
+    assert f"mutcheck.{module[:-3].replace('/', '.')} -> mutcheck." in broken
+
+
+def _loaded_after(code: str) -> list[str]:
+    """The modules a fresh interpreter has loaded after running `code`."""
+    probe = code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
+    completed = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120, cwd=REPOSITORY
+    )
+    return json.loads(completed.stdout.splitlines()[-1])
+
+
+def _heavy(loaded: list[str], names: tuple[str, ...]) -> list[str]:
+    return [name for name in loaded if name in names or name.startswith(tuple(f"{n}." for n in names))]
+
+
+def test_rendering_a_saved_results_file_in_every_format_loads_neither_libcst_nor_the_engine():
+    loaded = _loaded_after(
+        "from pathlib import Path\n"
+        "from mutcheck.report.render import render\n"
+        "from mutcheck.results.results import load_results\n"
+        f"results = load_results(Path({str(GOLDEN)!r}))\n"
+        "for fmt in ('text', 'markdown', 'html', 'stryker'):\n"
+        "    assert render(results, fmt, ('en', 'zh'))\n"
+    )
+    assert "mutcheck.report.html" in loaded and "jinja2" in loaded  # it did render
+    engine_side = ("libcst", "unidiff", "mutmut", "mutcheck.engine", "mutcheck.mutation", "mutcheck.host")
+    assert _heavy(loaded, engine_side) == []
+
+
+def test_the_pytest_host_loads_neither_libcst_the_catalog_unidiff_nor_the_reports():
+    loaded = _loaded_after("import mutcheck.host.host")
+    assert "mutcheck.host.scheduler" in loaded
+    others = ("libcst", "unidiff", "mutmut", "jinja2", "mutcheck.catalog", "mutcheck.report", "mutcheck.results")
+    assert _heavy(loaded, others) == []
