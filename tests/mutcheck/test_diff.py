@@ -5,10 +5,10 @@ import subprocess
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.exit_code import ExitCode
-from mutcheck.plan import entry_lines
-from mutcheck.results import load_results
-from tests.mutcheck.engine_project import entry, make_engine_project
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.results.results import load_results
+from mutcheck.selection.plan import entry_lines
+from tests.mutcheck.engine_project import commit_all, entry, make_engine_project
 
 TWO_ENTRIES = """\
 # leading comment
@@ -86,3 +86,25 @@ def test_diff_against_an_unrelated_history_is_one_line(tmp_path):
     assert result.exit_code == ExitCode.USAGE, result.output
     (line,) = result.output.splitlines()
     assert line.startswith("error: --diff: git merge-base other failed")
+
+
+def test_diff_selects_the_mutants_of_a_modified_file_whose_name_is_not_ascii(tmp_path):
+    """git writes such a name as an octal-escaped, quoted string unless told otherwise: the diff's
+    file must still be the catalog's file."""
+    project = make_engine_project(tmp_path / "project", catalog="")
+    (project / "src/é.py").write_text("def clamp(value, low):\n    return low if value < low else value\n")
+    (project / "tests/test_é.py").write_text(
+        "import importlib\n\n\ndef test_clamp():\n    assert importlib.import_module('é').clamp(1, 2) == 2\n"
+    )
+    accented = entry(id='"ACCENT"', file='"src/é.py"', match='"value < low"', replace='"value > low"')
+    accented = accented.replace('["tests/test_tiny.py::test_clamp_low"]', '["tests/test_é.py::test_clamp"]')
+    untouched = entry(id='"TINY"', killed_by='["tests/test_tiny.py::test_clamp_low"]')
+    (project / "mutants/catalog.toml").write_text(accented + "\n" + untouched)
+    commit_all(project)
+    source = project / "src/é.py"
+    source.write_text(source.read_text().replace("return low if", "return low  if"))
+    results_path = tmp_path / "results.json"
+    result = CliRunner().invoke(main, ["run", "--project", str(project), "--diff", "HEAD", "--json", str(results_path)])
+    data = load_results(results_path)
+    assert [mutant["id"] for mutant in data["mutants"]] == ["ACCENT"], result.output
+    assert data["mutants"][0]["verdict"] == "killed"
