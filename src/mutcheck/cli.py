@@ -3,7 +3,6 @@
 import io
 import json
 import os
-import re
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -12,7 +11,6 @@ from typing import Any
 
 import click
 from rich.console import Console
-from rich.markup import escape
 
 from mutcheck import __version__
 from mutcheck.catalog.catalog import unknown_killers
@@ -181,61 +179,9 @@ def list_command(
 @_reports_input_errors
 def show(mutant_id: str, lang: str | None, project: Path | None, profile: str | None) -> None:
     """Show one mutant: its diff, why it matters, and its verdict in the last saved run."""
-    from mutcheck.core.escape import visible
-    from mutcheck.core.texts import say
-    from mutcheck.mutation.mutate import MutationError, apply_mutant
-    from mutcheck.report.terminal import print_diff, print_plain
-    from mutcheck.results.last_run import entry_lines, verdict_lines
-    from mutcheck.results.results import load_results
-    from mutcheck.results.state import current_run
+    from mutcheck.showing import show_mutant
 
-    config = _config(project, profile)
-    if lang is not None and lang not in config.languages:
-        message = f"not in tool.mutcheck.languages ({', '.join(config.languages)})"
-        raise InputError([Problem("--lang", lang, "", message)])
-    lang = lang or config.languages[0]
-    catalog = catalog_of(config)
-    mutant = catalog.find(mutant_id)
-    saved = current_run(config.root, config.profile)
-    try:
-        results = load_results(saved.path) if saved else None
-    except InputError as error:  # show needs no run: a damaged saved one is only not shown
-        click.echo(f"warning: the saved run cannot be read, so no verdict is shown: {error.problems[0]}", err=True)
-        saved = results = None
-    console = _Console(highlight=False, soft_wrap=True)
-    if mutant is None:
-        # A revert mutant is made from the change, not the catalog: the saved run's record is all there is.
-        entry = next((m for m in results["mutants"] if m["id"] == mutant_id and m["revert"]), None) if results else None
-        if saved is None or entry is None:
-            raise InputError([Problem(str(config.catalog), mutant_id, "id", "no mutant with this id or alias")])
-        console.print(f"[bold]{escape(entry['id'])}[/bold] {escape(visible(entry['title'][lang]))}", markup=True)
-        print_diff(console, entry["diff"])
-        for line in [entry["why"][lang], *entry_lines(saved, results, entry, lang)]:
-            print_plain(console, line)
-        return
-    try:
-        applied = apply_mutant(mutant, config.root)
-    except MutationError as error:
-        raise InputError([error.problem]) from error
-    heading = (
-        f"{escape(mutant.id)}[/bold] {escape(visible(mutant.title[lang]))}  "
-        f"({escape(mutant.family)}; {escape(visible(mutant.origin))})"
-    )
-    console.print(f"[bold]{heading}", markup=True)
-    print_diff(console, applied.diff)
-    lines = [mutant.why[lang]]
-    if mutant.equivalent:
-        lines.append(say(lang, "show", "equivalent", proof=mutant.equivalent[lang]))
-    elif mutant.survives:
-        lines.append(say(lang, "show", "known_gap", reason=mutant.survives[lang]))
-        if mutant.tracked:
-            lines.append(say(lang, "show", "tracked", issue=mutant.tracked))
-    else:
-        lines.append(say(lang, "show", "killed_by", tests=", ".join(mutant.killed_by)))
-    if mutant.hint:
-        lines.append(say(lang, "show", "hint", hint=mutant.hint[lang]))
-    for line in [*lines, *verdict_lines(saved, results, applied, lang)]:
-        print_plain(console, line)
+    show_mutant(_config(project, profile), mutant_id, lang, _Console(highlight=False, soft_wrap=True))
 
 
 @main.command()
@@ -252,6 +198,7 @@ def check(base: str | None, update: bool, project: Path | None, profile: str | N
     from mutcheck.catalog.catalog_edit import edit_catalog_file
     from mutcheck.core.texts import say
     from mutcheck.engine.session import applied_or_drifted
+    from mutcheck.mutation.mutate import unmarked_equivalents
 
     config = _config(project, profile)
     catalog = catalog_of(config)
@@ -261,10 +208,7 @@ def check(base: str | None, update: bool, project: Path | None, profile: str | N
         applied, drifts = applied_or_drifted(config, catalog, (), base=(base, "--base") if base else None)
     except InputError as error:
         raise InputError(problems + error.problems) from error
-    for mutant in (applied_mutant.mutant for applied_mutant in applied if applied_mutant.equivalent_by_compilation):
-        if not mutant.equivalent:
-            message = "compiles to the original byte code (equivalent by compilation); no test can kill it"
-            problems.append(Problem(mutant.source, mutant.id, "survives" if mutant.survives else "killed_by", message))
+    problems += unmarked_equivalents(applied)
     if problems:
         raise InputError(problems)
     lang = config.languages[0]
@@ -486,37 +430,18 @@ def comment(
     inline: bool,
 ) -> None:
     """Create or update mutcheck's one review comment on a pull request (token: GITHUB_TOKEN)."""
-    from mutcheck.results.artifact import read_artifact
-    from mutcheck.results.results import load_results
+    from mutcheck.publish.request import comment_request
 
-    if (results_path is None) == (artifact is None):
-        raise InputError([Problem("comment", "", "--results", "give exactly one of --results or --from-artifact")])
-    if artifact is not None:
-        results, artifact_number = read_artifact(artifact)
-        if head_sha is None:
-            raise InputError([Problem("comment", "", "--head-sha", "required with --from-artifact")])
-        if pr_number is not None and pr_number != artifact_number:
-            raise InputError([Problem(str(artifact), "", "pr-number", f"says #{artifact_number}, not #{pr_number}")])
-        pr_number = artifact_number
-    else:
-        results = load_results(results_path)
-    if pr_number is None and (
-        match := re.fullmatch(r"refs/pull/([0-9]+)/(?:merge|head)", os.environ.get("GITHUB_REF", ""))
-    ):
-        pr_number = int(match.group(1))  # inside Actions, on a pull_request event
-    token = os.environ.get("GITHUB_TOKEN")
-    missing = [
-        name for name, value in (("--repo", repository), ("--pr", pr_number), ("GITHUB_TOKEN", token)) if not value
-    ]
-    if missing:
-        raise InputError([Problem("comment", "", name, "required") for name in missing])
+    request = comment_request(repository, pr_number, results_path, artifact, head_sha, os.environ)
     from mutcheck.core.extras import GITHUB, importing
 
     with importing(GITHUB, "comment"):
         from mutcheck.publish.publish import PublishError, publish  # PyGithub loads only for this command
 
     try:
-        outcome = publish(results, repository, pr_number, token, api_url, author, head_sha, inline)
+        outcome = publish(
+            request.results, request.repository, request.pr_number, request.token, api_url, author, head_sha, inline
+        )
     except PublishError as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(ExitCode.PUBLISH_FAILED)

@@ -488,3 +488,14 @@ def candidate_nodes(mutant: Mutant, text: str, lines: range) -> Iterator[tuple[s
             column = first.start.column
             code = "\n".join([head, *(line[column:] if not line[:column].strip() else line for line in rest)])
         yield scope, code, first.start.line, last.end.line
+
+
+def unmarked_equivalents(applied: list[AppliedMutant]) -> list[Problem]:
+    """Entries whose edit compiles to the original byte code but that expect a kill or a gap: no
+    test can kill them, so the catalog must say `equivalent`."""
+    message = "compiles to the original byte code (equivalent by compilation); no test can kill it"
+    return [
+        Problem(mutant.source, mutant.id, "survives" if mutant.survives else "killed_by", message)
+        for mutant in (one.mutant for one in applied if one.equivalent_by_compilation)
+        if not mutant.equivalent
+    ]
