@@ -2,7 +2,6 @@
 its printed output, so no option or verbosity of the project's changes them), whose fault a failed
 collection is, and what collecting takes from outside the project."""
 
-import json
 import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -11,6 +10,7 @@ from pathlib import Path
 from mutcheck.catalog.config import Config
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.host.collection_errors import log_lines
+from mutcheck.host.wire import COLLECT, Collected, CollectionFailed, HostEvent, HostSpec, UnusableOption, read_event
 from mutcheck.sandbox.imports import Relocation, start_host
 from mutcheck.sandbox.interrupt import deferred
 from mutcheck.sandbox.lab import scratch_folder
@@ -32,51 +32,54 @@ def _copied(config: Config) -> Iterator[tuple[Path, dict[str, str]]]:
 
 def _collect(
     config: Config, folder: Path, arguments: list[str], environment: Mapping[str, str], needs: bool = False
-) -> list[dict]:
+) -> list[HostEvent]:
     """The host's events for one collection of the copy in `folder` with the given pytest arguments;
     with `needs`, its `collected` event says what collecting took from outside the project."""
     copy = folder / "project"
     read_fd, write_fd = os.pipe()
-    spec = {
-        "mode": "collect",
-        "events_fd": write_fd,
-        "project": str(copy),
-        "scratch": str(folder),
-        "test_paths": list(config.tests),
-        "pytest_args": arguments,
-        "target_files": [],
-        "project_roots": [str(config.root)],
-        "parent": os.getpid(),
-        "needs": needs,
-    }
+    spec = HostSpec(
+        mode=COLLECT,
+        events_fd=write_fd,
+        project=str(copy),
+        scratch=str(folder),
+        pytest_args=arguments,
+        project_roots=[str(config.root)],
+        parent=os.getpid(),
+        test_paths=list(config.tests),
+        needs=needs,
+    )
     spec_path = folder / "collect.json"
-    spec_path.write_text(json.dumps(spec), encoding="utf-8")
+    spec.write(spec_path)
     with deferred(), (folder / "collect.log").open("w", encoding="utf-8") as log:
         host = start_host(spec_path, copy, write_fd, environment, log, answers=False)
         os.close(write_fd)
     try:
         with os.fdopen(read_fd, "r", encoding="utf-8") as events:
-            return [json.loads(line) for line in events if line.strip()]
+            return [read_event(line) for line in events if line.strip()]
     finally:
         with deferred():
             stop_session_leader(host, host.session_tag)
 
 
-def _failure(events: list[dict], folder: Path) -> str | None:
+def _collected(events: list[HostEvent]) -> Collected | None:
+    return next((event for event in events if isinstance(event, Collected)), None)
+
+
+def _failure(events: list[HostEvent], folder: Path) -> str | None:
     """Why a collection gave no tests (its first line, then what pytest said), or None when it gave some."""
-    collected = next((event for event in events if event.get("event") == "collected"), None)
+    collected = _collected(events)
     if collected is not None:
-        return None if collected["tests"] else "no tests collected"
-    error = next((event["broken"] for event in events if event.get("event") == "collection-error"), None)
+        return None if collected.tests else "no tests collected"
+    error = next((event.broken for event in events if isinstance(event, CollectionFailed)), None)
     if error is not None and not error.startswith("pytest stopped before running"):
         return error
     log = log_lines(log_tail(folder / "collect.log"), str(folder / "project"))  # pytest said why, in its log
     return "\n".join([error or "pytest stopped before collecting", *(f"  {line}" for line in log)])
 
 
-def _unusable(events: list[dict]) -> Problem | None:
-    event = next((event for event in events if event.get("event") == "unusable-option"), None)
-    return Problem(event["source"], "", event["field"], event["message"]) if event else None
+def _unusable(events: list[HostEvent]) -> Problem | None:
+    event = next((event for event in events if isinstance(event, UnusableOption)), None)
+    return Problem(event.source, "", event.field, event.message) if event else None
 
 
 def pytest_args_problem(config: Config, folder: Path, environment: Mapping[str, str], failure: str) -> Problem | None:
@@ -97,7 +100,7 @@ def collect_test_ids(config: Config) -> set[str]:
             raise InputError([unusable])
         failure = _failure(events, folder)
         if failure is None:
-            return set(next(event for event in events if event.get("event") == "collected")["tests"])
+            return set(_collected(events).tests)
         problem = pytest_args_problem(config, folder, environment, failure)
     problem = problem or Problem.with_details("pyproject.toml", "tool.mutcheck.tests", f"collection failed: {failure}")
     raise InputError([problem])
@@ -114,4 +117,4 @@ def collected_needs(config: Config) -> dict[str, list[str]] | str:
         return unusable.message
     if failure is not None:
         return failure.partition("\n")[0]
-    return next(event for event in events if event.get("event") == "collected")["needs"]
+    return _collected(events).needs

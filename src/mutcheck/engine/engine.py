@@ -4,7 +4,6 @@ Only this module (and the host it starts) runs the project's code.
 """
 
 import base64
-import json
 import os
 import subprocess
 import time
@@ -18,6 +17,18 @@ from mutcheck.core.problems import InputError, Problem
 from mutcheck.engine.collect import pytest_args_problem
 from mutcheck.host.collection_errors import log_lines
 from mutcheck.host.timeouts import time_limit
+from mutcheck.host.wire import (
+    FULL,
+    BaselineRan,
+    Collected,
+    CollectionFailed,
+    HostSpec,
+    MutantPlan,
+    MutantRan,
+    RunDone,
+    UnusableOption,
+    read_event,
+)
 from mutcheck.sandbox.imports import Relocation, start_host
 from mutcheck.sandbox.interrupt import deferred
 from mutcheck.sandbox.lab import remove_stale, scratch_folder
@@ -136,16 +147,16 @@ def _plan_mutants(
     return planned, sources
 
 
-def _record_mutant(run: EngineRun, event: dict[str, Any]) -> MutantRun:
-    mutant = run.mutants[event["id"]]
-    mutant.path = event["path"]
-    mutant.fallback = event["fallback"]
-    mutant.outcomes = {int(index): outcome for index, outcome in event["outcomes"].items()}
-    mutant.durations = {int(index): duration for index, duration in event["durations"].items()}
-    mutant.witnesses = {int(index): witness for index, witness in event["witnesses"].items()}
-    mutant.timed_out = event["timed_out"]
-    mutant.broken = event["broken"]
-    mutant.seconds = event["seconds"]
+def _record_mutant(run: EngineRun, event: MutantRan) -> MutantRun:
+    mutant = run.mutants[event.id]
+    mutant.path = event.path
+    mutant.fallback = event.fallback
+    mutant.outcomes = event.outcomes
+    mutant.durations = event.durations
+    mutant.witnesses = event.witnesses
+    mutant.timed_out = event.timed_out
+    mutant.broken = event.broken
+    mutant.seconds = event.seconds
     return mutant
 
 
@@ -172,23 +183,23 @@ def run_engine(
         run.copy = copy_project(config.root, scratch)
         run.timings["copy"] = run.copy.seconds
         read_fd, write_fd = os.pipe()
-        spec = {
-            "mode": "full",
-            "events_fd": write_fd,
-            "test_paths": list(config.tests),
-            "pytest_args": list(config.pytest_args),
-            "project": str(scratch),
+        spec = HostSpec(
+            mode=FULL,
+            events_fd=write_fd,
+            project=str(scratch),
+            scratch=str(directory),  # where fallback mutants get their copies
+            pytest_args=list(config.pytest_args),
+            project_roots=[str(config.root)],  # where editable installs and PYTHONPATH point
+            parent=os.getpid(),
+            test_paths=list(config.tests),
             # absolute: a test module or conftest may change directory while it is imported
-            "target_files": sorted({str((scratch / name).resolve()) for name in target_files}),
-            "baseline_rounds": options.baseline_rounds,
-            "jobs": options.jobs,
-            "bail": options.bail,
-            "project_roots": [str(config.root)],  # where editable installs and PYTHONPATH point
-            "scratch": str(directory),  # where fallback mutants get their copies
-            "parent": os.getpid(),
-        }
+            target_files=sorted({str((scratch / name).resolve()) for name in target_files}),
+            baseline_rounds=options.baseline_rounds,
+            jobs=options.jobs,
+            bail=options.bail,
+        )
         spec_path = Path(directory) / "spec.json"
-        spec_path.write_text(json.dumps(spec), encoding="utf-8")
+        spec.write(spec_path)
         log_path = Path(directory) / "host.log"
         environment = {
             **Relocation([config.root], scratch).environment(os.environ),
@@ -234,24 +245,23 @@ def _converse(
     planned_at = collected_at = time.monotonic()  # the host's moments share this clock
     with os.fdopen(os.dup(read_fd), "r", encoding="utf-8") as events:
         for line in events:
-            event = json.loads(line)
-            kind = event.get("event")
-            if kind == "collection-error":
-                run.collection_error = event["broken"]
+            event = read_event(line)
+            if isinstance(event, CollectionFailed):
+                run.collection_error = event.broken
                 return
-            if kind == "unusable-option":
-                raise InputError([Problem(event["source"], "", event["field"], event["message"])])
-            if kind == "collected":
-                run.tests = event["tests"]
-                run.notes = event["notes"]
-                collected_at = event["collected"]
-                run.timings["host_start"] = event["collection_started"] - host_started
-                run.timings["collection"] = collected_at - event["collection_started"]
+            if isinstance(event, UnusableOption):
+                raise InputError([Problem(event.source, "", event.field, event.message)])
+            if isinstance(event, Collected):
+                run.tests = event.tests
+                run.notes = event.notes
+                collected_at = event.collected
+                run.timings["host_start"] = event.collection_started - host_started
+                run.timings["collection"] = collected_at - event.collection_started
                 on_progress("collected", len(run.tests))
                 for note in run.notes:
                     on_progress("note", note)
-            elif kind == "baseline":
-                results = event["results"]
+            elif isinstance(event, BaselineRan):
+                results = event.results
                 run.baseline.append(
                     BaselineRound(
                         [result["outcome"] for result in results],
@@ -259,33 +269,29 @@ def _converse(
                         [result.get("witness") for result in results],
                     )
                 )
-                run.order_dependent.update(event["order_dependent"])
-                if event["round"] == 1:
+                run.order_dependent.update(event.order_dependent)
+                if event.round == 1:
                     run.coverage = [
                         {name for kind in REACH_KINDS for name in result.get(kind, ())} for result in results
                     ]
-                    run.import_reached = set(event["import_reached"])
-                on_progress("baseline", event["round"])
-                if event["round"] == options.baseline_rounds:
+                    run.import_reached = set(event.import_reached or ())
+                on_progress("baseline", event.round)
+                if event.round == options.baseline_rounds:
                     planned_at = time.monotonic()
-                    run.timings["baseline"] = event["at"] - collected_at
+                    run.timings["baseline"] = event.at - collected_at
                     planned, sources = (
                         _plan_mutants(run, applied, options, scratch) if baseline_passed(run) else ([], {})
                     )
                     on_progress("planned", len(planned))
-                    plan = {
-                        "mutants": planned,
-                        "sources": sources,
-                        "durations": _durations(run),
-                        "timeout_factor": options.timeout_factor,
-                        "timeout_constant": options.timeout_constant,
-                    }
-                    host.stdin.write(json.dumps(plan) + "\n")
+                    plan = MutantPlan(
+                        planned, sources, _durations(run), options.timeout_factor, options.timeout_constant
+                    )
+                    host.stdin.write(plan.to_json() + "\n")
                     host.stdin.flush()
-            elif kind == "mutant":
+            elif isinstance(event, MutantRan):
                 on_progress("mutant", _record_mutant(run, event))
-            elif kind == "done":
-                run.controls = event["controls"]
+            elif isinstance(event, RunDone):
+                run.controls = event.controls
                 run.mutant_phase_seconds = run.timings["mutants"] = time.monotonic() - planned_at
                 return
     # The stream ended without "done": the host died (its log says why).

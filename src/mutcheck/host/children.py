@@ -23,6 +23,7 @@ from mutcheck.host.clock import Stopwatch
 from mutcheck.host.events import EventWriter
 from mutcheck.host.protocol import last_error
 from mutcheck.host.swap import Swap
+from mutcheck.host.wire import TESTS, HostSpec
 from mutcheck.sandbox.imports import Relocation, host_command
 from mutcheck.sandbox.logs import log_tail
 from mutcheck.sandbox.process import end_group, kill_group, lead_own_group, place_in_own_group
@@ -131,26 +132,26 @@ def own_path(copy: Path, path: str) -> Path:
     return folder / Path(path).name
 
 
-def _writes(spec: dict[str, Any], mutant: dict[str, Any]) -> list[list[Any]]:
+def _writes(sources: dict[str, str], mutant: dict[str, Any]) -> list[list[Any]]:
     """The files a fallback mutant writes: path, text (None: removed), encoding and link target."""
     if mutant["edit"] is None:
         return mutant["writes"]
     start, end, replacement = mutant["edit"]
-    source = spec["sources"][mutant["file"]]
+    source = sources[mutant["file"]]
     return [[mutant["file"], source[:start] + replacement + source[end:], mutant["encoding"], None]]
 
 
 def start_fallback(
-    spec: dict[str, Any], mutant: dict[str, Any], tests: list[str], limits: list[float]
+    spec: HostSpec, sources: dict[str, str], mutant: dict[str, Any], tests: list[str], limits: list[float]
 ) -> tuple[subprocess.Popen, int, str]:
     """A scratch copy of the scratch copy with the mutant's files written (or removed), where a fresh host runs
     `tests` (node ids) under their `limits`: the process, its pipe's read end and the copy's folder.
     The copy lives in the run's folder, under a name that says nothing of the mutant."""
-    scratch = tempfile.mkdtemp(prefix="fallback-", dir=spec["scratch"])  # removed with the run's folder
+    scratch = tempfile.mkdtemp(prefix="fallback-", dir=spec.scratch)  # removed with the run's folder
     project = Path(scratch) / "project"
     # The project's folder, not the working directory: a conftest may have changed directory.
-    shutil.copytree(spec["project"], project, symlinks=True)
-    for path, text, encoding, link in _writes(spec, mutant):
+    shutil.copytree(spec.project, project, symlinks=True)
+    for path, text, encoding, link in _writes(sources, mutant):
         target = own_path(project, path)
         if target.is_symlink() or (target.exists() and (text is None or link is not None)):
             target.unlink()  # a link is replaced, never written through
@@ -159,23 +160,23 @@ def start_fallback(
         elif text is not None:
             target.write_text(text, encoding=encoding)
         remove_bytecode(target)
-    roots = [*map(Path, spec["project_roots"]), Path(spec["project"])]  # its imports move on to its own copy
+    roots = [*map(Path, spec.project_roots), Path(spec.project)]  # its imports move on to its own copy
     read_fd, write_fd = os.pipe()
-    fallback_spec = {
-        "mode": "tests",
-        "events_fd": write_fd,
-        "project": str(project),
-        "scratch": scratch,
-        "bail": spec["bail"],
-        "tests": tests,
-        "limits": limits,
-        "pytest_args": spec["pytest_args"],
-        "project_roots": [str(root) for root in roots],
-        "removed": [path for path, text, _, _ in _writes(spec, mutant) if text is None],  # nor in the roots
-        "parent": os.getpid(),
-    }
+    fallback_spec = HostSpec(
+        mode=TESTS,
+        events_fd=write_fd,
+        project=str(project),
+        scratch=scratch,
+        pytest_args=spec.pytest_args,
+        project_roots=[str(root) for root in roots],
+        parent=os.getpid(),
+        bail=spec.bail,
+        tests=tests,
+        limits=limits,
+        removed=[path for path, text, _, _ in _writes(sources, mutant) if text is None],  # nor in the roots
+    )
     spec_path = Path(scratch) / "spec.json"
-    spec_path.write_text(json.dumps(fallback_spec), encoding="utf-8")
+    fallback_spec.write(spec_path)
     with (Path(scratch) / "host.log").open("w", encoding="utf-8") as log:
         process = subprocess.Popen(
             host_command(spec_path),

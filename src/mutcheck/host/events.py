@@ -12,6 +12,9 @@ class EventWriter:
         self.fd = fd
 
     def write(self, event: dict[str, Any]) -> None:
-        data = (json.dumps(event) + "\n").encode()
+        self.write_line(json.dumps(event))
+
+    def write_line(self, line: str) -> None:
+        data = (line + "\n").encode()
         while data:
             data = data[os.write(self.fd, data) :]

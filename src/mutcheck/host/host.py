@@ -6,7 +6,6 @@ Started by `imports.host_command` with a SPEC.json; never imported by the CLI pr
 """
 
 import gc
-import json
 import os
 import signal
 import sys
@@ -14,7 +13,7 @@ import tempfile
 import time
 from collections.abc import Generator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 import pytest
 
@@ -32,6 +31,18 @@ from mutcheck.host.scheduler import Scheduler
 from mutcheck.host.subprocesses import follow_subprocesses
 from mutcheck.host.swap import modules_by_file
 from mutcheck.host.warm import warm_caches
+from mutcheck.host.wire import (
+    COLLECT,
+    FULL,
+    TESTS,
+    Collected,
+    CollectionFailed,
+    HostSpec,
+    MutantPlan,
+    RunDone,
+    UnusableOption,
+    event_json,
+)
 from mutcheck.sandbox.imports import redirect_imports
 from mutcheck.sandbox.process import SESSION_TAG, adopt_orphans, die_with_parent, end_children, kill_session
 
@@ -41,7 +52,7 @@ STARTED = time.monotonic()
 class HostPlugin:
     """Takes over pytest's run loop once collection is done."""
 
-    def __init__(self, spec: dict[str, Any], answers: TextIO | None) -> None:
+    def __init__(self, spec: HostSpec, answers: TextIO | None) -> None:
         self.spec = spec
         self.answers = answers  # the engine's stdin, taken before pytest captures it
         self.collection_errors: list[CollectionError] = []
@@ -53,17 +64,17 @@ class HostPlugin:
         self.notes: list[str] = []  # what the host changed of the project's options, said once by the engine
         self.collection_started = time.monotonic()
         self.needs: NeedsRecorder | None = None  # what collecting needs installed, when `mutcheck init` asks
-        if spec.get("needs"):
-            self.needs = NeedsRecorder([spec["project"], *spec["project_roots"]], spec["pytest_args"])
+        if spec.needs:
+            self.needs = NeedsRecorder([spec.project, *spec.project_roots], spec.pytest_args)
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_cmdline_main(self, config: pytest.Config) -> int | None:
         """Before any mode of pytest's own (help, debugger, collect-only) can take over."""
-        unusable = unusable_option(config, self.spec["pytest_args"])
+        unusable = unusable_option(config, self.spec.pytest_args)
         if unusable is None:
             return None
-        event = {"event": "unusable-option", "source": unusable.source, "field": unusable.field}
-        EventWriter(self.spec["events_fd"]).write({**event, "message": unusable.message()})
+        event = UnusableOption(unusable.source, unusable.field, unusable.message())
+        EventWriter(self.spec.events_fd).write_line(event_json(event))
         self.stopped_for_an_option = True
         return int(pytest.ExitCode.USAGE_ERROR)
 
@@ -80,8 +91,8 @@ class HostPlugin:
     def pytest_load_initial_conftests(self) -> Generator[None, None, None]:
         """The project's code can run from here on (conftests, then the test modules collected):
         pytest's own start and its plugins' imports are left out of the trace (a slow trace on 3.11)."""
-        if self.spec["mode"] == "full":
-            self.import_reach = ImportReach(set(self.spec["target_files"]))
+        if self.spec.mode == FULL:
+            self.import_reach = ImportReach(set(self.spec.target_files))
             self.import_reach.start()
         yield
 
@@ -102,7 +113,7 @@ class HostPlugin:
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
             lines = [line for line in report.longreprtext.splitlines() if line.strip()]
-            message = pytest_message(report.longreprtext, self.spec["project"])
+            message = pytest_message(report.longreprtext, self.spec.project)
             error = last_error(lines) or (lines or ["failed"])[-1]
             self.collection_errors.append(CollectionError(report.nodeid, message, error))
 
@@ -110,49 +121,42 @@ class HostPlugin:
         """Said only by the terminal reporter, which the host has taken out."""
         self.interruption = f"pytest stopped: {excinfo.exconly()}"
 
-    def collection_failure(self, fallback: str) -> dict[str, str]:
+    def collection_failure(self, fallback: str) -> CollectionFailed:
         """Why the suite does not collect, error by error; in a mutant's fallback host, why the
         mutant broke its tests' modules, in one line."""
         if not self.collection_errors:
-            return {"event": "collection-error", "broken": self.interruption or fallback}
-        listed = in_one_line if self.spec["mode"] == "tests" else described
-        return {"event": "collection-error", "broken": listed(self.collection_errors)}
+            return CollectionFailed(self.interruption or fallback)
+        listed = in_one_line if self.spec.mode == TESTS else described
+        return CollectionFailed(listed(self.collection_errors))
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session: pytest.Session) -> bool:
-        events = EventWriter(self.spec["events_fd"])
+        events = EventWriter(self.spec.events_fd)
         self.reached_run_loop = True
         if session.testsfailed or self.collection_errors:
-            events.write(self.collection_failure(f"{session.testsfailed} collection error(s)"))
+            events.write_line(event_json(self.collection_failure(f"{session.testsfailed} collection error(s)")))
             return True
-        if self.spec["mode"] == "tests":
-            run_tests(
-                list(session.items), list(range(len(session.items))), events, self.spec["bail"], self.spec["limits"]
-            )
+        if self.spec.mode == TESTS:
+            run_tests(list(session.items), list(range(len(session.items))), events, self.spec.bail, self.spec.limits)
             return True
-        # Moments on the system's monotonic clock, which the engine's process shares.
-        moments = {"collection_started": self.collection_started, "collected": time.monotonic()}
         tests = [item.nodeid for item in session.items]
-        needs = {"needs": self.needs.found()} if self.needs else {}
-        events.write({"event": "collected", "tests": tests, "notes": self.notes, **moments, **needs})
-        if self.spec["mode"] == "collect":
+        needs = self.needs.found() if self.needs else None
+        events.write_line(event_json(Collected(tests, self.notes, self.collection_started, time.monotonic(), needs)))
+        if self.spec.mode == COLLECT:
             return True
         host = Scheduler(self.spec, session, time.monotonic() - STARTED)
         host.import_reached = self.import_reached
         warm_caches(getattr(item, "obj", None) for item in session.items)  # the baseline's children too
         logged_failures(session.config)
         host.baseline()
-        ready = json.loads(self.answers.readline())  # the engine answers with the plan
-        host.spec["mutants"], host.spec["sources"] = ready["mutants"], ready["sources"]
-        host.durations = ready["durations"]
-        host.timeout_factor, host.timeout_constant = ready["timeout_factor"], ready["timeout_constant"]
+        host.plan = MutantPlan.from_json(self.answers.readline())  # the engine answers with the plan
         # Children inherit the host's heap copy-on-write; a frozen heap is not walked (and so not
         # copied page by page) by each child's garbage collector.
         gc.freeze()
-        host.modules = modules_by_file(self.spec["target_files"])
+        host.modules = modules_by_file(self.spec.target_files)
         host.mutants()
         end_children()  # what the tests left, having left the session and the tag behind too
-        events.write({"event": "done", "controls": {"runs": host.controls.runs, "tests": host.controls.tests}})
+        events.write_line(event_json(RunDone({"runs": host.controls.runs, "tests": host.controls.tests})))
         return True
 
 
@@ -164,32 +168,32 @@ def _stop_the_run(_signal: int, _frame: object) -> None:
 
 
 def main() -> None:
-    spec = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
-    if spec["mode"] == "full":  # the run's host, leading its session
+    spec = HostSpec.read(Path(sys.argv[1]))
+    if spec.mode == FULL:  # the run's host, leading its session
         signal.signal(signal.SIGTERM, _stop_the_run)
-        die_with_parent(signal.SIGTERM, spec["parent"])
+        die_with_parent(signal.SIGTERM, spec.parent)
         adopt_orphans()
     else:  # a fallback host, in the run's host's session: that host stops what it leaves
-        die_with_parent(signal.SIGKILL, spec["parent"])
+        die_with_parent(signal.SIGKILL, spec.parent)
     sys.dont_write_bytecode = True
     # pytest's `pytest-of-<user>` folders (`tmp_path`) and whatever the tests make with `tempfile`
     # go into the run's scratch folder, removed with it.
-    temporary = Path(spec["scratch"]) / "tmp"
+    temporary = Path(spec.scratch) / "tmp"
     temporary.mkdir(exist_ok=True)
     os.environ["TMPDIR"] = str(temporary)
     tempfile.tempdir = None
     rewrite_only_the_suite()
-    redirect_imports([Path(root) for root in spec["project_roots"]], Path(spec["project"]), spec.get("removed", ()))
-    spec["subprocesses"] = str(follow_subprocesses(spec))
-    args = [*spec.get("tests", spec.get("test_paths", [])), *spec["pytest_args"]]
+    redirect_imports([Path(root) for root in spec.project_roots], Path(spec.project), spec.removed)
+    spec.subprocesses = str(follow_subprocesses(spec))
+    args = [*(spec.tests if spec.tests is not None else spec.test_paths), *spec.pytest_args]
     # pytest's cache (`--lf`, `--ff`, `--sw` read it) lives in the run's scratch folder, wherever the
     # project's configuration puts it.
-    args += ["-o", f"cache_dir={Path(spec['scratch']) / 'pytest-cache'}"]
-    answers = os.fdopen(os.dup(0), "r", encoding="utf-8") if spec["mode"] == "full" else None
+    args += ["-o", f"cache_dir={Path(spec.scratch) / 'pytest-cache'}"]
+    answers = os.fdopen(os.dup(0), "r", encoding="utf-8") if spec.mode == FULL else None
     plugin = HostPlugin(spec, answers)
     code = pytest.main(args, plugins=[plugin, *([plugin.needs] if plugin.needs else [])])
     plugin.stop_import_reach()
     if not plugin.reached_run_loop and not plugin.stopped_for_an_option:
         # e.g. a test id that no longer collects because its module fails
         stopped = f"pytest stopped before running (exit status {int(code)})"
-        EventWriter(spec["events_fd"]).write(plugin.collection_failure(stopped))
+        EventWriter(spec.events_fd).write_line(event_json(plugin.collection_failure(stopped)))

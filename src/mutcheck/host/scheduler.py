@@ -24,21 +24,20 @@ from mutcheck.host.reach import Reach
 from mutcheck.host.subprocesses import SubprocessReach
 from mutcheck.host.swap import LiveFunctions, Swap, prepare_swap
 from mutcheck.host.timeouts import test_limit, time_limit
+from mutcheck.host.wire import BaselineRan, HostSpec, MutantPlan, MutantRan, event_json
 
 RESUMES_PER_MUTANT = 2  # new children after time-outs, so a mutant that hangs every test stays bounded
 REACH_KINDS = ("covered", "fresh", "cached", "subprocess")  # what a baseline test reached, and how (see `Reach`)
 
 
 class Scheduler:
-    def __init__(self, spec: dict[str, Any], session: pytest.Session, startup_seconds: float) -> None:
+    def __init__(self, spec: HostSpec, session: pytest.Session, startup_seconds: float) -> None:
         self.spec = spec
         self.items: list[pytest.Item] = list(session.items)
-        self.events = EventWriter(spec["events_fd"])
+        self.events = EventWriter(spec.events_fd)
         self.parent = os.getppid()
         self.modules: dict[str, ModuleType] = {}
-        self.durations: list[float] = []  # per test, from the baseline: time limits for any subset
-        self.timeout_factor = 0.0
-        self.timeout_constant = 0.0
+        self.plan: MutantPlan | None = None  # the engine's answer once the baseline is over
         self.startup_seconds = startup_seconds  # interpreter start to collected suite
         self.controls = Controls()
         self.pending: list[dict[str, Any]] = []  # mutants not started yet
@@ -52,11 +51,11 @@ class Scheduler:
         """Each round in fresh forks, the tests dealt round-robin to one child per worker (the
         mutant phase runs subsets anyway). A round in which some test fails is run again whole,
         in pytest's order, in one child: the suite must pass as pytest runs it, not as we split it."""
-        target_files = set(self.spec["target_files"])
+        target_files = set(self.spec.target_files)
         self.live = LiveFunctions(target_files)
-        jobs = max(1, min(self.spec["jobs"], len(self.items)))
+        jobs = max(1, min(self.spec.jobs, len(self.items)))
         chunks = [list(range(start, len(self.items), jobs)) for start in range(jobs)]
-        for round_number in range(1, self.spec["baseline_rounds"] + 1):
+        for round_number in range(1, self.spec.baseline_rounds + 1):
             coverage = Reach(target_files, self.live.known_codes, self.live.caches) if round_number == 1 else None
             results = self._baseline_round(chunks, coverage)
             split_failures = [result["test"] for result in results if result["outcome"] not in (PASSED, SKIPPED)]
@@ -64,18 +63,19 @@ class Scheduler:
                 results = self._baseline_round([list(range(len(self.items)))], coverage)
             # Failed only as the workers split the suite: they depend on the tests before them.
             order_dependent = [index for index in split_failures if results[index]["outcome"] in (PASSED, SKIPPED)]
-            event = {"event": "baseline", "round": round_number, "results": results, "order_dependent": order_dependent}
+            import_reached = None
             if round_number == 1:
                 self.reached = [{kind: set(result.get(kind, ())) for kind in REACH_KINDS} for result in results]
-                event["import_reached"] = sorted(self.import_reached)
-            self.events.write({**event, "at": time.monotonic()})
+                import_reached = sorted(self.import_reached)
+            event = BaselineRan(round_number, results, order_dependent, time.monotonic(), import_reached)
+            self.events.write_line(event_json(event))
 
     def _baseline_round(self, chunks: list[list[int]], coverage: Reach | None) -> list[dict[str, Any]]:
         children = []
         for chunk in chunks:
 
             def body(events: EventWriter, chunk: list[int] = chunk, coverage: Reach | None = coverage) -> None:
-                subprocesses = SubprocessReach(Path(self.spec["subprocesses"])) if coverage else None
+                subprocesses = SubprocessReach(Path(self.spec.subprocesses)) if coverage else None
                 for result in baseline_chunk(self.items, chunk, coverage, subprocesses):
                     events.write(result)
 
@@ -93,7 +93,8 @@ class Scheduler:
 
     # -- mutants -----------------------------------------------------------------------------
     def _limits(self, selected: list[int]) -> list[float]:
-        return [test_limit(self.durations[index], self.timeout_factor, self.timeout_constant) for index in selected]
+        plan = self.plan
+        return [test_limit(plan.durations[index], plan.timeout_factor, plan.timeout_constant) for index in selected]
 
     def _fallback(self, reason: str, test: int | None = None) -> dict[str, str | None]:
         return {"reason": reason, "test": None if test is None else self.items[test].nodeid}
@@ -156,7 +157,7 @@ class Scheduler:
         """A process running `selected` under the mutant; `carried` is what an earlier one recorded,
         `fallback` why it must run in a copy (decided here when not given)."""
         now = time.monotonic()
-        budget = time_limit(selected, self.durations, self.timeout_factor, self.timeout_constant)
+        budget = time_limit(selected, self.plan.durations, self.plan.timeout_factor, self.plan.timeout_constant)
         if carried is not None:
             swap, fallback = carried.swap, carried.fallback
         elif fallback is None:
@@ -167,13 +168,15 @@ class Scheduler:
 
             def body(events: EventWriter) -> None:
                 swap.apply()
-                run_tests(self.items, selected, events, self.spec["bail"], self._limits(selected), swap.marker)
+                run_tests(self.items, selected, events, self.spec.bail, self._limits(selected), swap.marker)
 
             pid, read_fd = fork(body)
             child = Child(mutant, selected, pid, read_fd, budget, Stopwatch(pid), now, swap=swap)
         else:
             tests = [self.items[index].nodeid for index in selected]
-            process, read_fd, scratch = start_fallback(self.spec, mutant, tests, self._limits(selected))
+            process, read_fd, scratch = start_fallback(
+                self.spec, self.plan.sources, mutant, tests, self._limits(selected)
+            )
             # A fresh host must start and collect before its tests run: allow twice what ours took.
             budget += 2 * self.startup_seconds
             stopwatch = Stopwatch(process.pid)
@@ -195,7 +198,7 @@ class Scheduler:
 
         pid, read_fd = fork(body)
         self.controls.runs, self.controls.tests = self.controls.runs + 1, self.controls.tests + len(tests)
-        budget = time_limit(tests, self.durations, self.timeout_factor, self.timeout_constant)
+        budget = time_limit(tests, self.plan.durations, self.plan.timeout_factor, self.plan.timeout_constant)
         return Child(None, tests, pid, read_fd, budget, Stopwatch(pid), time.monotonic())
 
     def _finish(self, child: Child, timed_out: bool) -> Child | None:
@@ -211,7 +214,7 @@ class Scheduler:
             return None
         remaining = [index for index in child.selected if index not in child.outcomes]
         gone = os.getppid() != self.parent
-        stop = self.spec["bail"] or child.broken or child.resumes >= RESUMES_PER_MUTANT or gone
+        stop = self.spec.bail or child.broken or child.resumes >= RESUMES_PER_MUTANT or gone
         child.sequences[-1] = [index for index in child.selected if index in child.outcomes]  # what it ran
         if (timed_out or child.crashed) and remaining and not stop:
             return self._start(child.mutant, remaining, carried=child)
@@ -262,25 +265,22 @@ class Scheduler:
         self._report(child)
 
     def _report(self, child: Child) -> None:
-        outcomes = {str(index): NOT_RUN for index in child.mutant["selected"]}
-        outcomes.update({str(index): outcome for index, outcome in child.outcomes.items()})
-        self.events.write(
-            {
-                "event": "mutant",
-                "id": child.mutant["id"],
-                "path": "swap" if child.process is None else "fallback",
-                "fallback": child.fallback,
-                "timed_out": child.timed_out,
-                "broken": child.broken,
-                "outcomes": outcomes,
-                "durations": {str(index): duration for index, duration in child.durations.items()},
-                "witnesses": {str(index): witness for index, witness in child.witnesses.items()},
-                "seconds": child.seconds,
-            }
+        outcomes = dict.fromkeys(child.mutant["selected"], NOT_RUN) | child.outcomes
+        event = MutantRan(
+            child.mutant["id"],
+            "swap" if child.process is None else "fallback",
+            child.fallback,
+            child.timed_out,
+            child.broken,
+            outcomes,
+            dict(child.durations),
+            dict(child.witnesses),
+            child.seconds,
         )
+        self.events.write_line(event_json(event))
 
     def mutants(self) -> None:
-        self.pending = pending = list(self.spec["mutants"])
+        self.pending = pending = list(self.plan.mutants)
         running: dict[int, Child] = {}
         selector = selectors.DefaultSelector()
         queue = self.controls.queue
@@ -297,7 +297,7 @@ class Scheduler:
                 track(started)
 
         while pending or running or queue:
-            while (queue or pending) and len(running) < self.spec["jobs"]:
+            while (queue or pending) and len(running) < self.spec.jobs:
                 if queue:  # first, so that finished mutants do not wait long
                     track(self._start_control(queue.pop(0)))
                 else:

@@ -10,9 +10,9 @@ import atexit
 import json
 import os
 from pathlib import Path
-from typing import Any
 
 from mutcheck.host.reach import Reach
+from mutcheck.host.wire import HostSpec, SubprocessSpec
 from mutcheck.sandbox.imports import redirect_imports
 
 BOOT = str(Path(__file__).resolve().parent / "boot")
@@ -20,21 +20,14 @@ _SPEC = "MUTCHECK_SUBPROCESS"
 _TEST = "MUTCHECK_TEST"
 
 
-def follow_subprocesses(spec: dict[str, Any]) -> Path:
+def follow_subprocesses(spec: HostSpec) -> Path:
     """In a host, after its own imports are redirected: every Python process started from now on
     (by its tests, in its children) imports from the host's copy. Returns the folder where
     subprocesses leave what they reached."""
-    folder = Path(spec["scratch"]) / "subprocesses"
+    folder = Path(spec.scratch) / "subprocesses"
     folder.mkdir(exist_ok=True)
-    described = {
-        "roots": spec["project_roots"],
-        "project": spec["project"],
-        "removed": spec.get("removed", []),
-        "target_files": spec.get("target_files", []),
-        "reached": str(folder),
-    }
     path = folder / "spec.json"
-    path.write_text(json.dumps(described), encoding="utf-8")
+    SubprocessSpec(spec.project_roots, spec.project, spec.removed, spec.target_files, str(folder)).write(path)
     os.environ[_SPEC] = str(path)
     entries = [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry and entry != BOOT]
     os.environ["PYTHONPATH"] = os.pathsep.join([BOOT, *entries])
@@ -66,14 +59,14 @@ class SubprocessReach:
 def start_in_subprocess(spec_path: str) -> None:
     """In a Python process a test started (from `boot/sitecustomize.py`): imports from the copy, and
     in the baseline a record of the target code it runs, written when it exits."""
-    spec = json.loads(Path(spec_path).read_text(encoding="utf-8"))
-    redirect_imports([Path(root) for root in spec["roots"]], Path(spec["project"]), spec["removed"])
+    spec = SubprocessSpec.read(Path(spec_path))
+    redirect_imports([Path(root) for root in spec.roots], Path(spec.project), spec.removed)
     test = os.environ.get(_TEST)
-    if test is None or not spec["target_files"]:
+    if test is None or not spec.target_files:
         return
-    reach = Reach(set(spec["target_files"]))
+    reach = Reach(set(spec.target_files))
     reach.start_test()
-    record = Path(spec["reached"]) / f"{os.getpid()}-{test}.json"
+    record = Path(spec.reached) / f"{os.getpid()}-{test}.json"
 
     def write() -> None:
         partial = record.with_suffix(".partial")  # read only once whole

@@ -1,0 +1,159 @@
+"""What the engine tells a pytest host, one definition for both sides: the host's spec (a file the
+host reads at its start) and, in a run, the plan the engine answers once the baseline is over (a
+line on the host's stdin). Each is written as JSON and read back whole."""
+
+import json
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+FULL = "full"  # a run: collection, the baseline, then the mutants the plan names
+COLLECT = "collect"  # the suite's test ids (`check`, `init`)
+TESTS = "tests"  # a fallback mutant's tests, in a copy of its own
+
+
+@dataclass
+class HostSpec:
+    mode: str  # FULL, COLLECT or TESTS
+    events_fd: int  # the pipe the host writes its events to
+    project: str  # the scratch copy the tests run in
+    scratch: str  # the run's folder: fallback copies, pytest's cache and temporary files
+    pytest_args: list[str]
+    project_roots: list[str]  # where editable installs and PYTHONPATH point; imports move to `project`
+    parent: int  # the engine's process: the host ends with it
+    test_paths: list[str] = field(default_factory=list)
+    target_files: list[str] = field(default_factory=list)  # absolute: a conftest may change directory
+    baseline_rounds: int = 1
+    jobs: int = 1
+    bail: bool = False
+    needs: bool = False  # COLLECT: say what collecting took from outside the project
+    tests: list[str] | None = None  # TESTS: node ids, run instead of `test_paths`
+    limits: list[float] = field(default_factory=list)  # TESTS: each test's time limit
+    removed: list[str] = field(default_factory=list)  # files the mutant removes: not imported from the roots
+    subprocesses: str | None = None  # set by the host: the spec its tests' subprocesses read
+
+    def write(self, path: Path) -> None:
+        path.write_text(json.dumps(asdict(self)), encoding="utf-8")
+
+    @classmethod
+    def read(cls, path: Path) -> "HostSpec":
+        return cls(**json.loads(path.read_text(encoding="utf-8")))
+
+
+@dataclass(frozen=True)
+class MutantPlan:
+    """The engine's answer after the baseline: each mutant with its tests (empty when the baseline
+    failed), the sources their edits apply to, the baseline's durations and the time-limit terms."""
+
+    mutants: list[dict[str, Any]]
+    sources: dict[str, str]
+    durations: list[float]
+    timeout_factor: float
+    timeout_constant: float
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, line: str) -> "MutantPlan":
+        data = json.loads(line)
+        return cls(**{spec.name: data[spec.name] for spec in fields(cls)})
+
+
+@dataclass(frozen=True)
+class SubprocessSpec:
+    """What the host tells each Python process its tests start (read by `boot/sitecustomize.py`)."""
+
+    roots: list[str]  # the host's project roots, imported from `project` instead
+    project: str
+    removed: list[str]
+    target_files: list[str]
+    reached: str  # the folder where each process leaves the target functions it ran
+
+    def write(self, path: Path) -> None:
+        path.write_text(json.dumps(asdict(self)), encoding="utf-8")
+
+    @classmethod
+    def read(cls, path: Path) -> "SubprocessSpec":
+        return cls(**json.loads(path.read_text(encoding="utf-8")))
+
+
+# -- the host's events, one JSON line each on the events pipe ------------------------------------
+
+
+@dataclass(frozen=True)
+class Collected:
+    tests: list[str]  # node ids; a test's index in this list names it in every later event
+    notes: list[str]  # what the host changed of the project's options, said once by the engine
+    collection_started: float  # moments on the system's monotonic clock, which the engine shares
+    collected: float
+    needs: dict[str, list[str]] | None = None  # COLLECT with `needs`: what collecting took from outside
+
+
+@dataclass(frozen=True)
+class CollectionFailed:
+    broken: str  # why the suite (or a fallback mutant's tests' modules) did not collect
+
+
+@dataclass(frozen=True)
+class UnusableOption:
+    source: str
+    field: str
+    message: str
+
+
+@dataclass(frozen=True)
+class BaselineRan:
+    round: int
+    results: list[dict[str, Any]]  # per test, in collection order: outcome, duration, witness, reach
+    order_dependent: list[int]  # tests that failed only as the workers split the suite
+    at: float
+    import_reached: list[str] | None = None  # the first round: target functions run during collection
+
+
+@dataclass(frozen=True)
+class MutantRan:
+    id: str
+    path: str  # "swap" or "fallback"
+    fallback: dict[str, str | None] | None
+    timed_out: bool
+    broken: str | None
+    outcomes: dict[int, str]  # test index -> outcome, every selected test
+    durations: dict[int, float]
+    witnesses: dict[int, str]
+    seconds: float
+
+
+@dataclass(frozen=True)
+class RunDone:
+    controls: dict[str, int]
+
+
+HostEvent = Collected | CollectionFailed | UnusableOption | BaselineRan | MutantRan | RunDone
+_NAMES: dict[type, str] = {
+    Collected: "collected",
+    CollectionFailed: "collection-error",
+    UnusableOption: "unusable-option",
+    BaselineRan: "baseline",
+    MutantRan: "mutant",
+    RunDone: "done",
+}
+_KINDS = {name: kind for kind, name in _NAMES.items()}
+_BY_INDEX = ("outcomes", "durations", "witnesses")  # JSON keys are strings; test indices are not
+
+
+def event_json(event: HostEvent) -> str:
+    data = asdict(event)
+    for name in _BY_INDEX:
+        if name in data:
+            data[name] = {str(index): value for index, value in data[name].items()}
+    return json.dumps({"event": _NAMES[type(event)], **data})
+
+
+def read_event(line: str) -> HostEvent:
+    data = json.loads(line)
+    kind = _KINDS[data.pop("event")]
+    for name in _BY_INDEX:
+        if name in data:
+            data[name] = {int(index): value for index, value in data[name].items()}
+    return kind(**data)

@@ -1,0 +1,66 @@
+"""The engine's messages to a pytest host read back as they were written."""
+
+from mutcheck.host.wire import (
+    COLLECT,
+    FULL,
+    TESTS,
+    BaselineRan,
+    Collected,
+    CollectionFailed,
+    HostSpec,
+    MutantPlan,
+    MutantRan,
+    RunDone,
+    SubprocessSpec,
+    UnusableOption,
+    event_json,
+    read_event,
+)
+
+
+def test_a_host_spec_of_every_mode_reads_back_equal(tmp_path):
+    specs = [
+        HostSpec(FULL, 5, "/p", "/s", ["-x"], ["/root"], 42, ["tests"], ["/p/a.py"], 3, 2, True),
+        HostSpec(COLLECT, 6, "/p", "/s", [], ["/root"], 42, ["tests"], needs=True),
+        HostSpec(TESTS, 7, "/c", "/f", [], ["/root", "/p"], 43, tests=["t.py::a"], limits=[1.5], removed=["x.py"]),
+    ]
+    for number, spec in enumerate(specs):
+        path = tmp_path / f"{number}.json"
+        spec.write(path)
+        assert HostSpec.read(path) == spec
+
+
+def test_a_mutant_plan_and_a_subprocess_spec_read_back_equal(tmp_path):
+    plan = MutantPlan([{"id": "A", "selected": [0, 2], "edit": [1, 2, "x"]}], {"a.py": "é\n"}, [0.1, 0.2], 2.0, 1.0)
+    assert MutantPlan.from_json(plan.to_json()) == plan
+    assert "\n" not in plan.to_json()  # one line on the host's stdin
+    spec = SubprocessSpec(["/root"], "/p", [], ["/p/a.py"], "/s/reached")
+    spec.write(tmp_path / "sub.json")
+    assert SubprocessSpec.read(tmp_path / "sub.json") == spec
+
+
+def test_every_host_event_reads_back_equal_with_its_test_indices_as_numbers():
+    events = [
+        Collected(["t.py::a", "t.py::b"], ["xdist switched off"], 1.0, 2.5),
+        Collected([], [], 1.0, 2.0, needs={"modules": ["yaml"], "distributions": ["pyyaml"]}),
+        CollectionFailed("t.py: ImportError: no module named x"),
+        UnusableOption("pyproject.toml", "tool.pytest.ini_options.addopts", "--pdb stops the run"),
+        BaselineRan(1, [{"test": 0, "outcome": "passed", "duration": 0.1}], [3], 9.5, ["f"]),
+        MutantRan(
+            "A",
+            "fallback",
+            {"reason": "subprocess", "test": "t.py::b"},
+            False,
+            None,
+            {0: "failed", 12: "passed"},
+            {0: 0.5},
+            {0: "AssertionError"},
+            1.25,
+        ),
+        RunDone({"runs": 2, "tests": 5}),
+    ]
+    for event in events:
+        line = event_json(event)
+        assert "\n" not in line
+        assert read_event(line) == event
+    assert read_event(event_json(events[5])).outcomes == {0: "failed", 12: "passed"}
