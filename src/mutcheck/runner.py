@@ -5,7 +5,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.console import Console
 
@@ -16,13 +16,9 @@ from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.extras import GENERIC, importing
 from mutcheck.core.problems import InputError
 from mutcheck.core.project_paths import target_files
+from mutcheck.engine.engine import Prepared
 from mutcheck.engine.session import applied_or_drifted, catalog_of, engine_options, run_with_progress
 from mutcheck.selection.plan import Shard, narrow
-
-if TYPE_CHECKING:
-    from mutcheck.mutation.drift import Drift
-    from mutcheck.mutation.mutate import AppliedMutant
-    from mutcheck.mutation.revert import Change
 
 
 @dataclass(frozen=True)
@@ -87,15 +83,12 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     else:
         generic_files = []
 
-    change: Change | None = None
-    drifts: list[Drift] = []
-    order: dict[str, int] = {}
     base = (request.revert_base, "--revert") if request.revert_base else None
     base = (request.diff_base, "--diff") if request.diff_base else base
 
-    def prepare(on_progress: Callable[[str, Any], None]) -> list["AppliedMutant"]:
+    def prepare(on_progress: Callable[[str, Any], None]) -> Prepared:
         """Runs while the host starts: LibCST and the catalog's application overlap its start-up."""
-        nonlocal change
+        change = None
         if request.revert_base:
             from mutcheck.mutation.revert import revert_change
 
@@ -107,25 +100,25 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
                 config.tests,
                 lambda done, total: on_progress("reverting", (done, total)),
             )
-        applied, drifted = applied_or_drifted(config, catalog, request.only, change, base)
-        drifts.extend(drifted)
+        applied, drifts = applied_or_drifted(config, catalog, request.only, change, base)
         if config.generic and (not request.only or "generic" in request.only):
             applied += generic.generate(config.root, generic_files)
         reverted = []
         if change is not None:
             wanted = set(request.only)
             reverted = [m for m in change.mutants if not wanted or wanted & {m.mutant.id, REVERT_FAMILY}]
-        order.update((mutant.mutant.id, position) for position, mutant in enumerate(applied + reverted))
+        order = {mutant.mutant.id: position for position, mutant in enumerate(applied + reverted)}
         # The change is what `--diff` would keep anyway: it is only sharded.
         applied = narrow(config.root, catalog, applied, request.diff_base, shard)
-        return applied + narrow(config.root, catalog, reverted, None, shard)
+        return Prepared(applied + narrow(config.root, catalog, reverted, None, shard), change, drifts, order)
 
     files = [mutant.file for mutant in catalog.select(list(request.only))] + generic_files
     if request.revert_base:  # the change's files are among the target's; their functions' coverage is needed
         files += target_files(config.root, config.target)
     engine_started = time.monotonic()
     options = engine_options(config, request.bail)
-    engine_run, applied = run_with_progress(config, files, prepare, options, console)
+    engine_run, prepared = run_with_progress(config, files, prepare, options, console)
+    applied, change = prepared.mutants, prepared.change
     engine_run.timings["startup"] = engine_started - STARTED
     if engine_run.collection_error:
         from mutcheck.report.terminal import print_plain
@@ -158,7 +151,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     }
     engine_run.timings["total"] = time.monotonic() - STARTED
     guard = change_guard_section(change, matrix, config.root) if change is not None else None
-    results = build_results(matrix, engine_run, catalog, config.root, facts, order, guard, drifts)
+    results = build_results(matrix, engine_run, catalog, config.root, facts, prepared.order, guard, prepared.drifts)
     if request.json_path:
         write_results(request.json_path, results)
     outputs = (("markdown", request.markdown_path), ("html", request.html_path), ("stryker", request.stryker_path))

@@ -40,7 +40,9 @@ from mutcheck.selection.plan import select_tests
 REACH_KINDS = ("covered", "cached", "subprocess")  # how a baseline test can reach a target function
 
 if TYPE_CHECKING:  # LibCST loads while the host starts, not before
+    from mutcheck.mutation.drift import Drift
     from mutcheck.mutation.mutate import AppliedMutant
+    from mutcheck.mutation.revert import Change
 
 
 @dataclass
@@ -92,6 +94,18 @@ class EngineOptions:
     timeout_factor: float
     timeout_constant: float
     baseline_rounds: int
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """What `prepare` made while the host started: the mutants to run and, for `run`, the change
+    they revert, the catalog entries the change moved away from, and each mutant's place among all
+    those chosen before `--shard` took its part."""
+
+    mutants: list["AppliedMutant"]
+    change: "Change | None" = None
+    drifts: list["Drift"] = field(default_factory=list)
+    order: dict[str, int] = field(default_factory=dict)
 
 
 def baseline_passed(run: EngineRun) -> bool:
@@ -163,11 +177,12 @@ def _record_mutant(run: EngineRun, event: MutantRan) -> MutantRun:
 def run_engine(
     config: Config,
     target_files: list[str],
-    prepare: Callable[[Callable[[str, Any], None]], list["AppliedMutant"]],
+    prepare: Callable[[Callable[[str, Any], None]], "Prepared"],
     options: EngineOptions,
     on_progress: Callable[[str, Any], None] = lambda _kind, _data: None,
-) -> tuple[EngineRun, list["AppliedMutant"]]:
-    """Baseline, then every mutant `prepare` returns, against the tests that reach it.
+) -> tuple[EngineRun, "Prepared"]:
+    """Baseline, then every mutant `prepare` returns, against the tests that reach it; the run and
+    what `prepare` made.
 
     The host starts collecting and running the baseline first; `prepare` (applying the catalog,
     telling `on_progress` how far it got) runs meanwhile in this process, so the two overlap.
@@ -213,9 +228,9 @@ def run_engine(
                 host = start_host(spec_path, scratch, write_fd, environment, log, answers=True)
                 os.close(write_fd)
             host_started = time.monotonic()
-            applied = prepare(on_progress)
+            prepared = prepare(on_progress)
             run.timings["apply"] = time.monotonic() - host_started
-            _converse(host, read_fd, run, applied, options, on_progress, host_started, scratch)
+            _converse(host, read_fd, run, prepared.mutants, options, on_progress, host_started, scratch)
         finally:
             with deferred():
                 os.close(read_fd)
@@ -229,7 +244,7 @@ def run_engine(
             if problem := pytest_args_problem(config, Path(directory), environment, failure):
                 raise InputError([problem])
     run.seconds = time.monotonic() - started
-    return run, applied
+    return run, prepared
 
 
 def _converse(

@@ -11,7 +11,7 @@ from rich.console import Console
 from mutcheck.catalog.catalog import REVERT_FAMILY, Catalog, load_catalog
 from mutcheck.catalog.config import Config
 from mutcheck.core.problems import InputError, Problem
-from mutcheck.engine.engine import EngineOptions, EngineRun, run_engine
+from mutcheck.engine.engine import EngineOptions, EngineRun, Prepared, run_engine
 from mutcheck.engine.progress import Progress
 
 if TYPE_CHECKING:
@@ -93,10 +93,10 @@ def engine_options(config: Config, bail: bool) -> EngineOptions:
 def run_with_progress(
     config: Config,
     files: list[str],
-    prepare: Callable[[Callable[[str, Any], None]], list["AppliedMutant"]],
+    prepare: Callable[[Callable[[str, Any], None]], Prepared],
     options: EngineOptions,
     console: Console,
-) -> tuple[EngineRun, list["AppliedMutant"]]:
+) -> tuple[EngineRun, Prepared]:
     """The engine, its progress on `console` in the first configured language."""
     progress = Progress(console, options.baseline_rounds, config.languages[0])
     try:

@@ -18,6 +18,7 @@ from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import outside_project
 from mutcheck.core.toml_file import read_toml
 from mutcheck.core.verdicts import KILLED, SURVIVED, TIMEOUT
+from mutcheck.engine.engine import Prepared
 from mutcheck.engine.session import catalog_of, engine_options, run_with_progress
 from mutcheck.mutation.mutate import AppliedMutant, MutationError, apply_mutant, file_code_of, read_source
 from mutcheck.results.build import baseline_section
@@ -259,14 +260,14 @@ def suggest(request: SuggestRequest, console: Console) -> tuple[Suggestions, Exi
     file, scope, text = _target(request, config)
     suggestions = Suggestions(file, scope, _out(request, config, file), config.languages[0])
     proposals = propose(text, scope)
-    engine_run, applied = run_with_progress(
+    engine_run, prepared = run_with_progress(
         config,
         [file],
-        lambda on_progress: _applied(config, suggestions, proposals, request.every, on_progress),
+        lambda on_progress: Prepared(_applied(config, suggestions, proposals, request.every, on_progress)),
         engine_options(config, bail=False),
         console,
     )
-    matrix = build_matrix(engine_run, applied, bail=False)
+    matrix = build_matrix(engine_run, prepared.mutants, bail=False)
     if not matrix.baseline_ok:
         suggestions.baseline = baseline_section(engine_run)
         return suggestions, ExitCode.BASELINE_FAILED
