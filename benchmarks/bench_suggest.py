@@ -12,8 +12,9 @@ from rich.console import Console
 
 from mutcheck.catalog.catalog import load_catalog
 from mutcheck.catalog.config import load_config
+from mutcheck.core.source_text import read_source
 from mutcheck.core.verdicts import KILLED, NO_COVERAGE, SURVIVED, TIMEOUT
-from mutcheck.mutation.mutate import apply_mutant, read_source
+from mutcheck.mutation.mutate import apply_mutant
 from mutcheck.suggest.operators import propose
 from mutcheck.suggest.suggest import SuggestRequest, applied_proposals, edit_of, suggest
 

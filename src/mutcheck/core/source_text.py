@@ -1,9 +1,12 @@
 """A file's text as edits see it: spans of lines and columns, where its lines start, a span
-replaced, and unified diffs of the result."""
+replaced, unified diffs of the result, and source bytes decoded as Python decodes them."""
 
 import difflib
+import io
 import re
+import tokenize
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -116,3 +119,16 @@ def _range(start: int, length: int) -> str:
 
 def _diff_line(sign: str, line: str) -> str:
     return sign + line if line.endswith("\n") else f"{sign}{line}\n\\ No newline at end of file\n"
+
+
+def read_source(path: Path) -> tuple[str, str]:
+    """A Python file's text and encoding, read as Python reads it (a coding cookie or BOM decides).
+
+    Raises SyntaxError for an unknown encoding and UnicodeDecodeError for bytes it cannot decode."""
+    return decode_source(path.read_bytes())
+
+
+def decode_source(data: bytes) -> tuple[str, str]:
+    """Python source bytes (a file's, or git's copy of one) as text, and their encoding; see `read_source`."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return io.TextIOWrapper(io.BytesIO(data), encoding).read(), encoding  # line endings as open() reads them

@@ -3,7 +3,6 @@ mutant or control run, as many at once as there are workers, each resumed after 
 reported once its controls are in."""
 
 import base64
-import importlib.util
 import os
 import re
 import selectors
@@ -15,6 +14,7 @@ from typing import Any
 import pytest
 
 from mutcheck.core.outcome import DETECTING, NOT_RUN, ORDER_DEPENDENT, PASSED, SKIPPED, TIMEOUT
+from mutcheck.core.source_text import read_source
 from mutcheck.host.batches import baseline_chunk, run_tests
 from mutcheck.host.children import Child, absorb, fork, read_all, read_ready, reap, start_fallback
 from mutcheck.host.clock import Stopwatch
@@ -124,7 +124,7 @@ class Scheduler:
         if mutant["marked"] is None:
             return None, self._fallback("no-marker")
         if path not in self.originals:
-            source = importlib.util.decode_source(Path(path).read_bytes())
+            source = read_source(Path(path))[0]
             self.originals[path] = compile(source, path, "exec", dont_inherit=True)
         marked = base64.b64decode(mutant["marked"])
         swap, reason = prepare_swap(self.live, path, self.originals[path], marked, innermost)

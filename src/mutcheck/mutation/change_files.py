@@ -8,7 +8,7 @@ from unidiff import Hunk, PatchSet
 
 from mutcheck.core import git
 from mutcheck.core.problems import InputError, Problem
-from mutcheck.mutation.mutate import decode_source, read_source
+from mutcheck.core.source_text import decode_source, read_source
 
 OPTION = "--revert"
 

@@ -21,9 +21,9 @@ from mutmut.utils.format_utils import get_mutant_name
 
 from mutcheck.catalog.catalog import Mutant
 from mutcheck.core.problems import InputError, Problem
-from mutcheck.core.source_text import Span, edit_diff, line_offsets
+from mutcheck.core.source_text import Span, edit_diff, line_offsets, read_source
 from mutcheck.mutation.edit_code import FileCode
-from mutcheck.mutation.mutate import AppliedMutant, read_source
+from mutcheck.mutation.mutate import AppliedMutant
 
 GENERIC_FAMILY = "generic"
 

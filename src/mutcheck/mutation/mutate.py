@@ -15,7 +15,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from mutcheck.catalog.catalog import Mutant
 from mutcheck.core.module_scope import MODULE_SCOPE
 from mutcheck.core.problems import Problem
-from mutcheck.core.source_text import Span, edit_diff, line_offsets, replaced
+from mutcheck.core.source_text import Span, edit_diff, line_offsets, read_source, replaced
 from mutcheck.mutation.edit_code import EditCode, FileCode
 from mutcheck.mutation.scopes import Scopes
 
@@ -233,19 +233,6 @@ class _ParsedFile:
             self.finder.scopes[scope].visit(index)
             self.indexes[key] = index
         return self.indexes[key]
-
-
-def read_source(path: Path) -> tuple[str, str]:
-    """A Python file's text and encoding, read as Python reads it (a coding cookie or BOM decides).
-
-    Raises SyntaxError for an unknown encoding and UnicodeDecodeError for bytes it cannot decode."""
-    return decode_source(path.read_bytes())
-
-
-def decode_source(data: bytes) -> tuple[str, str]:
-    """Python source bytes (a file's, or git's copy of one) as text, and their encoding; see `read_source`."""
-    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    return io.TextIOWrapper(io.BytesIO(data), encoding).read(), encoding  # line endings as open() reads them
 
 
 @lru_cache(maxsize=64)

@@ -1,11 +1,11 @@
 """The results' change guard: what `--revert BASE` compared, the hunks it skipped, what guarding tests assert."""
 
 import ast
-import tokenize
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mutcheck.core.change_labels import WHOLE_CHANGE
+from mutcheck.core.source_text import read_source
 from mutcheck.results.matrix import Matrix
 
 if TYPE_CHECKING:  # results are written without LibCST
@@ -35,8 +35,7 @@ def what_it_asserts(root: Path, test_id: str) -> str:
     last, bracket, parameters = (names[-1] if names else path).partition("[")
     words = _in_words(last, bracket + parameters)
     try:
-        with tokenize.open(root / path) as source:
-            tree = ast.parse(source.read())
+        tree = ast.parse(read_source(root / path)[0])
     except (OSError, SyntaxError, UnicodeDecodeError, ValueError):
         return words
     node: ast.AST | None = tree

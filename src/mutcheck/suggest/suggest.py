@@ -16,11 +16,12 @@ from mutcheck.catalog.config import Config, load_config
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import outside_project
+from mutcheck.core.source_text import read_source
 from mutcheck.core.toml_file import read_toml
 from mutcheck.core.verdicts import KILLED, SURVIVED, TIMEOUT
 from mutcheck.engine.engine import Prepared
 from mutcheck.engine.session import catalog_of, engine_options, run_with_progress
-from mutcheck.mutation.mutate import AppliedMutant, MutationError, apply_mutant, file_code_of, read_source
+from mutcheck.mutation.mutate import AppliedMutant, MutationError, apply_mutant, file_code_of
 from mutcheck.results.build import baseline_section
 from mutcheck.results.matrix import MutantResult, build_matrix
 from mutcheck.suggest.entries import (

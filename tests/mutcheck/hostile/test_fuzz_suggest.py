@@ -13,7 +13,8 @@ import libcst as cst
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from mutcheck.mutation.mutate import MutationError, apply_to_text, read_source
+from mutcheck.core.source_text import read_source
+from mutcheck.mutation.mutate import MutationError, apply_to_text
 from mutcheck.suggest.entries import entry_table, mutant_of, render
 from mutcheck.suggest.operators import function_scopes, propose
 from mutcheck.suggest.suggest import edit_of
