@@ -1,19 +1,38 @@
-"""What the engine tells a pytest host, one definition for both sides: the host's spec (a file the
-host reads at its start) and, in a run, the plan the engine answers once the baseline is over (a
-line on the host's stdin). Each is written as JSON and read back whole."""
+"""What the engine and a pytest host say to each other, one definition for both sides: the host's
+spec (a file it reads at its start), the plan the engine answers once the baseline is over (a line
+on the host's stdin), the spec the host's subprocesses read, and the host's events (JSON lines on
+its events pipe). Each is written as JSON and read back whole."""
 
 import json
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 FULL = "full"  # a run: collection, the baseline, then the mutants the plan names
 COLLECT = "collect"  # the suite's test ids (`check`, `init`)
 TESTS = "tests"  # a fallback mutant's tests, in a copy of its own
 
 
+class _Message:
+    """A dataclass written as one JSON object (one line) and read back whole."""
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> Self:
+        return cls(**json.loads(text))
+
+    def write(self, path: Path) -> None:
+        path.write_text(self.to_json(), encoding="utf-8")
+
+    @classmethod
+    def read(cls, path: Path) -> Self:
+        return cls.from_json(path.read_text(encoding="utf-8"))
+
+
 @dataclass
-class HostSpec:
+class HostSpec(_Message):
     mode: str  # FULL, COLLECT or TESTS
     events_fd: int  # the pipe the host writes its events to
     project: str  # the scratch copy the tests run in
@@ -32,16 +51,9 @@ class HostSpec:
     removed: list[str] = field(default_factory=list)  # files the mutant removes: not imported from the roots
     subprocesses: str | None = None  # set by the host: the spec its tests' subprocesses read
 
-    def write(self, path: Path) -> None:
-        path.write_text(json.dumps(asdict(self)), encoding="utf-8")
-
-    @classmethod
-    def read(cls, path: Path) -> "HostSpec":
-        return cls(**json.loads(path.read_text(encoding="utf-8")))
-
 
 @dataclass(frozen=True)
-class MutantPlan:
+class MutantPlan(_Message):
     """The engine's answer after the baseline: each mutant with its tests (empty when the baseline
     failed), the sources their edits apply to, the baseline's durations and the time-limit terms."""
 
@@ -51,17 +63,9 @@ class MutantPlan:
     timeout_factor: float
     timeout_constant: float
 
-    def to_json(self) -> str:
-        return json.dumps(asdict(self))
-
-    @classmethod
-    def from_json(cls, line: str) -> "MutantPlan":
-        data = json.loads(line)
-        return cls(**{spec.name: data[spec.name] for spec in fields(cls)})
-
 
 @dataclass(frozen=True)
-class SubprocessSpec:
+class SubprocessSpec(_Message):
     """What the host tells each Python process its tests start (read by `boot/sitecustomize.py`)."""
 
     roots: list[str]  # the host's project roots, imported from `project` instead
@@ -69,13 +73,6 @@ class SubprocessSpec:
     removed: list[str]
     target_files: list[str]
     reached: str  # the folder where each process leaves the target functions it ran
-
-    def write(self, path: Path) -> None:
-        path.write_text(json.dumps(asdict(self)), encoding="utf-8")
-
-    @classmethod
-    def read(cls, path: Path) -> "SubprocessSpec":
-        return cls(**json.loads(path.read_text(encoding="utf-8")))
 
 
 # -- the host's events, one JSON line each on the events pipe ------------------------------------
