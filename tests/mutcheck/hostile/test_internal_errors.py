@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import mutcheck.cli
+import mutcheck.engine.session
 import mutcheck.runner
-import mutcheck.showing
 from mutcheck.cli import main
 from mutcheck.core.exit_code import ExitCode
 from tests.mutcheck.engine_project import make_project
@@ -42,8 +41,7 @@ def test_an_unexpected_exception_in_run_is_one_line_and_exit_5(tmp_path, monkeyp
 
 def test_every_command_has_the_same_boundary(tmp_path, monkeypatch):
     project = make_project(tmp_path / "project")
-    monkeypatch.setattr(mutcheck.cli, "catalog_of", _defect)  # list and check
-    monkeypatch.setattr(mutcheck.showing, "catalog_of", _defect)
+    monkeypatch.setattr(mutcheck.engine.session, "load_catalog", _defect)  # every command loads the catalog there
     for command in (["list"], ["check"], ["show", "B1"]):
         result = CliRunner().invoke(main, [*command, "--project", str(project)])
         assert result.exit_code == ExitCode.INTERNAL_ERROR, (command, result.output)
