@@ -355,7 +355,7 @@ def merge(shards: tuple[Path, ...], output: Path) -> None:
     write_results(output, merged)
     terminal.render(merged, _console())
     publish_in_actions(merged, sys.stdout)  # the merged job's summary and annotations
-    sys.exit(merged["summary"]["exit_code"])
+    sys.exit(merged.summary.exit_code)
 
 
 @main.command()

@@ -5,7 +5,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
@@ -19,6 +19,9 @@ from mutcheck.core.project_paths import target_files
 from mutcheck.engine.engine import Prepared
 from mutcheck.engine.session import applied_or_drifted, catalog_of, engine_options, run_with_progress
 from mutcheck.selection.plan import Shard, narrow
+
+if TYPE_CHECKING:  # the results' modules load once the run is over
+    from mutcheck.results.model import Results
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,7 @@ def write_text(path: Path, text: str) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-def _save_state(config: Config, results: dict[str, Any], lang: str) -> None:
+def _save_state(config: Config, results: "Results", lang: str) -> None:
     """Keep the results for `report` and `show`; the run's outcome does not depend on it."""
     from mutcheck.core.texts import say
     from mutcheck.results.state import save_run
@@ -127,7 +130,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     unknown = unknown_killers(catalog, set(engine_run.tests)) if engine_run.tests else []
     if unknown:
         raise InputError(unknown)
-    from mutcheck.core.texts import run_languages, say
+    from mutcheck.core.texts import say
     from mutcheck.publish.actions import publish_in_actions
     from mutcheck.report import terminal
     from mutcheck.report.render import render
@@ -157,10 +160,10 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     outputs = (("markdown", request.markdown_path), ("html", request.html_path), ("stryker", request.stryker_path))
     for fmt, path in outputs:
         if path:
-            write_text(path, render(results, fmt, run_languages(results)))
+            write_text(path, render(results, fmt, results.languages))
     _save_state(config, results, config.languages[0])
     terminal.render(results, console)
-    if results["mutants"] and all(m["verdict"] == "no-coverage" for m in results["mutants"]):
+    if results.mutants and all(m.verdict == "no-coverage" for m in results.mutants):
         console.print(say(config.languages[0], "progress", "no_coverage_warning"), markup=False, highlight=False)
     publish_in_actions(results, sys.stdout)
-    return ExitCode(results["summary"]["exit_code"])
+    return ExitCode(results.summary.exit_code)

@@ -33,12 +33,12 @@ def show_mutant(config: Config, mutant_id: str, lang: str | None, console: Conso
         saved = results = None
     if mutant is None:
         # A revert mutant is made from the change, not the catalog: the saved run's record is all there is.
-        entry = next((m for m in results["mutants"] if m["id"] == mutant_id and m["revert"]), None) if results else None
+        entry = next((m for m in results.mutants if m.id == mutant_id and m.revert), None) if results else None
         if saved is None or entry is None:
             raise InputError([Problem(str(config.catalog), mutant_id, "id", "no mutant with this id or alias")])
-        console.print(f"[bold]{escape(entry['id'])}[/bold] {escape(visible(entry['title'][lang]))}", markup=True)
-        print_diff(console, entry["diff"])
-        for line in [entry["why"][lang], *entry_lines(saved, results, entry, lang)]:
+        console.print(f"[bold]{escape(entry.id)}[/bold] {escape(visible(entry.title[lang]))}", markup=True)
+        print_diff(console, entry.diff)
+        for line in [entry.why[lang], *entry_lines(saved, results, entry, lang)]:
             print_plain(console, line)
         return
     try:

@@ -8,14 +8,14 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.results.results import load_results
+from tests.mutcheck.results_docs import document
 
 
 def run(project: Path, *args: str) -> tuple[int, str, dict]:
     """`mutcheck run` in this process: exit status, output, and the results it wrote ({} if none)."""
     results_path = project.parent / f"results-{time.monotonic_ns()}.json"
     result = CliRunner().invoke(main, ["run", "--project", str(project), "--json", str(results_path), *args])
-    data = load_results(results_path) if results_path.exists() else {}
+    data = document(results_path) if results_path.exists() else {}
     return result.exit_code, result.output, data
 
 

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from mutcheck.cli import main
 from mutcheck.core.exit_code import ExitCode
-from mutcheck.results.results import load_results
+from tests.mutcheck.results_docs import document
 
 if TYPE_CHECKING:
     from tests.mutcheck.fake_github import FakeGitHub
@@ -35,7 +35,7 @@ def repository_results(tmp_path_factory, _cache_folder) -> dict:
     path = tmp_path_factory.mktemp("repository") / "results.json"
     outcome = CliRunner().invoke(main, ["run", "--project", str(REPOSITORY), "--json", str(path)])
     assert outcome.exit_code == ExitCode.OK, outcome.output
-    return load_results(path)
+    return document(path)
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from mutcheck.cli import main
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.texts import say
 from mutcheck.report.render import render
-from mutcheck.results.results import load_results, summarize
 from tests.mutcheck.engine_project import make_engine_project
+from tests.mutcheck.results_docs import document, summary_of, typed
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
 # Names, not words of a language: the tool, the language, tools and formats, catalog fields.
@@ -76,7 +76,7 @@ def _known_gaps(results: dict[str, Any]) -> dict[str, Any]:
                 tracked="#12",
                 hint={"en": "a test of the bound", "zh": "测试边界的用例"},
             )
-    results["summary"] = summarize(results["mutants"], baseline_ok=True)
+    results["summary"] = summary_of(results, baseline_ok=True)
     return results
 
 
@@ -88,7 +88,7 @@ def _baseline_failed(results: dict[str, Any]) -> dict[str, Any]:
         flaky=[results["tests"][1]],
         order_dependent=[results["tests"][2]],
     )
-    results["summary"] = summarize(results["mutants"], baseline_ok=False)
+    results["summary"] = summary_of(results, baseline_ok=False)
     return results
 
 
@@ -131,19 +131,19 @@ FORMATS = ["text", "markdown", "html", "stryker"]
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_report_in_chinese_has_no_english_label(fmt, run):
     results = RUNS[run]()
-    text = render(results, fmt, ("zh",))
+    text = render(typed(results), fmt, ("zh",))
     assert english_left(_read(text, fmt), results) == set(), text
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_the_repository_run_in_chinese_has_no_english_label(fmt, repository_results):
-    text = render(repository_results, fmt, ("zh",))
+    text = render(typed(repository_results), fmt, ("zh",))
     assert english_left(_read(text, fmt), repository_results) == set()
 
 
 def test_the_check_finds_an_english_label():
     """The check itself: the same report in English is full of words it does not know."""
-    assert {"Findings", "unexpected", "survivor"} <= english_left(render(RESULTS, "markdown", ("en",)), RESULTS)
+    assert {"Findings", "unexpected", "survivor"} <= english_left(render(typed(RESULTS), "markdown", ("en",)), RESULTS)
 
 
 def test_a_run_whose_first_language_is_chinese_logs_in_chinese(tmp_path):
@@ -154,7 +154,7 @@ def test_a_run_whose_first_language_is_chinese_logs_in_chinese(tmp_path):
     path = tmp_path / "results.json"
     outcome = CliRunner().invoke(main, ["run", "--project", str(project), "--json", str(path)])
     assert outcome.exit_code == ExitCode.EXPECTATION_FAILED, outcome.output
-    results = load_results(path)
+    results = document(path)
     assert "已收集 7 个测试" in outcome.output and "正在运行 8 个变异体" in outcome.output
     assert english_left(outcome.output, results) == set(), outcome.output
 
@@ -163,7 +163,7 @@ def test_show_in_chinese_with_the_saved_verdict_has_no_english_label(tmp_path):
     project = make_engine_project(tmp_path / "project", git=True)
     path = tmp_path / "results.json"
     CliRunner().invoke(main, ["run", "--project", str(project), "--json", str(path)])
-    results = load_results(path)
+    results = document(path)
     for mutant in results["mutants"]:
         shown = CliRunner().invoke(main, ["show", mutant["id"], "--lang", "zh", "--project", str(project)])
         assert shown.exit_code == ExitCode.OK, shown.output

@@ -6,9 +6,9 @@ from click.testing import CliRunner
 
 from mutcheck.cli import main
 from mutcheck.core.exit_code import ExitCode
-from mutcheck.results.results import load_results
 from mutcheck.selection.plan import entry_lines
 from tests.mutcheck.engine_project import commit_all, entry, make_engine_project
+from tests.mutcheck.results_docs import document
 
 TWO_ENTRIES = """\
 # leading comment
@@ -48,7 +48,7 @@ def test_diff_runs_the_catalog_entries_added_or_edited_since_base(tmp_path):
     (project / "mutants/more.toml").write_text(new_file)  # untracked: wholly new
     results_path = tmp_path / "results.json"
     result = CliRunner().invoke(main, ["run", "--project", str(project), "--diff", "HEAD", "--json", str(results_path)])
-    data = load_results(results_path)
+    data = document(results_path)
     assert sorted(mutant["id"] for mutant in data["mutants"]) == ["ADDED", "NEW_FILE", "SWAP"], result.output
     assert all(mutant["verdict"] == "killed" for mutant in data["mutants"])
     assert result.exit_code == ExitCode.OK
@@ -73,7 +73,7 @@ def test_diff_counts_only_what_changed_since_the_branch_left_its_base(tmp_path):
     _git(project, "checkout", "-q", "feature")
     results_path = tmp_path / "results.json"
     result = CliRunner().invoke(main, ["run", "--project", str(project), "--diff", "main", "--json", str(results_path)])
-    data = load_results(results_path)
+    data = document(results_path)
     assert {mutant["id"] for mutant in data["mutants"]} == {"SWAP", "EQUAL"}, result.output
 
 
@@ -105,6 +105,6 @@ def test_diff_selects_the_mutants_of_a_modified_file_whose_name_is_not_ascii(tmp
     source.write_text(source.read_text().replace("return low if", "return low  if"))
     results_path = tmp_path / "results.json"
     result = CliRunner().invoke(main, ["run", "--project", str(project), "--diff", "HEAD", "--json", str(results_path)])
-    data = load_results(results_path)
+    data = document(results_path)
     assert [mutant["id"] for mutant in data["mutants"]] == ["ACCENT"], result.output
     assert data["mutants"][0]["verdict"] == "killed"

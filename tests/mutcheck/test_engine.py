@@ -13,9 +13,9 @@ from click.testing import CliRunner
 
 from mutcheck.cli import main
 from mutcheck.core.exit_code import ExitCode
-from mutcheck.results.results import load_results
 from tests.mutcheck.cli_runs import mutant, outcome, run
 from tests.mutcheck.engine_project import english_project, entry, make_engine_project, make_project
+from tests.mutcheck.results_docs import document
 
 
 @pytest.fixture(scope="module")
@@ -208,7 +208,7 @@ def test_results_validate_against_the_schema(full_run, tmp_path):
     _, _, data = full_run
     path = tmp_path / "copy.json"
     path.write_text(json.dumps(data))
-    assert load_results(path)["summary"]["mutants"] == 9
+    assert document(path)["summary"]["mutants"] == 9
 
 
 def test_a_test_cannot_swallow_its_time_out(tmp_path):

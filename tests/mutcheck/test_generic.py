@@ -17,8 +17,8 @@ from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.project_paths import target_files
 from mutcheck.core.texts import say
 from mutcheck.mutation.generic import generate
-from mutcheck.results.results import load_results
 from tests.mutcheck.engine_project import make_engine_project
+from tests.mutcheck.results_docs import document
 from tests.mutcheck.spans import at_span
 
 # mutmut's exit codes, as its own status table reads them.
@@ -88,7 +88,7 @@ def test_verdicts_agree_with_mutmut_run(project, tmp_path):
     results_path = tmp_path / "results.json"
     outcome = run_generic(project, "--json", str(results_path))
     assert outcome.exit_code == ExitCode.OK, outcome.output
-    ours = {m["id"]: m["verdict"] for m in load_results(results_path)["mutants"] if m["generic"]}
+    ours = {m["id"]: m["verdict"] for m in document(results_path)["mutants"] if m["generic"]}
     assert set(ours) == set(theirs)
     assert ours == theirs
     assert {"killed", "survived", "no-coverage"} <= set(ours.values())
@@ -101,7 +101,7 @@ def test_generic_survivors_count_only_when_strict(project, tmp_path):
     assert "generic operator mutants (mutmut):" in lenient.output
     strict = run_generic(project, "--strict-generic", "--json", str(results_path))
     assert strict.exit_code == ExitCode.EXPECTATION_FAILED
-    data = load_results(results_path)
+    data = document(results_path)
     survivors = [m for m in data["mutants"] if m["generic"] and m["verdict"] == "survived"]
     assert survivors and all(
         m["problems"] == [{"kind": "unexpected-survivor", "test": None, "detail": None}] for m in survivors
@@ -128,7 +128,7 @@ def test_a_generic_only_run_reports_the_generic_counts_and_no_family_table(proje
         main, ["run", "--project", str(project), "--generic", "--only", "generic", "--json", str(results_path)]
     )
     assert outcome.exit_code == ExitCode.OK, outcome.output
-    summary = load_results(results_path)["summary"]
+    summary = document(results_path)["summary"]
     generic = summary["generic"]
     assert summary["mutants"] == 0 and generic["verdicts"]["killed"] and generic["verdicts"]["survived"]
     assert "Guard mutants by family" not in outcome.output

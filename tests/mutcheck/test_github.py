@@ -15,6 +15,7 @@ from mutcheck.core.exit_code import ExitCode
 from mutcheck.publish import github
 from mutcheck.publish.publish import PublishError, publish
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, Failure, FakeGitHub
+from tests.mutcheck.results_docs import typed
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
 REPOSITORY = f"{OWNER}/{NAME}"
@@ -24,7 +25,7 @@ HEAD = RESULTS["run"]["head_sha"]
 def post(fake: FakeGitHub, results=RESULTS, **options) -> str:
     client = github.connect("token", fake.base, retries=3, backoff=0.01, throttle=False)
     arguments = {"author": None, "expected_head": None, "inline": False, **options}
-    return publish(results, REPOSITORY, NUMBER, "token", fake.base, client=client, **arguments)
+    return publish(typed(results), REPOSITORY, NUMBER, "token", fake.base, client=client, **arguments)
 
 
 def changed(results: dict) -> dict:

@@ -9,6 +9,7 @@ from mutcheck.core.escape import MARKER
 from mutcheck.publish import github
 from mutcheck.publish.publish import PublishError, publish
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, Failure, FakeGitHub, refused_for_lack_of
+from tests.mutcheck.results_docs import typed
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
 HEAD = RESULTS["run"]["head_sha"]
@@ -16,7 +17,7 @@ HEAD = RESULTS["run"]["head_sha"]
 
 def post(fake: FakeGitHub, inline: bool = True) -> str:
     client = github.connect("token", fake.base, retries=1, backoff=0.01, throttle=False)
-    return publish(RESULTS, f"{OWNER}/{NAME}", NUMBER, "token", fake.base, None, None, inline, client=client)
+    return publish(typed(RESULTS), f"{OWNER}/{NAME}", NUMBER, "token", fake.base, None, None, inline, client=client)
 
 
 def refusal(fake: FakeGitHub) -> str:

@@ -13,6 +13,7 @@ from mutcheck.core.exit_code import ExitCode
 from mutcheck.publish import github
 from mutcheck.publish.publish import PublishError, publish
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, Failure, FakeGitHub
+from tests.mutcheck.results_docs import typed
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
 COMMENTS = rf".*/issues/{NUMBER}/comments"
@@ -22,7 +23,7 @@ SECONDARY = "You have exceeded a secondary rate limit. Please wait a few minutes
 
 def post(fake: FakeGitHub, waits: list[float], cap: float = 120.0, retries: int = 4) -> str:
     client = github.connect("token", fake.base, retries, 0.01, throttle=False, rate_limit_cap=cap, sleep=waits.append)
-    return publish(RESULTS, f"{OWNER}/{NAME}", NUMBER, "token", fake.base, None, None, False, client=client)
+    return publish(typed(RESULTS), f"{OWNER}/{NAME}", NUMBER, "token", fake.base, None, None, False, client=client)
 
 
 def comment_gets(fake: FakeGitHub) -> int:

@@ -12,6 +12,7 @@ from mutcheck.core import texts
 from mutcheck.report.html import render_html
 from mutcheck.report.html_source import source_files
 from tests.mutcheck.browser import chromium, page_requests
+from tests.mutcheck.results_docs import typed
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -23,7 +24,7 @@ WINDOW = (1400, 2400)
 def rendered(tmp_path: Path, fragment: str, results: dict = RESULTS) -> BeautifulSoup:
     """The page's DOM once its script has run, opened at `#fragment`."""
     page = tmp_path / "report.html"
-    page.write_text(render_html(results), encoding="utf-8")
+    page.write_text(render_html(typed(results)), encoding="utf-8")
     return BeautifulSoup(chromium(tmp_path, f"{page.as_uri()}#{fragment}", "--dump-dom"), "html.parser")
 
 
@@ -191,7 +192,7 @@ def test_a_span_ending_where_a_line_starts_does_not_mark_that_line():
     """A reverted hunk's span holds its lines with their line breaks: it ends at the next line's start."""
     results = copy.deepcopy(RESULTS)
     results["mutants"][0]["span"] = {"start_line": 5, "start_column": 0, "end_line": 7, "end_column": 0}
-    dom = BeautifulSoup(render_html(results), "html.parser")
+    dom = BeautifulSoup(render_html(typed(results)), "html.parser")
     assert _marked_lines(dom, 1) == [(5, "chip"), (6, "bar")]
 
 
@@ -224,7 +225,7 @@ def crowded_results() -> dict:
 
 
 def test_a_whole_file_mutant_is_marked_beside_the_files_name_and_on_no_line():
-    dom = BeautifulSoup(render_html(crowded_results()), "html.parser")
+    dom = BeautifulSoup(render_html(typed(crowded_results())), "html.parser")
     header = dom.select_one("details#s-1 > summary")
     assert [(mark["href"], mark.code.text) for mark in header.select("a.mark")] == [
         (f"#m-{WHOLE_FILE_MUTANT}", "revert:all")
@@ -243,7 +244,7 @@ def probed(tmp_path: Path, results: dict, fragment: str, probe: str) -> dict[str
         f"var seen = {probe}; seen.focused = before && document.hasFocus(); return seen; }})()"
     )
     script = f"<script>document.body.dataset.probe = JSON.stringify({watched});</script>"
-    page.write_text(render_html(results).replace("</body>", script + "</body>"), encoding="utf-8")
+    page.write_text(render_html(typed(results)).replace("</body>", script + "</body>"), encoding="utf-8")
     window = f"--window-size={WINDOW[0]},{WINDOW[1]}"
     names = "--enable-blink-features=ComputedAccessibilityInfo"
     dom = chromium(tmp_path, f"{page.as_uri()}#{fragment}", window, names, "--dump-dom")
@@ -387,7 +388,7 @@ def _png_size(path: Path) -> tuple[int, int]:
 @pytest.mark.parametrize("run", ["failing", "green"])
 def test_page_makes_no_network_request_and_screenshot(tmp_path, request, run, lang):
     results = RESULTS if run == "failing" else request.getfixturevalue("repository_results")
-    page = render_html(results)
+    page = render_html(typed(results))
     assert "default-src 'none'" in page
     (tmp_path / "report.html").write_text(page, encoding="utf-8")
     assert page_requests(tmp_path / "loading", tmp_path / "report.html") == []
@@ -407,7 +408,7 @@ def test_the_source_view_numbers_lines_as_spans_do():
     for mutant in results["mutants"]:
         for end in ("start_line", "end_line"):
             mutant["span"][end] += 1
-    (tiny,), _ = source_files(results)
+    (tiny,), _ = source_files(typed(results))
     assert len(tiny.lines) == len(RESULTS["sources"]["src/tiny.py"].splitlines()) + 1
     swap = next(m for m in results["mutants"] if m["id"] == "SWAP")
     marked = next(line for line in tiny.lines if any(mark.id == "SWAP" for mark in line.starts))
@@ -418,7 +419,7 @@ def test_a_focused_test_header_shows_its_full_id(tmp_path):
     """Keyboard readers: tabbing onto a column header shows the whole test id, as hovering does."""
     page = tmp_path / "report.html"
     focus = "<script>document.querySelectorAll('#matrix th.test')[2].focus();</script>"
-    page.write_text(render_html(RESULTS).replace("</body>", focus + "</body>"), encoding="utf-8")
+    page.write_text(render_html(typed(RESULTS)).replace("</body>", focus + "</body>"), encoding="utf-8")
     dom = BeautifulSoup(chromium(tmp_path, page.as_uri(), "--dump-dom"), "html.parser")
     header = dom.select("#matrix th.test")[2]
     assert header["tabindex"] == "0" and header["title"].startswith("tests/test_tiny.py::")
@@ -429,7 +430,7 @@ def test_a_focused_test_header_shows_its_full_id(tmp_path):
 def test_a_link_to_a_mutant_or_a_source_line_survives_the_page_load(tmp_path, fragment):
     page = tmp_path / "report.html"
     record = "<script>document.body.dataset.hash = location.hash;</script>"
-    page.write_text(render_html(RESULTS).replace("</body>", record + "</body>"), encoding="utf-8")
+    page.write_text(render_html(typed(RESULTS)).replace("</body>", record + "</body>"), encoding="utf-8")
     dom = BeautifulSoup(chromium(tmp_path, f"{page.as_uri()}#{fragment}", "--dump-dom"), "html.parser")
     assert dom.body["data-hash"] == f"#{fragment}"
     assert dom.select_one(f"#{fragment}") is not None  # the anchor it names exists

@@ -12,6 +12,7 @@ from mutcheck.core.exit_code import ExitCode
 from mutcheck.publish import github
 from mutcheck.publish.publish import PublishError, publish
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, FakeGitHub
+from tests.mutcheck.results_docs import typed
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
 REPOSITORY = f"{OWNER}/{NAME}"
@@ -21,7 +22,7 @@ MARKER = "<!-- mutcheck:inline SURVIVOR -->"
 
 def post(fake: FakeGitHub, results=RESULTS) -> str:
     client = github.connect("token", fake.base, retries=3, backoff=0.01, throttle=False)
-    return publish(results, REPOSITORY, NUMBER, "token", fake.base, None, None, True, client=client)
+    return publish(typed(results), REPOSITORY, NUMBER, "token", fake.base, None, None, True, client=client)
 
 
 def inline_counts(outcome: str) -> dict[str, int]:

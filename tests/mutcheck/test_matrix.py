@@ -4,9 +4,9 @@ import json
 from pathlib import Path
 
 from mutcheck.core.exit_code import ExitCode
-from mutcheck.core.verdicts import UNMET_KINDS
+from mutcheck.core.verdicts import UNMET_KINDS, Unmet
 from mutcheck.engine.engine import BaselineRound
-from mutcheck.results.matrix import Unmet, build_matrix
+from mutcheck.results.matrix import build_matrix
 from tests.mutcheck.engine_runs import applied, engine_run
 
 

@@ -10,8 +10,8 @@ from mutcheck.cli import main
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.problems import InputError
 from mutcheck.results.merge import merge_results
-from mutcheck.results.results import load_results
 from tests.mutcheck.engine_project import make_engine_project
+from tests.mutcheck.results_docs import document, typed
 
 # SWAP falls in shard 1/2, NESTED in 2/2; both are killed as catalogued.
 SELECTION = ["--only", "SWAP", "--only", "NESTED"]
@@ -44,8 +44,8 @@ def test_every_shard_merges_and_the_times_are_the_slowest_shards(shards, tmp_pat
     output = tmp_path / "merged.json"
     code, text = merge(shards["1/2"], shards["2/2"], output=output)
     assert code == ExitCode.OK, text
-    merged = load_results(output)
-    runs = [load_results(shards[k])["run"] for k in ("1/2", "2/2")]
+    merged = document(output)
+    runs = [document(shards[k])["run"] for k in ("1/2", "2/2")]
     assert [m["id"] for m in merged["mutants"]] == ["SWAP", "NESTED"]
     assert set(merged["run"]) == set(runs[0])  # every field of a shard's run is decided, none dropped
     assert merged["run"]["shard"] is None
@@ -57,23 +57,23 @@ def test_every_shard_merges_and_the_times_are_the_slowest_shards(shards, tmp_pat
 
 
 def test_the_merged_run_was_made_in_ci_only_if_every_shard_was(shards):
-    loaded = [(shards[k], load_results(shards[k])) for k in ("1/2", "2/2")]
+    loaded = [(shards[k], document(shards[k])) for k in ("1/2", "2/2")]
     for flags in ((True, True), (True, False), (False, True), (False, False)):
         for (_, shard), flag in zip(loaded, flags, strict=True):
             shard["run"]["ci"] = flag
-        assert merge_results(loaded)["run"]["ci"] is all(flags), flags
+        assert merge_results([(path, typed(shard)) for path, shard in loaded]).run.ci is all(flags), flags
 
 
 def test_each_time_is_the_maximum_whichever_shard_comes_first(shards):
     """Shard 2's times made the larger, so that a value taken from the first shard alone shows."""
-    first, second = load_results(shards["1/2"]), load_results(shards["2/2"])
+    first, second = document(shards["1/2"]), document(shards["2/2"])
     second["run"].update(
         seconds=first["run"]["seconds"] + 7, mutant_phase_seconds=first["run"]["mutant_phase_seconds"] + 5
     )
     second["run"]["timings"] = {phase: seconds + 3 for phase, seconds in first["run"]["timings"].items()}
     second["run"]["copy"] = {**first["run"]["copy"], "seconds": first["run"]["copy"]["seconds"] + 2}
     second["run"]["jobs"] = first["run"]["jobs"] + 1
-    run = merge_results([(Path("1.json"), first), (Path("2.json"), second)])["run"]
+    run = merge_results([(Path("1.json"), typed(first)), (Path("2.json"), typed(second))]).run.to_json()
     assert run["seconds"] == second["run"]["seconds"]
     assert run["mutant_phase_seconds"] == second["run"]["mutant_phase_seconds"]
     assert run["timings"] == second["run"]["timings"]
@@ -104,28 +104,28 @@ def test_an_unsharded_result_is_refused(shards, tmp_path):
 
 
 def test_shards_of_different_counts_are_refused(shards):
-    first, other = load_results(shards["1/2"]), load_results(shards["2/2"])
+    first, other = document(shards["1/2"]), document(shards["2/2"])
     other["run"]["shard"] = "2/3"
     with pytest.raises(InputError) as raised:
-        merge_results([(Path("a.json"), first), (Path("b.json"), other)])
+        merge_results([(Path("a.json"), typed(first)), (Path("b.json"), typed(other))])
     assert [str(p) for p in raised.value.problems] == ["b.json: run.shard: 2/3 is a shard of 3, a.json one of 2"]
 
 
 def test_a_huge_shard_count_lists_a_few_missing_shards():
-    results = load_results(Path(__file__).parent / "golden/results.json")
+    results = document(Path(__file__).parent / "golden/results.json")
     results["run"]["shard"] = "3/1000000000000"
     with pytest.raises(InputError) as raised:
-        merge_results([(Path("a.json"), results)])
+        merge_results([(Path("a.json"), typed(results))])
     message = str(raised.value.problems[0])
     assert message.startswith("merge: run.shard: missing shards 1/1000000000000, 2/1000000000000, 4/1000000000000")
     assert message.endswith("and 999999999989 more of 1000000000000")
 
 
 def test_shards_of_different_runs_are_refused(shards):
-    first, other = load_results(shards["1/2"]), load_results(shards["2/2"])
+    first, other = document(shards["1/2"]), document(shards["2/2"])
     other["run"].update(bail=True, only=["NESTED"])
     with pytest.raises(InputError) as raised:
-        merge_results([(Path("a.json"), first), (Path("b.json"), other)])
+        merge_results([(Path("a.json"), typed(first)), (Path("b.json"), typed(other))])
     assert [str(p) for p in raised.value.problems] == [
         "b.json: run.bail: differs from a.json: shards must match",
         "b.json: run.only: differs from a.json: shards must match",
@@ -135,12 +135,12 @@ def test_shards_of_different_runs_are_refused(shards):
 def test_shards_merge_into_the_unsharded_result(tmp_path):
     project = make_engine_project(tmp_path / "project", git=True)
     selection = ["--only", "SWAP", "--only", "NESTED", "--only", "EQUAL", "--only", "SURVIVOR"]
-    whole = load_results(run_json(project, tmp_path / "whole.json", *selection))
+    whole = document(run_json(project, tmp_path / "whole.json", *selection))
     paths = [run_json(project, tmp_path / f"shard{k}.json", "--shard", f"{k}/3", *selection) for k in (1, 2, 3)]
     merged_path = tmp_path / "merged.json"
     code, text = merge(*paths, output=merged_path)
     assert code == ExitCode.EXPECTATION_FAILED, text  # SURVIVOR stays unmet
-    merged = load_results(merged_path)
+    merged = document(merged_path)
 
     def comparable(data):
         return [
@@ -150,8 +150,8 @@ def test_shards_merge_into_the_unsharded_result(tmp_path):
 
     assert comparable(merged) == comparable(whole)
     assert merged["summary"] == whole["summary"]
-    assert sum(len(load_results(p)["mutants"]) for p in paths) == 4
-    shard_controls = [load_results(p)["run"]["controls"] for p in paths]
+    assert sum(len(document(p)["mutants"]) for p in paths) == 4
+    shard_controls = [document(p)["run"]["controls"] for p in paths]
     assert merged["run"]["controls"] == {key: sum(c[key] for c in shard_controls) for key in ("runs", "tests")}
     assert merged["run"]["controls"]["runs"] >= 1  # SWAP's failures were checked unmutated
 

@@ -6,6 +6,7 @@ from mutcheck.core.exit_code import ExitCode
 from mutcheck.report.markdown import render_markdown
 from tests.mutcheck.cli_runs import mutant, outcome, run
 from tests.mutcheck.engine_project import entry, make_engine_project, make_project
+from tests.mutcheck.results_docs import typed
 
 # test_b passes only after test_a has run in the same process (shared module state). The
 # mutants on clamp select test_b but not test_a, which never calls clamp.
@@ -50,7 +51,7 @@ def test_a_test_that_fails_only_without_its_predecessor_is_decided_in_the_suites
     assert "order-dependent (fails unmutated in a mutant's selection" in output
     assert "test_b_needs_the_state" in output
     assert code == ExitCode.OK, output
-    comment = render_markdown(data)
+    comment = render_markdown(typed(data))
     assert "Order-dependent tests (" in comment and "依赖顺序的测试" in comment
     assert comment.count("test\\_b\\_needs\\_the\\_state") + comment.count("test_b_needs_the_state") >= 2
 

@@ -11,9 +11,9 @@ from mutcheck.cli import main
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.report.html import render_html
 from mutcheck.report.markdown import render_markdown
-from mutcheck.results.results import load_results, summarize
 from tests.mutcheck.engine_project import make_engine_project
 from tests.mutcheck.hostile.markdown_checks import CHINESE_SECTION, assert_inert, tokens
+from tests.mutcheck.results_docs import document, summary_of, typed
 
 RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
 
@@ -34,7 +34,7 @@ def green_results() -> dict:
                 killed_by=[],
                 survives={"en": "catalogued as a known gap", "zh": "按目录为已知缺口"},
             )
-    results["summary"] = summarize(results["mutants"], baseline_ok=True)
+    results["summary"] = summary_of(results, baseline_ok=True)
     assert results["summary"]["exit_code"] == ExitCode.OK
     return results
 
@@ -52,7 +52,7 @@ def _visible(markdown: str) -> str:
 
 def test_a_green_comment_shows_the_verdict_and_families_and_collapses_the_rest():
     results = green_results()
-    body = render_markdown(results)
+    body = render_markdown(typed(results))
     assert_inert(body, results, ("en", "zh"))
     english, chinese = body.split(CHINESE_SECTION)
     visible = _visible(english)
@@ -68,7 +68,7 @@ def test_a_green_comment_shows_the_verdict_and_families_and_collapses_the_rest()
 
 
 def test_a_comment_with_findings_shows_them_first_and_keeps_the_matrix_in_view():
-    body = render_markdown(RESULTS)
+    body = render_markdown(typed(RESULTS))
     english, chinese = body.split(CHINESE_SECTION)
     visible = _visible(english)
     assert visible.index("#### Findings (3)") < visible.index("#### By family") < visible.index("#### Kill matrix")
@@ -78,11 +78,11 @@ def test_a_comment_with_findings_shows_them_first_and_keeps_the_matrix_in_view()
 
 def test_the_quiet_comment_of_the_repository_run_is_short(repository_results):
     """This repository's 71-mutant green run: the full comment was 30 KB with both languages' matrices."""
-    quiet = render_markdown(repository_results)
+    quiet = render_markdown(typed(repository_results))
     loud = copy.deepcopy(repository_results)
     loud["mutants"][0]["expectation_met"] = False  # the same run with one finding: not quiet
-    loud["summary"] = summarize(loud["mutants"], baseline_ok=True)
-    assert len(quiet) < 0.7 * len(render_markdown(loud))
+    loud["summary"] = summary_of(loud, baseline_ok=True)
+    assert len(quiet) < 0.7 * len(render_markdown(typed(loud)))
     english = quiet.split(CHINESE_SECTION)[0]
     assert len(_visible(english).splitlines()) < 25  # title, verdict, the family table
 
@@ -91,11 +91,11 @@ def _run(project: Path, tmp_path: Path, name: str) -> dict:
     path = tmp_path / f"{name}.json"
     outcome = CliRunner().invoke(main, ["run", "--project", str(project), "--only", "SWAP", "--json", str(path)])
     assert outcome.exit_code == ExitCode.OK, outcome.output
-    return load_results(path)
+    return document(path)
 
 
 def _footer(results: dict, languages: tuple[str, ...] | None = None) -> str:
-    return [token.content for token in tokens(render_markdown(results, languages)) if token.type == "inline"][-1]
+    return [token.content for token in tokens(render_markdown(typed(results), languages)) if token.type == "inline"][-1]
 
 
 def test_the_footer_says_when_tracked_files_had_uncommitted_changes(tmp_path):
@@ -109,14 +109,14 @@ def test_the_footer_says_when_tracked_files_had_uncommitted_changes(tmp_path):
     source.write_text(source.read_text(encoding="utf-8") + "\n# edited, not committed\n", encoding="utf-8")
     edited = _run(project, tmp_path, "edited")
     assert edited["run"]["uncommitted_changes"] is True
-    body = render_markdown(edited)
+    body = render_markdown(typed(edited))
     version, sha = edited["run"]["mutcheck_version"], edited["run"]["head_sha"]
     assert _footer(edited) == f"<sub>mutcheck {version} · run at {sha}, {UNCOMMITTED['en']}</sub>"
     assert _footer(edited, ("zh", "en")) == f"<sub>mutcheck {version} · 运行于 {sha}，{UNCOMMITTED['zh']}</sub>"
     assert "- Tracked files had uncommitted changes: the run tested code that no commit holds." in body
-    page = render_html(edited)
+    page = render_html(typed(edited))
     assert "Tracked files had uncommitted changes" in page and "已跟踪的文件有未提交的改动" in page
-    assert "uncommitted changes" not in render_html(clean)
+    assert "uncommitted changes" not in render_html(typed(clean))
 
 
 def test_outside_git_the_run_says_nothing_about_changes(tmp_path):

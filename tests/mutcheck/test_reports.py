@@ -4,6 +4,7 @@ import copy
 import json
 import os
 import re
+from dataclasses import asdict
 from pathlib import Path
 
 import jsonschema
@@ -13,13 +14,15 @@ from click.testing import CliRunner
 from mutcheck.cli import main
 from mutcheck.core import texts
 from mutcheck.core.escape import MARKER
+from mutcheck.core.verdicts import Unmet
 from mutcheck.report.html import diff_lines, render_html
 from mutcheck.report.markdown import COMMENT_LIMIT, render_markdown
 from mutcheck.report.render import render
 from mutcheck.report.stryker import render_stryker
-from mutcheck.results.results import load_results, summarize
+from mutcheck.results.results import load_results
 from tests.mutcheck.hostile.markdown_checks import split_languages
 from tests.mutcheck.npm_packages import stryker_schema
+from tests.mutcheck.results_docs import document, summary_of, typed
 
 HERE = Path(__file__).parent
 GOLDEN = HERE / "golden"
@@ -40,7 +43,7 @@ def outside_fences(body: str) -> str:
 
 
 def test_golden_comment():
-    body = render_markdown(RESULTS)
+    body = render_markdown(typed(RESULTS))
     golden = GOLDEN / "comment.md"
     if os.environ.get("MUTCHECK_UPDATE_GOLDEN"):  # never compared with itself: review the diff, then run again
         golden.write_text(body, encoding="utf-8")
@@ -49,7 +52,7 @@ def test_golden_comment():
 
 
 def test_comment_layout():
-    body = render_markdown(RESULTS)
+    body = render_markdown(typed(RESULTS))
     assert body.startswith(MARKER + "\n")
     english, chinese = split_languages(body)
     assert "3 of 9 guard mutants do not behave as catalogued" in english
@@ -70,8 +73,8 @@ def test_every_string_has_both_languages():
 
 
 def test_every_verdict_renders_in_both_languages():
-    english, chinese = split_languages(render_markdown(RESULTS))
-    html = render_html(RESULTS)
+    english, chinese = split_languages(render_markdown(typed(RESULTS)))
+    html = render_html(typed(RESULTS))
     verdicts = {mutant["verdict"] for mutant in RESULTS["mutants"]}
     assert verdicts == {"killed", "survived", "timeout", "no-coverage", "broken", "equivalent"}
     for verdict in verdicts:
@@ -92,7 +95,7 @@ def test_a_missing_translation_fails_the_render(monkeypatch):
     del broken["verdict"]["survived"]["zh"]
     monkeypatch.setattr(texts, "strings", lambda: broken)
     with pytest.raises(KeyError, match="'zh'"):
-        render_markdown(RESULTS)
+        render_markdown(typed(RESULTS))
 
 
 HOSTILE = [
@@ -131,7 +134,7 @@ def live(text: str, markup: str) -> int:
 
 
 def test_untrusted_text_cannot_break_out_of_the_comment():
-    body = render_markdown(hostile_results())
+    body = render_markdown(typed(hostile_results()))
     assert body.startswith(MARKER + "\n")
     text = outside_fences(body)
     assert text.count(MARKER) == 1  # only ours, at the top
@@ -149,7 +152,7 @@ def test_untrusted_text_cannot_break_out_of_the_comment():
 
 
 def test_fences_outlast_any_backticks_inside():
-    body = render_markdown(hostile_results())
+    body = render_markdown(typed(hostile_results()))
     blocks = re.findall(r"^(`{3,})diff\n(.*?)\n\1$", body, flags=re.S | re.M)
     assert blocks
     for block in blocks:
@@ -159,7 +162,7 @@ def test_fences_outlast_any_backticks_inside():
 
 def test_untrusted_text_is_escaped_in_html():
     results = hostile_results()
-    html = render_html(results)
+    html = render_html(typed(results))
     assert html.count("<script>") == 1  # ours
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
     assert "<!-- mutcheck -->" not in html
@@ -176,7 +179,7 @@ def test_untrusted_source_is_escaped_in_the_html_source_view():
     results = hostile_results()
     hostile = "\n".join(HOSTILE) + "\n</pre></details><script>alert(2)</script>\n"
     results["sources"]["src/tiny.py"] += hostile
-    html = render_html(results)
+    html = render_html(typed(results))
     assert html.count("<script>") == 1 and html.count("</script>") == 2  # ours, and the grid's data
     assert "&lt;script&gt;alert(2)&lt;/script&gt;" in html and "&lt;/pre&gt;&lt;/details&gt;" in html
     assert "<!-- mutcheck -->" not in html
@@ -203,7 +206,7 @@ def test_comment_is_capped_at_row_boundaries():
         mutant["id"] = f"M{number:04}"
         mutant["title"] = {"en": f"mutant number {number} " + "x" * 60, "zh": f"第 {number} 个变异体 " + "字" * 60}
         results["mutants"].append(mutant)
-    body = render_markdown(results)
+    body = render_markdown(typed(results))
     assert len(body) <= COMMENT_LIMIT
     assert "more row(s) are not shown here" in body and "另有" in body
     text = outside_fences(body)
@@ -214,7 +217,7 @@ def test_comment_is_capped_at_row_boundaries():
 
 
 def test_stryker_report_validates_against_the_official_schema():
-    report = render_stryker(RESULTS)
+    report = render_stryker(typed(RESULTS))
     jsonschema.Draft7Validator(stryker_schema()).validate(report)
     mutants = {m["id"]: m for file in report["files"].values() for m in file["mutants"]}
     assert {m["status"] for m in mutants.values()} == {
@@ -267,16 +270,19 @@ def test_merge_carries_every_shards_baseline():
     first["run"]["shard"], second["run"]["shard"] = "1/2", "2/2"
     failure_x = {"test": "t.py::test_x", "outcome": "failed", "witness": "boom"}
     first["baseline"].update(ok=False, failures=[failure_x], flaky=["t.py::test_f"])
-    shards = [(Path("a.json"), first), (Path("b.json"), second)]
-    merged = merge_results(shards)  # the first shard's failed baseline, though the last one passed
-    assert merged["baseline"]["ok"] is False
-    assert (merged["baseline"]["failures"], merged["baseline"]["flaky"]) == ([failure_x], ["t.py::test_f"])
-    assert merged["summary"]["exit_code"] == 3
+
+    def shards():
+        return [(Path("a.json"), typed(first)), (Path("b.json"), typed(second))]
+
+    merged = merge_results(shards())  # the first shard's failed baseline, though the last one passed
+    assert merged.baseline.ok is False
+    assert ([asdict(f) for f in merged.baseline.failures], merged.baseline.flaky) == ([failure_x], ["t.py::test_f"])
+    assert merged.summary.exit_code == 3
     assert "did not pass reliably" in render_markdown(merged)
     failure_y = {"test": "t.py::test_y", "outcome": "error", "witness": "bang"}
     second["baseline"].update(ok=False, failures=[failure_y], flaky=["t.py::test_e"])
-    both = merge_results(shards)["baseline"]
-    assert (both["ok"], both["failures"], both["flaky"]) == (
+    both = merge_results(shards()).baseline
+    assert (both.ok, [asdict(f) for f in both.failures], both.flaky) == (
         False,
         [failure_x, failure_y],
         ["t.py::test_e", "t.py::test_f"],
@@ -288,7 +294,7 @@ def test_long_baseline_failure_lists_are_cut():
     results["baseline"].update(
         ok=False, failures=[{"test": f"t.py::test_{n}", "outcome": "failed", "witness": "x" * 200} for n in range(400)]
     )
-    body = render_markdown(results)
+    body = render_markdown(typed(results))
     assert len(body) <= COMMENT_LIMIT and "and 380 more" in body
 
 
@@ -305,14 +311,14 @@ def known_gap_results() -> dict:
             problems=[],
             expectation_met=True,
         )
-    results["summary"] = summarize(results["mutants"], baseline_ok=True)
+    results["summary"] = summary_of(results, baseline_ok=True)
     return results
 
 
 def test_known_gaps_have_their_own_count_and_collapsed_section():
     results = known_gap_results()
     assert results["summary"]["known_gaps"] == 2
-    english, chinese = split_languages(render_markdown(results))
+    english, chinese = split_languages(render_markdown(typed(results)))
     assert "**1 of 9 guard mutants do not behave as catalogued: 1 broken mutant(s). " in english
     assert "Known gaps (surviving as catalogued): 2.**" in english
     assert "#### Findings (1)" in english
@@ -335,18 +341,18 @@ def test_a_tracked_address_is_shown_and_links_nothing():
     results = known_gap_results()
     survivor = next(mutant for mutant in results["mutants"] if mutant["id"] == "SURVIVOR")
     survivor["tracked"] = "https://x.test/a)](javascript:alert(1)) @someone <!-- x -->"
-    body = render_markdown(results)
+    body = render_markdown(typed(results))
     assert "](" not in body.split("Tracked in: ", 1)[1].splitlines()[0]
     assert "https://" not in body and "@someone" not in body and live(body, "<!--") == 1
 
 
 def test_known_gaps_in_the_html_page_stryker_json_and_terminal():
     results = known_gap_results()
-    html = render_html(results)
+    html = render_html(typed(results))
     assert "<h2>Known gaps (2)</h2>" in html and "<h2>已知缺口 (2)</h2>" in html
     assert '<a href="https://tracker.test/issues/12">https://tracker.test/issues/12</a>' in html
     assert "<b>Known gap: why it survives:</b> SURVIVOR is untested on purpose" in html
-    report = render_stryker(results)
+    report = render_stryker(typed(results))
     mutants = {m["id"]: m for file in report["files"].values() for m in file["mutants"]}
     assert mutants["SURVIVOR"]["status"] == "Survived"
     assert mutants["SURVIVOR"]["statusReason"] == (
@@ -356,7 +362,7 @@ def test_known_gaps_in_the_html_page_stryker_json_and_terminal():
         "NoCoverage",
         "known gap: UNREACHED is untested on purpose (tracked: #7)",
     )
-    text = render(results, "text", ("en",))
+    text = render(typed(results), "text", ("en",))
     assert "known gap SURVIVOR [survived] SURVIVOR title: SURVIVOR is untested on purpose (tracked: https://" in text
     assert "known gap UNREACHED [no coverage] UNREACHED title: UNREACHED is untested on purpose (tracked: #7)" in text
     assert "9 mutants: 4 killed, 1 survived, 1 timeout, 1 no coverage, 1 broken, 1 equivalent; 2 known gap(s); " in text
@@ -364,7 +370,7 @@ def test_known_gaps_in_the_html_page_stryker_json_and_terminal():
 
 
 def test_a_killed_known_gap_is_worded_in_both_languages():
-    problem = {"kind": "gap-killed", "test": "t.py::test_a", "detail": "failed"}
+    problem = Unmet("gap-killed", "t.py::test_a", "failed")
     assert texts.describe(problem, "en") == "known gap now killed by t.py::test_a (failed): move it to killed_by"
     assert texts.describe(problem, "zh") == "已知缺口现已被 t.py::test_a 击杀（失败）：请把它移到 killed_by"
 
@@ -387,11 +393,11 @@ def in_languages(results: dict, languages: list[str]) -> dict:
 def test_a_run_in_one_language_reports_in_that_language_alone(tmp_path):
     path = tmp_path / "results.json"
     path.write_text(json.dumps(in_languages(RESULTS, ["en"])), encoding="utf-8")
-    results = load_results(path)  # its texts, English alone, match the schema
-    body = render_markdown(results)
+    results = document(path)  # its texts, English alone, match the schema
+    body = render_markdown(typed(results))
     assert "中文" not in body and "守护" not in body
     assert body.count("<details>") == 1 and "<summary>Equivalent mutants and their proofs (1)</summary>" in body
-    html = render_html(results)
+    html = render_html(typed(results))
     assert 'class="zh"' not in html and 'id="language"' not in html and "中文" not in html
     assert '<html lang="en">' in html and 'var languages = ["en"];' in html
     for lang in ("zh", "en+zh"):
@@ -403,11 +409,11 @@ def test_a_run_in_one_language_reports_in_that_language_alone(tmp_path):
 
 
 def test_the_first_language_leads_and_each_other_is_collapsed_under_its_name():
-    body = render_markdown(in_languages(RESULTS, ["zh", "en"]))
+    body = render_markdown(typed(in_languages(RESULTS, ["zh", "en"])))
     chinese, english = body.split("<details>\n<summary>English</summary>")
     assert "守护变异报告" in chinese and "guard-mutation report" not in chinese
     assert "guard-mutation report" in english and "中文说明" not in body
-    html = render_html(in_languages(RESULTS, ["zh", "en"]))
+    html = render_html(typed(in_languages(RESULTS, ["zh", "en"])))
     assert '<html lang="zh">' in html and '<body data-lang="zh">' in html
 
 
@@ -421,5 +427,5 @@ def test_a_results_file_written_before_the_later_fields_still_renders(tmp_path):
     path = tmp_path / "older.json"
     path.write_text(json.dumps(older), encoding="utf-8")
     loaded = load_results(path)
-    assert loaded == RESULTS
+    assert loaded == load_results(GOLDEN / "results.json")
     assert render_markdown(loaded) == (GOLDEN / "comment.md").read_text(encoding="utf-8")

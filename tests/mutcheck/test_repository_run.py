@@ -3,6 +3,7 @@
 from pathlib import Path
 
 from mutcheck.report.stryker import render_stryker
+from tests.mutcheck.results_docs import typed
 from tests.mutcheck.spans import at_location, patched
 
 REPOSITORY = Path(__file__).resolve().parents[2]
@@ -64,7 +65,7 @@ def test_catalog_runs_entirely_by_code_swapping(repository_results):
 def test_every_stryker_location_and_replacement_give_the_mutated_file(repository_results):
     diffs = {entry["id"]: entry["diff"] for entry in repository_results["mutants"]}
     checked = []
-    for file in render_stryker(repository_results)["files"].values():
+    for file in render_stryker(typed(repository_results))["files"].values():
         for mutant in file["mutants"]:
             mutated = at_location(file["source"], mutant["location"], mutant["replacement"])
             assert patched(file["source"], diffs[mutant["id"]]) == mutated, mutant["id"]

@@ -18,11 +18,11 @@ from mutcheck.core.exit_code import ExitCode
 from mutcheck.publish import github
 from mutcheck.publish.publish import publish
 from mutcheck.report.markdown import COMMENT_LIMIT, render_markdown
-from mutcheck.results.results import load_results
 from tests.mutcheck.browser import chromium
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER
 from tests.mutcheck.hostile.markdown_checks import split_languages
 from tests.mutcheck.npm_packages import stryker_schema
+from tests.mutcheck.results_docs import document, typed
 from tests.mutcheck.revert_project import (
     COMMENT_HUNK,
     GUARDED_HUNK,
@@ -42,7 +42,7 @@ def _run(project: Path, *args: str) -> tuple[object, dict]:
     arguments = ["run", "--project", str(project), "--json", str(results_path), *args]
     result = CliRunner().invoke(main, arguments)
     assert results_path.exists(), result.output
-    return result, load_results(results_path)
+    return result, document(results_path)
 
 
 def _by_id(results: dict) -> dict[str, dict]:
@@ -75,7 +75,7 @@ def test_revert_kills_the_guarded_hunk_reports_the_unguarded_one_and_skips_the_c
     assert f"{UNGUARDED_HUNK} [survived]" in result.output
     assert f"skipped {COMMENT_HUNK} (src/merging.py, line 5): only comments" in result.output
 
-    english, chinese = split_languages(render_markdown(results))
+    english, chinese = split_languages(render_markdown(typed(results)))
     escaped_test = NEW_TEST.replace("_", "\\_")
     assert "#### Change guard" in english and "#### 变更守护" in chinese
     assert f"##### A/B: the tests that fail on {base[:6]}" in english
@@ -200,7 +200,7 @@ def reverted(tmp_path_factory) -> dict:
     diff = git(project, "diff", base, "HEAD", "--", "src/merging.py")
     return {
         "root": root,
-        "results": load_results(root / "results.json"),
+        "results": document(root / "results.json"),
         "patch": diff[diff.index("@@") :],
         "head": git(project, "rev-parse", "HEAD").strip(),
         **paths,
@@ -240,7 +240,7 @@ def test_inline_the_unguarded_hunk_is_posted_on_its_line_with_its_diff_and_nothi
     fake.head_sha = reverted["head"]
     fake.files = [{"filename": "src/merging.py", "patch": reverted["patch"]}]
     client = github.connect("token", fake.base, retries=3, backoff=0.01, throttle=False)
-    publish(reverted["results"], f"{OWNER}/{NAME}", NUMBER, "token", fake.base, None, None, True, client=client)
+    publish(typed(reverted["results"]), f"{OWNER}/{NAME}", NUMBER, "token", fake.base, None, None, True, client=client)
     (comment,) = fake.review_comments
     assert (comment["path"], comment["line"]) == ("src/merging.py", 15)
     assert comment["body"].startswith(f"<!-- mutcheck:inline {quote(UNGUARDED_HUNK, safe='')} -->")
@@ -260,10 +260,10 @@ def test_shards_of_a_revert_run_merge_into_the_unsharded_change_guard(reverted, 
     merged_path = tmp_path / "merged.json"
     result = CliRunner().invoke(main, ["merge", *paths, "-o", str(merged_path)])
     assert result.exit_code == ExitCode.EXPECTATION_FAILED, result.output  # the unguarded hunk, as unsharded
-    merged, whole = load_results(merged_path), reverted["results"]
+    merged, whole = document(merged_path), reverted["results"]
     assert merged["change_guard"] == whole["change_guard"]
     assert [(m["id"], m["verdict"]) for m in merged["mutants"]] == [(m["id"], m["verdict"]) for m in whole["mutants"]]
-    shards = [load_results(Path(path)) for path in paths]
+    shards = [document(Path(path)) for path in paths]
     assert sorted(len(shard["change_guard"]["about"]) for shard in shards) == [0, 1]  # the A/B rows come from one
 
 
@@ -324,7 +324,7 @@ def test_no_change_is_said_so_and_a_failed_baseline_shows_no_change_guard(tmp_pa
     result, results = _run(project, "--revert", "HEAD")
     assert results["change_guard"]["files"] == ["src/merging.py"]
     assert result.exit_code == ExitCode.BASELINE_FAILED
-    assert "Change guard" not in result.output and "#### Change guard" not in render_markdown(results)
+    assert "Change guard" not in result.output and "#### Change guard" not in render_markdown(typed(results))
 
 
 def test_a_new_module_of_a_package_is_really_gone_and_tests_that_cannot_import_the_change_guard_it(tmp_path):
@@ -350,7 +350,7 @@ def test_a_new_module_of_a_package_is_really_gone_and_tests_that_cannot_import_t
     assert function["verdict"] == "broken" and "cannot import name 'last'" in function["broken"]
     assert all(mutant["expectation_met"] for mutant in mutants.values()), result.output
     assert result.exit_code == ExitCode.OK
-    english, chinese = split_languages(render_markdown(results))
+    english, chinese = split_languages(render_markdown(typed(results)))
     assert "source the head's tests cannot load: tests/test\\_pkg.py: ModuleNotFoundError" in english
     assert "head 的测试无法加载" in chinese
     assert "the tests cannot load with it reverted: " in english
@@ -382,7 +382,7 @@ def test_a_change_with_thousands_of_skipped_hunks_still_fits_one_comment(reverte
     results["change_guard"]["skipped"] = [
         {**skipped, "id": f"revert:src/merging.py:{number}", "diff": skipped["diff"] * 3} for number in range(4000)
     ]
-    body = render_markdown(results)
+    body = render_markdown(typed(results))
     english, chinese = split_languages(body)
     assert len(body) <= COMMENT_LIMIT
     assert "#### Change guard" in english and "##### A/B" in english and "#### 变更守护" in chinese

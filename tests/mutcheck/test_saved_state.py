@@ -1,8 +1,8 @@
 """The last run's results, kept in the user's cache folder: `report` and `show` without running again."""
 
-import json
 import os
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -10,9 +10,11 @@ from click.testing import CliRunner
 
 from mutcheck.cli import main
 from mutcheck.core.exit_code import ExitCode
+from mutcheck.results.model import Results
 from mutcheck.results.results import load_results
 from mutcheck.results.state import KEPT_HEADS, current_run, project_folder, save_run
 from tests.mutcheck.engine_project import make_engine_project
+from tests.mutcheck.results_docs import document
 
 SUBSET = ["--only", "SWAP", "--only", "SURVIVOR"]
 
@@ -41,7 +43,7 @@ def test_a_run_saves_its_results_in_the_cache_and_leaves_the_working_tree_clean(
     saved = [path.relative_to(cache) for path in cache.rglob("*") if path.is_file()]
     head = git(project, "rev-parse", "HEAD").strip()
     assert saved == [Path("mutcheck", "runs", project_folder(project).name, f"{head}.json")]
-    assert load_results(cache / saved[0]) == load_results(tmp_path / "results.json")
+    assert document(cache / saved[0]) == document(tmp_path / "results.json")
 
 
 def test_report_renders_the_saved_run_and_says_which_it_was(tmp_path, cache):
@@ -133,15 +135,21 @@ def test_an_unwritable_cache_is_a_warning_and_leaves_the_exit_status_alone(tmp_p
     assert "Traceback" not in result.output
 
 
+def at_head(head: str, seconds: float = 1.0) -> Results:
+    """The golden results, as if run at `head` and taking `seconds`."""
+    golden = load_results(Path(__file__).parent / "golden" / "results.json")
+    return replace(golden, run=replace(golden.run, head_sha=head, seconds=seconds))
+
+
 def test_only_the_last_heads_of_a_project_are_kept(tmp_path, cache):
     heads = [f"{number:040x}" for number in range(KEPT_HEADS + 2)]
     for age, head in enumerate(heads):
-        saved = save_run(tmp_path, {"run": {"head_sha": head}})
+        saved = save_run(tmp_path, at_head(head))
         os.utime(saved, (1_000_000 + age, 1_000_000 + age))  # each saved a second after the one before
     kept = sorted(path.stem for path in project_folder(tmp_path).iterdir())
     assert kept == sorted(heads[-KEPT_HEADS:])
-    again = save_run(tmp_path, {"run": {"head_sha": heads[-1]}})  # the same head again: replaced, not added
-    assert json.loads(again.read_text()) == {"run": {"head_sha": heads[-1]}}
+    again = save_run(tmp_path, at_head(heads[-1], seconds=9.0))  # the same head again: replaced, not added
+    assert load_results(again) == at_head(heads[-1], seconds=9.0)
     assert len(list(project_folder(tmp_path).iterdir())) == KEPT_HEADS
 
 
@@ -206,6 +214,6 @@ def test_links_in_the_cache_folder_are_neither_read_nor_pruned_and_the_run_is_sa
     assert outside.read_text(encoding="utf-8") == "kept\n"  # replaced the link, not written through it
     saved = current_run(project)
     assert saved is not None and not saved.path.is_symlink()
-    assert load_results(saved.path)["run"]["head_sha"] == head
+    assert document(saved.path)["run"]["head_sha"] == head
     assert (folder / "dangling.json").is_symlink()
     assert invoke(project, "report").exit_code == ExitCode.OK

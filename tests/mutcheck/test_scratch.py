@@ -7,9 +7,9 @@ import pytest
 from click.testing import CliRunner
 
 from mutcheck.cli import main
-from mutcheck.results.results import load_results
 from mutcheck.sandbox.scratch import copy_project
 from tests.mutcheck.engine_project import commit_all, entry, make_project
+from tests.mutcheck.results_docs import document
 
 JUNK = {
     "venv-x/pyvenv.cfg": "home = /usr/bin\n",
@@ -52,7 +52,7 @@ def test_the_run_reports_the_copy_size(tmp_path):
     project, wanted = _project(tmp_path / "project", git=True)
     results_path = tmp_path / f"results-{time.monotonic_ns()}.json"
     result = CliRunner().invoke(main, ["run", "--project", str(project), "--json", str(results_path)])
-    copy = load_results(results_path)["run"]["copy"]
+    copy = document(results_path)["run"]["copy"]
     assert (copy["files"], copy["bytes"]) == (len(wanted), sum((project / name).stat().st_size for name in wanted))
     assert result.exit_code == 0, result.output
 

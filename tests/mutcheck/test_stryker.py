@@ -15,10 +15,10 @@ from click.testing import CliRunner
 from mutcheck.cli import main
 from mutcheck.report.stryker import render_stryker
 from mutcheck.results.build import in_ci
-from mutcheck.results.results import load_results
 from tests.mutcheck.browser import chromium
 from tests.mutcheck.engine_project import CATALOG, make_engine_project
 from tests.mutcheck.npm_packages import npm_package, stryker_schema
+from tests.mutcheck.results_docs import document, typed
 from tests.mutcheck.spans import at_location, patched
 
 DELETE = '''
@@ -62,7 +62,7 @@ def test_the_report_validates_against_strykers_schema(run):
 
 
 def test_the_replacement_at_each_location_gives_the_mutated_file(run):
-    results, report = load_results(run["results"]), read(run["stryker"])
+    results, report = document(run["results"]), read(run["stryker"])
     diffs = {mutant["id"]: mutant["diff"] for mutant in results["mutants"]}
     for file in report["files"].values():
         for mutant in file["mutants"]:
@@ -75,7 +75,7 @@ def test_the_replacement_at_each_location_gives_the_mutated_file(run):
 
 
 def test_a_run_in_ci_says_so_when_its_results_are_rendered_later(run, monkeypatch):
-    assert load_results(run["results"])["run"]["ci"] is True
+    assert document(run["results"])["run"]["ci"] is True
     assert read(run["stryker"])["system"]["ci"] is True
     monkeypatch.delenv("CI", raising=False)
     later = CliRunner().invoke(main, ["report", str(run["results"]), "--format", "stryker"])
@@ -101,7 +101,7 @@ def test_results_written_before_replacements_were_recorded_still_render(run, tmp
         del mutant["replacement"]
     path = tmp_path / "older.json"
     path.write_text(json.dumps(older), encoding="utf-8")
-    report = render_stryker(load_results(path))
+    report = render_stryker(typed(document(path)))
     mutants = report["files"]["src/tiny.py"]["mutants"]
     assert report["system"]["ci"] is False and not any("replacement" in mutant for mutant in mutants)
     jsonschema.Draft7Validator(stryker_schema()).validate(report)
@@ -122,7 +122,7 @@ def viewed(report: dict, tmp_path: Path) -> dict:
 
 def test_strykers_viewer_shows_the_files_mutants_mutated_code_and_tests(run, tmp_path):
     report = read(run["stryker"])
-    replacements = {mutant["id"]: mutant["replacement"] for mutant in load_results(run["results"])["mutants"]}
+    replacements = {mutant["id"]: mutant["replacement"] for mutant in document(run["results"])["mutants"]}
     seen = viewed(report, tmp_path)
     assert seen["errors"] == []
     assert "tiny.py" in seen["root"]

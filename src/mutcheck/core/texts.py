@@ -5,6 +5,8 @@ from functools import cache
 from importlib.resources import files
 from typing import Any
 
+from mutcheck.core.verdicts import Unmet
+
 STRINGS_FILE = "strings.toml"
 
 
@@ -21,27 +23,22 @@ def known_languages() -> tuple[str, ...]:
     return tuple(sorted(set.intersection(*sentences)))
 
 
-def run_languages(results: dict[str, Any]) -> tuple[str, ...]:
-    """The languages a run's texts are written in, the first one leading every report."""
-    return tuple(results["run"]["languages"])
-
-
 def say(lang: str, group: str, key: str, **values: Any) -> str:
     """One sentence in `lang`, placeholders filled; a missing key or language raises KeyError."""
     return strings()[group][key][lang].format(**values)
 
 
-def describe(problem: dict[str, Any], lang: str) -> str:
-    return say(lang, "problem", problem["kind"], test=problem["test"], detail=_detail(problem, lang))
+def describe(problem: Unmet, lang: str) -> str:
+    return say(lang, "problem", problem.kind, test=problem.test, detail=_detail(problem, lang))
 
 
-def _detail(problem: dict[str, Any], lang: str) -> str | None:
+def _detail(problem: Unmet, lang: str) -> str | None:
     """Verdict and outcome words inside a problem are translated too."""
-    detail = problem["detail"]
-    if problem["kind"] in ("equivalent-killed", "unguarded-change"):
+    detail = problem.detail
+    if problem.kind in ("equivalent-killed", "unguarded-change"):
         return say(lang, "verdict", detail)
-    if problem["kind"] == "gap-killed":
+    if problem.kind == "gap-killed":
         return say(lang, "outcome", detail)
-    if problem["kind"] == "killer-passed" and detail:
+    if problem.kind == "killer-passed" and detail:
         return ", ".join(say(lang, "outcome", outcome) for outcome in detail.split(", "))
     return detail

@@ -1,4 +1,6 @@
-"""The verdict names, the kinds of unmet expectation, and how a catalog test id names a test."""
+"""The verdict names, the kinds of unmet expectation (and one such problem), and how a catalog test id names a test."""
+
+from dataclasses import dataclass
 
 KILLED = "killed"
 SURVIVED = "survived"
@@ -20,6 +22,15 @@ UNMET_KINDS = (
     "unguarded-change",
     "unreviewed-gap",
 )
+
+
+@dataclass(frozen=True)
+class Unmet:
+    """One way a mutant missed its catalogued expectation; renderers word it per language."""
+
+    kind: str  # one of UNMET_KINDS
+    test: str | None = None
+    detail: str | None = None
 
 
 def names_node(test_id: str, node_id: str) -> bool:

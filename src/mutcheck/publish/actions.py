@@ -2,9 +2,9 @@
 
 import os
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
-from mutcheck.core.texts import run_languages
+from mutcheck.results.model import Results
 
 SUMMARY_LIMIT = 1024 * 1024  # GitHub's cap on one step's summary
 ANNOTATION_LIMIT = 10
@@ -18,22 +18,22 @@ def _property(text: str) -> str:
     return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def annotations(results: dict[str, Any]) -> list[str]:
+def annotations(results: Results) -> list[str]:
     """Workflow commands for the first unexpected survivors, on the mutated line."""
     survivors = [
         mutant
-        for mutant in results["mutants"]
-        if mutant["verdict"] == "survived" and any(p["kind"] == "unexpected-survivor" for p in mutant["problems"])
+        for mutant in results.mutants
+        if mutant.verdict == "survived" and any(p.kind == "unexpected-survivor" for p in mutant.problems)
     ][:ANNOTATION_LIMIT]
-    lang = run_languages(results)[0]
+    lang = results.languages[0]
     return [
-        f"::warning file={_property(m['file'])},line={m['span']['start_line']},"
-        f"title={_property(m['id'] + ' survived: ' + m['title'][lang])}::{_data(m['why'][lang])}"
+        f"::warning file={_property(m.file)},line={m.span.start_line},"
+        f"title={_property(m.id + ' survived: ' + m.title[lang])}::{_data(m.why[lang])}"
         for m in survivors
     ]
 
 
-def publish_in_actions(results: dict[str, Any], stdout: TextIO) -> None:
+def publish_in_actions(results: Results, stdout: TextIO) -> None:
     """When running in GitHub Actions: annotations to stdout, the comment to the job summary."""
     if os.environ.get("GITHUB_ACTIONS") != "true":
         return

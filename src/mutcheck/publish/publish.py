@@ -4,40 +4,41 @@ import os
 from typing import Any
 
 from mutcheck.core.change_labels import WHOLE_CHANGE
-from mutcheck.core.texts import known_languages, run_languages
+from mutcheck.core.texts import known_languages
 from mutcheck.publish import github
 from mutcheck.publish.github import PublishError
 from mutcheck.publish.inline import InlineFinding, InlinePlan, inline_marker
 from mutcheck.report.markdown import render_inline_finding, render_markdown, render_not_run, render_sentence
 from mutcheck.results.artifact import NotRun
+from mutcheck.results.model import MutantEntry, Results
 
 __all__ = ["PublishError", "publish"]
 
 
-def is_inline_finding(mutant: dict[str, Any]) -> bool:
+def is_inline_finding(mutant: MutantEntry) -> bool:
     """A survivor that fails its expectation (generic ones only under --strict-generic), or a hunk
     of the change that no test guards (the whole change's finding is the comment's, not a line's)."""
-    kinds = {problem["kind"] for problem in mutant["problems"]}
+    kinds = {problem.kind for problem in mutant.problems}
     if "unguarded-change" in kinds:
-        return mutant["id"] != WHOLE_CHANGE
-    return mutant["verdict"] == "survived" and "unexpected-survivor" in kinds
+        return mutant.id != WHOLE_CHANGE
+    return mutant.verdict == "survived" and "unexpected-survivor" in kinds
 
 
-def _findings(results: dict[str, Any]) -> list[InlineFinding]:
+def _findings(results: Results) -> list[InlineFinding]:
     return [
         InlineFinding(
-            mutant["id"],
-            mutant["file"],
-            mutant["span"]["start_line"],
-            inline_marker(mutant["id"]) + "\n" + render_inline_finding(results, mutant["id"]),
+            mutant.id,
+            mutant.file,
+            mutant.span.start_line,
+            inline_marker(mutant.id) + "\n" + render_inline_finding(results, mutant.id),
         )
-        for mutant in results["mutants"]
+        for mutant in results.mutants
         if is_inline_finding(mutant)
     ]
 
 
 def publish(
-    results: dict[str, Any] | NotRun,
+    results: Results | NotRun,
     repository: str,
     pr_number: int,
     token: str,
@@ -56,9 +57,9 @@ def publish(
         made_at, findings, languages = results.head_sha, None, ()
     else:
         body = render_markdown(results)
-        made_at = results["run"]["head_sha"]
+        made_at = results.run.head_sha
         findings = _findings(results) if inline else None  # known gaps survive as catalogued: not findings
-        languages = run_languages(results)
+        languages = results.languages
     step = "connecting to GitHub"
     try:
         client = client or github.connect(token, api_url)
@@ -82,7 +83,7 @@ def publish(
                 author,
                 review_body=lambda count: render_sentence(languages, "inline_review", count=count),
                 resolved_text=render_sentence(languages, "inline_resolved", sha=made_at),
-                judged={mutant["id"] for mutant in results["mutants"]},
+                judged={mutant.id for mutant in results.mutants},
             )
             outcome += _inline_account(plan, made_at)
     except PublishError as error:  # one of our refusals

@@ -5,10 +5,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from mutcheck.core.problems import InputError, Problem
-from mutcheck.results.artifact import read_artifact
+from mutcheck.results.artifact import NotRun, read_artifact
+from mutcheck.results.model import Results
 from mutcheck.results.results import load_results
 
 _PULL_REF = re.compile(r"refs/pull/([0-9]+)/(?:merge|head)")
@@ -16,7 +16,7 @@ _PULL_REF = re.compile(r"refs/pull/([0-9]+)/(?:merge|head)")
 
 @dataclass(frozen=True)
 class CommentRequest:
-    results: dict[str, Any]
+    results: "Results | NotRun"
     repository: str
     pr_number: int
     token: str

@@ -1,12 +1,11 @@
 """The offline HTML report: one self-contained file, a switch between its languages, a filterable kill grid."""
 
-from typing import Any
-
 from mutcheck.core import texts
 from mutcheck.report import templates
 from mutcheck.report.html_grid import grid_data
 from mutcheck.report.html_source import mutant_anchor, source_files
 from mutcheck.report.view import build_view
+from mutcheck.results.model import Results
 
 LINE_KINDS = {"@": "hunk", "+": "added", "-": "removed"}
 
@@ -21,9 +20,9 @@ def diff_lines(diff: str) -> list[tuple[str, str]]:
     return lines
 
 
-def render_html(results: dict[str, Any], languages: tuple[str, ...] | None = None) -> str:
+def render_html(results: Results, languages: tuple[str, ...] | None = None) -> str:
     """The page in `languages` (default: every language of the run), the first one shown first."""
-    languages = languages or texts.run_languages(results)
+    languages = languages or results.languages
     sources, marked_at = source_files(results)
     grid = grid_data(results, languages)
     return (

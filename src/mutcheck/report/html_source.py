@@ -1,7 +1,8 @@
 """The HTML page's source view: each mutated file's numbered lines, every catalogued mutant marked on its span."""
 
 from dataclasses import dataclass
-from typing import Any
+
+from mutcheck.results.model import Results
 
 # More mutants than this starting on one line are marked by one count chip, which lists them.
 CHIPS_PER_LINE = 3
@@ -52,42 +53,40 @@ def mutant_anchor(number: int) -> str:
 
 def _last_line(span: dict[str, int]) -> int:
     """The span's last line; a span ending at the start of a line (a hunk's lines with their breaks) stops before it."""
-    ends_at_a_line_start = span["end_column"] == 0 and span["end_line"] > span["start_line"]
-    return span["end_line"] - 1 if ends_at_a_line_start else span["end_line"]
+    ends_at_a_line_start = span.end_column == 0 and span.end_line > span.start_line
+    return span.end_line - 1 if ends_at_a_line_start else span.end_line
 
 
 def _whole_file(span: dict[str, int], lines: list[Line]) -> bool:
     """The span holds all of the file's text, as a reverted, added or removed file and the whole change do."""
     file_end = (len(lines), len(lines[-1].text))
-    return (span["start_line"], span["start_column"]) == (1, 0) and (span["end_line"], span["end_column"]) >= file_end
+    return (span.start_line, span.start_column) == (1, 0) and (span.end_line, span.end_column) >= file_end
 
 
-def source_files(results: dict[str, Any]) -> tuple[list[SourceFile], dict[str, str]]:
+def source_files(results: Results) -> tuple[list[SourceFile], dict[str, str]]:
     """The files catalogued mutants change, in path order, and where each mutant is marked (id → anchor)."""
-    catalogued = [entry for entry in results["mutants"] if not entry["generic"]]
-    paths = sorted({entry["file"] for entry in catalogued})
+    catalogued = results.catalogued
+    paths = sorted({entry.file for entry in catalogued})
     files, marked_at = [], {}
     for file_number, path in enumerate(paths, 1):
         lines = [
             Line(line_anchor(file_number, number), number, text, [], [])
             # lines end at "\n" only, as spans count them (a form feed or U+2028 does not end one)
-            for number, text in enumerate(results["sources"][path].removesuffix("\n").split("\n"), 1)
+            for number, text in enumerate(results.sources[path].removesuffix("\n").split("\n"), 1)
         ]
         source = SourceFile(file_anchor(file_number), path, [], lines)
         for mutant_number, entry in enumerate(catalogued, 1):
-            if entry["file"] != path:
+            if entry.file != path:
                 continue
-            span = entry["span"]
-            mark = Mark(
-                mutant_anchor(mutant_number), entry["id"], entry["family"], entry["verdict"], entry["expectation_met"]
-            )
+            span = entry.span
+            mark = Mark(mutant_anchor(mutant_number), entry.id, entry.family, entry.verdict, entry.expectation_met)
             if _whole_file(span, lines):
                 source.whole.append(mark)
-                marked_at[entry["id"]] = source.anchor
+                marked_at[entry.id] = source.anchor
                 continue
             # Deleted last lines go back after the file's last line break: marked on the last line.
-            start = min(span["start_line"], len(lines))
-            marked_at[entry["id"]] = line_anchor(file_number, start)
+            start = min(span.start_line, len(lines))
+            marked_at[entry.id] = line_anchor(file_number, start)
             lines[start - 1].starts.append(mark)
             for line in lines[start : _last_line(span)]:
                 line.inside.append(mark)

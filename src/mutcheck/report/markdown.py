@@ -15,6 +15,7 @@ from mutcheck.core import texts
 from mutcheck.core.escape import MARKER, fence, finalize, inline, listing
 from mutcheck.report import templates
 from mutcheck.report.view import GRID_MAX_TESTS, SYMBOLS, MutantView, ReportView, build_view
+from mutcheck.results.model import Results
 
 if TYPE_CHECKING:
     from mutcheck.results.artifact import NotRun
@@ -114,9 +115,9 @@ def _framed(bodies: dict[str, str], footer: str) -> str:
     return "\n".join([MARKER, "", _in_languages(bodies), "", "---", f"<sub>{footer}</sub>", ""])
 
 
-def _footer(results: dict[str, Any], lang: str) -> str:
-    run = results["run"]
-    return _footer_line(lang, run["mutcheck_version"], run["head_sha"], bool(run.get("uncommitted_changes")))
+def _footer(results: Results, lang: str) -> str:
+    run = results.run
+    return _footer_line(lang, run.mutcheck_version, run.head_sha, bool(run.uncommitted_changes))
 
 
 def _footer_line(lang: str, version: str, sha: str | None, uncommitted: bool) -> str:
@@ -137,15 +138,13 @@ def _headlines_only(views: list[ReportView], footer: str) -> str:
     return _framed(bodies, footer)
 
 
-def render_markdown(
-    results: dict[str, Any], languages: tuple[str, ...] | None = None, limit: int = COMMENT_LIMIT
-) -> str:
+def render_markdown(results: Results, languages: tuple[str, ...] | None = None, limit: int = COMMENT_LIMIT) -> str:
     """The whole comment (default: in every language of the run); rows are dropped (generic
     survivors, skipped hunks, matrix, equivalents, known gaps, unreviewed gaps, revert mutants, then findings)
     until it fits. When every expectation is met, the comment is quiet: the verdict and the family table, the
     rest collapsed."""
-    views = [build_view(results, lang) for lang in languages or texts.run_languages(results)]
-    quiet = results["summary"]["exit_code"] == 0
+    views = [build_view(results, lang) for lang in languages or results.languages]
+    quiet = results.summary.exit_code == 0
     first = views[0]
     generic = len(first.generic.survivors) if first.generic else 0
     guard = first.change_guard
@@ -174,11 +173,11 @@ def _with(limits: Limits, field: str, value: int) -> Limits:
     return Limits(**{**vars(limits), field: value})
 
 
-def render_inline_finding(results: dict[str, Any], mutant_id: str) -> str:
+def render_inline_finding(results: Results, mutant_id: str) -> str:
     """The body of one inline review comment (without its marker): the finding in every language of the run."""
     template = _environment().get_template("inline.md.j2")
     bodies = {}
-    for lang in texts.run_languages(results):
+    for lang in results.languages:
         view = build_view(results, lang)
         generic = view.generic.survivors if view.generic else []
         mutant = next(m for m in [*view.mutants, *generic] if m.id == mutant_id)

@@ -2,23 +2,22 @@
 
 import io
 import json
-from typing import Any
 
 from rich.console import Console
 
 from mutcheck.core.escape import visible
 from mutcheck.core.problems import InputError, Problem
-from mutcheck.core.texts import run_languages
 from mutcheck.report import terminal
 from mutcheck.report.html import render_html
 from mutcheck.report.markdown import render_markdown
 from mutcheck.report.stryker import render_stryker
+from mutcheck.results.model import Results
 
 
-def choose_languages(results: dict[str, Any], requested: str | None, fmt: str) -> tuple[str, ...]:
+def choose_languages(results: Results, requested: str | None, fmt: str) -> tuple[str, ...]:
     """`--lang`: one of the run's languages or several joined by "+" (default: all of them, in order;
     for text, the first: a log reads in one language)."""
-    available = run_languages(results)
+    available = results.languages
     if requested is None:
         return available[:1] if fmt == "text" else available
     chosen = tuple(requested.split("+"))
@@ -29,7 +28,7 @@ def choose_languages(results: dict[str, Any], requested: str | None, fmt: str) -
     return chosen
 
 
-def render(results: dict[str, Any], fmt: str, languages: tuple[str, ...]) -> str:
+def render(results: Results, fmt: str, languages: tuple[str, ...]) -> str:
     if fmt == "markdown":
         return render_markdown(results, languages)
     if fmt == "html":

@@ -10,10 +10,10 @@ from rich.syntax import Syntax
 from rich.table import Table
 
 from mutcheck.core.escape import visible
-from mutcheck.core.texts import describe, run_languages, say
+from mutcheck.core.texts import describe, say
 from mutcheck.core.verdicts import VERDICTS
 from mutcheck.report.view import build_view, change_guard_view
-from mutcheck.results.results import is_known_gap, is_unreviewed_gap
+from mutcheck.results.model import Baseline, MutantEntry, Results
 
 GENERIC_SURVIVORS_LISTED = 20
 
@@ -29,37 +29,37 @@ def _counts(verdicts: dict[str, int], lang: str) -> str:
     return _line(lang, "list_separator").join(parts)
 
 
-def verdict_line(results: dict[str, Any], lang: str) -> str:
-    if not results["baseline"]["ok"]:
+def verdict_line(results: Results, lang: str) -> str:
+    if not results.baseline.ok:
         return _line(lang, "baseline_failed")
-    summary = results["summary"]
-    counts, generic = _counts(summary["verdicts"], lang), summary["generic"]
-    if generic["mutants"]:
-        informational = "" if results["run"]["strict_generic"] else _line(lang, "informational")
-        catalogued = _line(lang, "catalog_mutants", count=summary["mutants"])
+    summary = results.summary
+    counts, generic = _counts(summary.verdicts, lang), summary.generic
+    if generic.mutants:
+        informational = "" if results.run.strict_generic else _line(lang, "informational")
+        catalogued = _line(lang, "catalog_mutants", count=summary.mutants)
         parts = [
             catalogued + (_line(lang, "colon") + counts if counts else ""),
-            _line(lang, "generic_mutants", count=generic["mutants"], counts=_counts(generic["verdicts"], lang))
+            _line(lang, "generic_mutants", count=generic.mutants, counts=_counts(generic.verdicts, lang))
             + informational,
         ]
     else:
-        parts = [_line(lang, "mutants", count=summary["mutants"], counts=counts or _line(lang, "none_run"))]
-    if summary["known_gaps"]:
-        parts.append(_line(lang, "known_gaps", count=summary["known_gaps"]))
-    if summary["unreviewed_gaps"]:
-        parts.append(_line(lang, "unreviewed_gaps", count=summary["unreviewed_gaps"]))
-    if summary["drifted"]:
-        parts.append(_line(lang, "drifted", count=summary["drifted"]))
-    unmet = summary["expectations_unmet"]
+        parts = [_line(lang, "mutants", count=summary.mutants, counts=counts or _line(lang, "none_run"))]
+    if summary.known_gaps:
+        parts.append(_line(lang, "known_gaps", count=summary.known_gaps))
+    if summary.unreviewed_gaps:
+        parts.append(_line(lang, "unreviewed_gaps", count=summary.unreviewed_gaps))
+    if summary.drifted:
+        parts.append(_line(lang, "drifted", count=summary.drifted))
+    unmet = summary.expectations_unmet
     if unmet:
         parts.append(_line(lang, "unmet", count=unmet))
-    elif not summary["drifted"]:
+    elif not summary.drifted:
         parts.append(_line(lang, "all_met"))
-    seconds = _line(lang, "seconds", seconds=f"{results['run']['seconds']:.1f}")
+    seconds = _line(lang, "seconds", seconds=f"{results.run.seconds:.1f}")
     return _line(lang, "part_separator").join(parts) + seconds
 
 
-def _family_table(results: dict[str, Any], lang: str) -> Table:
+def _family_table(results: Results, lang: str) -> Table:
     headers = [
         _line(lang, "family"),
         _line(lang, "count_header"),
@@ -67,13 +67,13 @@ def _family_table(results: dict[str, Any], lang: str) -> Table:
         _line(lang, "unmet_header"),
     ]
     table = Table(*headers, title=_line(lang, "family_table"))
-    families: dict[str, list[dict[str, Any]]] = {}
-    for mutant in results["mutants"]:
-        if not mutant["generic"]:
-            families.setdefault(mutant["family"], []).append(mutant)
+    families: dict[str, list[MutantEntry]] = {}
+    for mutant in results.mutants:
+        if not mutant.generic:
+            families.setdefault(mutant.family, []).append(mutant)
     for family, mutants in families.items():
-        counts = [str(sum(m["verdict"] == verdict for m in mutants) or "") for verdict in VERDICTS]
-        unmet = sum(not m["expectation_met"] for m in mutants)
+        counts = [str(sum(m.verdict == verdict for m in mutants) or "") for verdict in VERDICTS]
+        unmet = sum(not m.expectation_met for m in mutants)
         table.add_row(escape(family), str(len(mutants)), *counts, f"[red]{unmet}[/red]" if unmet else "")
     return table
 
@@ -93,41 +93,40 @@ def print_diff(console: Console, diff: str) -> None:
         print_plain(console, diff, end="")
 
 
-def baseline_failures(results: dict[str, Any], lang: str, console: Console) -> None:
+def baseline_failures(baseline: Baseline, lang: str, console: Console) -> None:
     """What stopped the baseline: a collection error, failing and flaky tests."""
-    baseline = results["baseline"]
-    if baseline["collection_error"]:
-        print_plain(console, _line(lang, "collection_failed", error=baseline["collection_error"]))
-    for failure in baseline["failures"]:
-        outcome = say(lang, "outcome", failure["outcome"])
+    if baseline.collection_error:
+        print_plain(console, _line(lang, "collection_failed", error=baseline.collection_error))
+    for failure in baseline.failures:
+        outcome = say(lang, "outcome", failure.outcome)
         print_plain(
             console,
-            _line(lang, "baseline_failure", outcome=outcome, test=failure["test"], witness=failure["witness"] or ""),
+            _line(lang, "baseline_failure", outcome=outcome, test=failure.test, witness=failure.witness or ""),
         )
-    for test in baseline["flaky"]:
+    for test in baseline.flaky:
         print_plain(console, _line(lang, "flaky", test=test))
 
 
-def _known_gaps(results: dict[str, Any], lang: str, console: Console) -> None:
-    for mutant in results["mutants"]:
-        if mutant["generic"] or not is_known_gap(mutant):
+def _known_gaps(results: Results, lang: str, console: Console) -> None:
+    for mutant in results.mutants:
+        if mutant.generic or not mutant.known_gap:
             continue
         line = _line(
             lang,
             "known_gap",
-            id=mutant["id"],
-            verdict=say(lang, "verdict", mutant["verdict"]),
-            title=mutant["title"][lang],
-            reason=mutant["survives"][lang],
+            id=mutant.id,
+            verdict=say(lang, "verdict", mutant.verdict),
+            title=mutant.title[lang],
+            reason=mutant.survives[lang],
         )
-        print_plain(console, line + (_line(lang, "tracked", tracked=mutant["tracked"]) if mutant["tracked"] else ""))
+        print_plain(console, line + (_line(lang, "tracked", tracked=mutant.tracked) if mutant.tracked else ""))
 
 
-def fallback_line(results: dict[str, Any], lang: str) -> str | None:
+def fallback_line(results: Results, lang: str) -> str | None:
     """How many of the mutants that ran took the fallback path, and why (None when none did)."""
-    ran = [mutant for mutant in results["mutants"] if mutant["path"] != "none"]
+    ran = [mutant for mutant in results.mutants if mutant.path != "none"]
     reasons = Counter(
-        (mutant["fallback"] or {"reason": "unrecorded"})["reason"] for mutant in ran if mutant["path"] == "fallback"
+        mutant.fallback.reason if mutant.fallback else "unrecorded" for mutant in ran if mutant.path == "fallback"
     )
     if not reasons:
         return None
@@ -137,19 +136,17 @@ def fallback_line(results: dict[str, Any], lang: str) -> str | None:
     return _line(lang, "fallback_line", count=sum(reasons.values()), total=len(ran), reasons=named)
 
 
-def _unreviewed_gaps(results: dict[str, Any], lang: str, console: Console) -> None:
-    gaps = [mutant for mutant in results["mutants"] if is_unreviewed_gap(mutant)]
+def _unreviewed_gaps(results: Results, lang: str, console: Console) -> None:
+    gaps = [mutant for mutant in results.mutants if mutant.unreviewed_gap]
     if gaps:
-        print_plain(console, "\n" + _line(lang, "unreviewed_heading", ids=" ".join(m["id"] for m in gaps)))
+        print_plain(console, "\n" + _line(lang, "unreviewed_heading", ids=" ".join(m.id for m in gaps)))
     for mutant in gaps:
-        location = f"{mutant['file']}:{mutant['span']['start_line']}"
-        print_plain(
-            console, _line(lang, "unreviewed_gap", id=mutant["id"], location=location, title=mutant["title"][lang])
-        )
+        location = f"{mutant.file}:{mutant.span.start_line}"
+        print_plain(console, _line(lang, "unreviewed_gap", id=mutant.id, location=location, title=mutant.title[lang]))
 
 
-def _drifts(results: dict[str, Any], lang: str, console: Console) -> None:
-    if not results["drift"]:
+def _drifts(results: Results, lang: str, console: Console) -> None:
+    if not results.drift:
         return
     print_plain(console, "\n" + say(lang, "text", "drift_heading") + ": " + say(lang, "text", "drift_intro"))
     for drift in build_view(results, lang).drifts:
@@ -163,20 +160,20 @@ def _drifts(results: dict[str, Any], lang: str, console: Console) -> None:
             print_plain(console, say(lang, "text", "drift_no_proposal"))
 
 
-def _findings(results: dict[str, Any], lang: str, console: Console) -> None:
-    for mutant in results["mutants"]:
-        if mutant["expectation_met"] or mutant["generic"]:
+def _findings(results: Results, lang: str, console: Console) -> None:
+    for mutant in results.mutants:
+        if mutant.expectation_met or mutant.generic:
             continue
-        verdict = say(lang, "verdict", mutant["verdict"])
-        print_plain(console, f"\n{mutant['id']} [{verdict}] {mutant['title'][lang]}")
-        for problem in mutant["problems"]:
+        verdict = say(lang, "verdict", mutant.verdict)
+        print_plain(console, f"\n{mutant.id} [{verdict}] {mutant.title[lang]}")
+        for problem in mutant.problems:
             print_plain(console, f"  - {describe(problem, lang)}")
-        print_diff(console, mutant["diff"])
-        if mutant["hint"]:
-            print_plain(console, _line(lang, "hint", hint=mutant["hint"][lang]))
+        print_diff(console, mutant.diff)
+        if mutant.hint:
+            print_plain(console, _line(lang, "hint", hint=mutant.hint[lang]))
 
 
-def _change_guard(results: dict[str, Any], lang: str, console: Console) -> None:
+def _change_guard(results: Results, lang: str, console: Console) -> None:
     guard = change_guard_view(results, lang)
     if guard is None:
         return
@@ -197,27 +194,25 @@ def _change_guard(results: dict[str, Any], lang: str, console: Console) -> None:
         print_plain(console, "  " + guard.ab_note)
 
 
-def _generic(results: dict[str, Any], lang: str, console: Console) -> None:
-    generic = results["summary"]["generic"]
-    if not generic["mutants"]:
+def _generic(results: Results, lang: str, console: Console) -> None:
+    generic = results.summary.generic
+    if not generic.mutants:
         return
-    heading = _line(lang, "generic_heading", count=generic["mutants"], counts=_counts(generic["verdicts"], lang))
+    heading = _line(lang, "generic_heading", count=generic.mutants, counts=_counts(generic.verdicts, lang))
     print_plain(console, heading)
-    survivors = [m for m in results["mutants"] if m["generic"] and m["verdict"] == "survived"]
+    survivors = [m for m in results.mutants if m.generic and m.verdict == "survived"]
     for mutant in survivors[:GENERIC_SURVIVORS_LISTED]:
-        location = f"{mutant['file']}:{mutant['span']['start_line']}"
-        print_plain(
-            console, _line(lang, "generic_survivor", id=mutant["id"], location=location, title=mutant["title"][lang])
-        )
+        location = f"{mutant.file}:{mutant.span.start_line}"
+        print_plain(console, _line(lang, "generic_survivor", id=mutant.id, location=location, title=mutant.title[lang]))
     if len(survivors) > GENERIC_SURVIVORS_LISTED:
         print_plain(console, _line(lang, "more_survivors", count=len(survivors) - GENERIC_SURVIVORS_LISTED))
 
 
-def render(results: dict[str, Any], console: Console, lang: str | None = None) -> None:
-    lang = lang or run_languages(results)[0]
-    if not results["baseline"]["ok"]:
-        baseline_failures(results, lang, console)
-    elif any(not mutant["generic"] for mutant in results["mutants"]):  # a generic-only run has no families
+def render(results: Results, console: Console, lang: str | None = None) -> None:
+    lang = lang or results.languages[0]
+    if not results.baseline.ok:
+        baseline_failures(results.baseline, lang, console)
+    elif any(not mutant.generic for mutant in results.mutants):  # a generic-only run has no families
         console.print(_family_table(results, lang))
     if line := fallback_line(results, lang):
         print_plain(console, line)
@@ -227,6 +222,6 @@ def render(results: dict[str, Any], console: Console, lang: str | None = None) -
     _known_gaps(results, lang, console)
     _unreviewed_gaps(results, lang, console)
     _generic(results, lang, console)
-    for test in results["baseline"].get("order_dependent", ()):
+    for test in results.baseline.order_dependent:
         print_plain(console, _line(lang, "order_dependent", test=test))
     print_plain(console, verdict_line(results, lang))

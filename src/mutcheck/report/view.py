@@ -8,7 +8,7 @@ from typing import Any
 from mutcheck.core.change_labels import WHOLE_CHANGE, lines_label, shown_base
 from mutcheck.core.texts import describe, say
 from mutcheck.core.verdicts import UNMET_KINDS, VERDICTS
-from mutcheck.results.results import is_known_gap, is_unreviewed_gap
+from mutcheck.results.model import DriftEntry, MutantEntry, Results
 
 # Matrix symbols per outcome (the legend in strings.toml explains them).
 SYMBOLS = {
@@ -142,10 +142,10 @@ class ReportView:
     drifts: list[DriftView] = field(default_factory=list)
 
 
-def _headline(results: dict[str, Any], lang: str) -> str:
-    if not results["baseline"]["ok"]:
+def _headline(results: Results, lang: str) -> str:
+    if not results.baseline.ok:
         return say(lang, "text", "baseline_failed")
-    mutants = [mutant for mutant in results["mutants"] if not mutant["generic"]]
+    mutants = results.catalogued
     if not mutants:
         generic = _generic(results, lang)
         if not generic:
@@ -153,19 +153,19 @@ def _headline(results: dict[str, Any], lang: str) -> str:
         # a generic-only run: its counts are the whole news
         counts = say(lang, "text", "generic_counts", total=generic.total, counts=_joined(generic.counts))
         return _sentences(lang, say(lang, "text", "no_mutants"), counts)
-    unmet = [mutant for mutant in mutants if not mutant["expectation_met"]]
+    unmet = [mutant for mutant in mutants if not mutant.expectation_met]
     if not unmet:
         headline = say(lang, "text", "all_met", total=len(mutants))
     else:
-        kinds = Counter(problem["kind"] for mutant in unmet for problem in mutant["problems"])
+        kinds = Counter(problem.kind for mutant in unmet for problem in mutant.problems)
         parts = [say(lang, "count", kind, count=kinds[kind]) for kind in UNMET_KINDS if kinds[kind]]
         separator = "、" if lang == "zh" else ", "
         headline = say(lang, "text", "not_all_met", count=len(unmet), total=len(mutants), parts=separator.join(parts))
-    gaps = sum(is_known_gap(mutant) for mutant in mutants)
+    gaps = sum(mutant.known_gap for mutant in mutants)
     if gaps:
         headline = _sentences(lang, headline, say(lang, "text", "known_gaps_line", count=gaps))
-    if results["drift"]:
-        headline = _sentences(lang, headline, say(lang, "text", "drift_line", count=len(results["drift"])))
+    if results.drift:
+        headline = _sentences(lang, headline, say(lang, "text", "drift_line", count=len(results.drift)))
     return headline
 
 
@@ -178,58 +178,58 @@ def _joined(counts: list[tuple[str, int]]) -> str:
     return ", ".join(f"{word} {count}" for word, count in counts)
 
 
-def _mutant(results: dict[str, Any], entry: dict[str, Any], lang: str) -> MutantView:
-    tests = results["tests"]
-    family = results["families"].get(entry["family"], {})
+def _mutant(results: Results, entry: MutantEntry, lang: str) -> MutantView:
+    tests = results.tests
+    family = results.families.get(entry.family, {})
     return MutantView(
-        id=entry["id"],
-        family=entry["family"],
-        family_title=family.get(lang, entry["family"]),
-        verdict=entry["verdict"],
-        verdict_text=say(lang, "verdict", entry["verdict"]),
-        title=entry["title"][lang],
-        why=entry["why"][lang],
-        hint=entry["hint"][lang] if entry["hint"] else None,
-        proof=entry["equivalent"][lang] if entry["equivalent"] else None,
-        survives=entry["survives"][lang] if entry["survives"] else None,
-        tracked=entry["tracked"],
-        known_gap=is_known_gap(entry),
-        unreviewed_gap=is_unreviewed_gap(entry),
-        origin=entry["origin"],
-        file=entry["file"],
-        line=entry["span"]["start_line"],
-        diff=entry["diff"],
-        killed_by=entry["killed_by"],
-        killers=entry["killers"],
-        killers_listed=[short_test(test) for test in entry["killers"][:KILLERS_LISTED]],
-        killers_more=max(0, len(entry["killers"]) - KILLERS_LISTED),
-        problems=[describe(problem, lang) for problem in entry["problems"]],
-        witnesses=[(tests[int(index)], witness) for index, witness in entry["witnesses"].items()],
-        outcomes={tests[int(index)]: outcome for index, outcome in entry["outcomes"].items()},
-        met=entry["expectation_met"],
-        revert=entry["revert"],
-        broken=" ".join(entry["broken"].split())[:WITNESS_LENGTH] if entry["broken"] else None,
+        id=entry.id,
+        family=entry.family,
+        family_title=family.get(lang, entry.family),
+        verdict=entry.verdict,
+        verdict_text=say(lang, "verdict", entry.verdict),
+        title=entry.title[lang],
+        why=entry.why[lang],
+        hint=entry.hint[lang] if entry.hint else None,
+        proof=entry.equivalent[lang] if entry.equivalent else None,
+        survives=entry.survives[lang] if entry.survives else None,
+        tracked=entry.tracked,
+        known_gap=entry.known_gap,
+        unreviewed_gap=entry.unreviewed_gap,
+        origin=entry.origin,
+        file=entry.file,
+        line=entry.span.start_line,
+        diff=entry.diff,
+        killed_by=entry.killed_by,
+        killers=entry.killers,
+        killers_listed=[short_test(test) for test in entry.killers[:KILLERS_LISTED]],
+        killers_more=max(0, len(entry.killers) - KILLERS_LISTED),
+        problems=[describe(problem, lang) for problem in entry.problems],
+        witnesses=[(tests[index], witness) for index, witness in entry.witnesses.items()],
+        outcomes={tests[index]: outcome for index, outcome in entry.outcomes.items()},
+        met=entry.expectation_met,
+        revert=entry.revert,
+        broken=" ".join(entry.broken.split())[:WITNESS_LENGTH] if entry.broken else None,
     )
 
 
-def _facts(results: dict[str, Any], lang: str) -> list[str]:
-    run, baseline = results["run"], results["baseline"]
-    sha = run["head_sha"]
+def _facts(results: Results, lang: str) -> list[str]:
+    run, baseline = results.run, results.baseline
+    sha = run.head_sha
     return [
-        say(lang, "text", "baseline_line", tests=len(results["tests"]), rounds=baseline["rounds"]),
+        say(lang, "text", "baseline_line", tests=len(results.tests), rounds=baseline.rounds),
         say(
             lang,
             "text",
             "mutants_line",
-            total=len(results["mutants"]),
-            seconds=f"{run['seconds']:.1f}",
-            phase=f"{run['mutant_phase_seconds']:.1f}",
-            jobs=run["jobs"],
+            total=len(results.mutants),
+            seconds=f"{run.seconds:.1f}",
+            phase=f"{run.mutant_phase_seconds:.1f}",
+            jobs=run.jobs,
         ),
-        say(lang, "text", "version_line", version=run["mutcheck_version"], python=run["python"]),
+        say(lang, "text", "version_line", version=run.mutcheck_version, python=run.python),
         say(lang, "text", "head_line", sha=sha) if sha else say(lang, "text", "no_head"),
-        *([say(lang, "text", "uncommitted_line")] if run.get("uncommitted_changes") else []),
-        *_order_dependent(baseline.get("order_dependent", []), lang),
+        *([say(lang, "text", "uncommitted_line")] if run.uncommitted_changes else []),
+        *_order_dependent(baseline.order_dependent, lang),
     ]
 
 
@@ -243,27 +243,27 @@ def _order_dependent(tests: list[str], lang: str) -> list[str]:
     return [say(lang, "text", "order_dependent_line", tests=listed)]
 
 
-def _generic(results: dict[str, Any], lang: str) -> GenericView | None:
-    entries = [entry for entry in results["mutants"] if entry["generic"]]
+def _generic(results: Results, lang: str) -> GenericView | None:
+    entries = [entry for entry in results.mutants if entry.generic]
     if not entries:
         return None
-    counts = [(say(lang, "verdict", verdict), sum(e["verdict"] == verdict for e in entries)) for verdict in VERDICTS]
-    survivors = [_mutant(results, entry, lang) for entry in entries if entry["verdict"] == "survived"]
-    strict = any(problem["kind"] == "unexpected-survivor" for e in entries for problem in e["problems"])
+    counts = [(say(lang, "verdict", verdict), sum(e.verdict == verdict for e in entries)) for verdict in VERDICTS]
+    survivors = [_mutant(results, entry, lang) for entry in entries if entry.verdict == "survived"]
+    strict = any(problem.kind == "unexpected-survivor" for e in entries for problem in e.problems)
     return GenericView(len(entries), [(word, count) for word, count in counts if count], survivors, strict)
 
 
-def build_view(results: dict[str, Any], lang: str) -> ReportView:
-    catalogued = [entry for entry in results["mutants"] if not entry["generic"]]
+def build_view(results: Results, lang: str) -> ReportView:
+    catalogued = results.catalogued
     mutants = [_mutant(results, entry, lang) for entry in catalogued]
-    baseline = results["baseline"]
+    baseline = results.baseline
     baseline_problems = [
-        f"{failure['test']}: {say(lang, 'outcome', failure['outcome'])} {failure['witness'] or ''}".strip()
-        for failure in baseline["failures"]
+        f"{failure.test}: {say(lang, 'outcome', failure.outcome)} {failure.witness or ''}".strip()
+        for failure in baseline.failures
     ]
-    baseline_problems += [f"{test}: {say(lang, 'text', 'flaky')}" for test in baseline["flaky"]]
-    if baseline["collection_error"]:
-        baseline_problems.append(baseline["collection_error"][:2000])
+    baseline_problems += [f"{test}: {say(lang, 'text', 'flaky')}" for test in baseline.flaky]
+    if baseline.collection_error:
+        baseline_problems.append(baseline.collection_error[:2000])
     if len(baseline_problems) > BASELINE_PROBLEMS_LISTED:  # the full list is in the results file
         hidden = len(baseline_problems) - BASELINE_PROBLEMS_LISTED
         baseline_problems = [*baseline_problems[:BASELINE_PROBLEMS_LISTED], say(lang, "text", "and_more", count=hidden)]
@@ -282,7 +282,7 @@ def build_view(results: dict[str, Any], lang: str) -> ReportView:
     return ReportView(
         lang=lang,
         headline=_headline(results, lang),
-        baseline_ok=baseline["ok"],
+        baseline_ok=baseline.ok,
         baseline_problems=baseline_problems,
         mutants=mutants,
         findings=sorted(
@@ -297,48 +297,48 @@ def build_view(results: dict[str, Any], lang: str) -> ReportView:
         generic=_generic(results, lang),
         verdicts=[(verdict, say(lang, "verdict", verdict)) for verdict in VERDICTS],
         change_guard=_change_guard(results, [mutant for mutant in mutants if mutant.revert], lang),
-        drifts=[_drift(entry, lang) for entry in results["drift"]],
+        drifts=[_drift(entry, lang) for entry in results.drift],
     )
 
 
-def _drift(entry: dict[str, Any], lang: str) -> DriftView:
-    proposal = entry["proposal"]
+def _drift(entry: DriftEntry, lang: str) -> DriftView:
+    proposal = entry.proposal
     fields = None
     if proposal is not None:
-        lines = [f"{key} = {json.dumps(proposal[key], ensure_ascii=False)}" for key in ("scope", "match")]
-        edit = proposal["replace"]
+        lines = [f"{key} = {json.dumps(getattr(proposal, key), ensure_ascii=False)}" for key in ("scope", "match")]
+        edit = proposal.replace
         lines.append("delete = true" if edit is None else f"replace = {json.dumps(edit, ensure_ascii=False)}")
         fields = "\n".join(lines)
-    problem = say(lang, "text", "drift_entry", field=entry["field"], message=entry["message"])
-    return DriftView(entry["id"], entry["title"][lang], entry["source"], problem, entry["diff"], fields)
+    problem = say(lang, "text", "drift_entry", field=entry.field, message=entry.message)
+    return DriftView(entry.id, entry.title[lang], entry.source, problem, entry.diff, fields)
 
 
-def change_guard_view(results: dict[str, Any], lang: str) -> ChangeGuardView | None:
+def change_guard_view(results: Results, lang: str) -> ChangeGuardView | None:
     """The change guard alone, for a renderer that shows nothing else of the view."""
-    reverted = [_mutant(results, entry, lang) for entry in results["mutants"] if entry["revert"]]
+    reverted = [_mutant(results, entry, lang) for entry in results.mutants if entry.revert]
     return _change_guard(results, reverted, lang)
 
 
-def _change_guard(results: dict[str, Any], reverted: list[MutantView], lang: str) -> ChangeGuardView | None:
-    guard = results["change_guard"]
-    if not guard or not results["baseline"]["ok"]:  # a failed baseline ran no revert: it is the news
+def _change_guard(results: Results, reverted: list[MutantView], lang: str) -> ChangeGuardView | None:
+    guard = results.change_guard
+    if not guard or not results.baseline.ok:  # a failed baseline ran no revert: it is the news
         return None
-    base = shown_base(guard["base"])
-    names = {"base": base, "merge_base": guard["merge_base"][:12]}
+    base = shown_base(guard.base)
+    names = {"base": base, "merge_base": guard.merge_base[:12]}
     skipped = [
         SkippedView(
-            hunk["id"],
+            hunk.id,
             say(
                 lang,
                 "revert",
                 "where",
-                file=hunk["file"],
-                lines=lines_label(hunk["first_line"], hunk["line_count"], lang),
+                file=hunk.file,
+                lines=lines_label(hunk.first_line, hunk.line_count, lang),
             ),
-            say(lang, "revert", "skipped_" + hunk["reason"], with_id=hunk["reverted_with"]),
-            hunk["diff"],
+            say(lang, "revert", "skipped_" + hunk.reason, with_id=hunk.reverted_with),
+            hunk.diff,
         )
-        for hunk in guard["skipped"]
+        for hunk in guard.skipped
     ]
     unguarded = sum(not mutant.met for mutant in reverted)
     counts = say(
@@ -350,18 +350,18 @@ def _change_guard(results: dict[str, Any], reverted: list[MutantView], lang: str
         unguarded=unguarded,
         skipped=len(skipped),
     )
-    if guard["files"]:
+    if guard.files:
         intro = _sentences(lang, say(lang, "revert", "intro", **names), counts)
     else:
         intro = say(lang, "revert", "no_change", **names)
     whole = next((mutant for mutant in reverted if mutant.id == WHOLE_CHANGE), None)
-    failing = [test for test in (whole.killers if whole else []) if test in guard["about"]]
+    failing = [test for test in (whole.killers if whole else []) if test in guard.about]
     witnesses = dict(whole.witnesses) if whole else {}
     rows = [
         AbRow(
             f"S{number}",
             test,
-            guard["about"][test],
+            guard.about[test],
             _cell(lang, say(lang, "outcome", whole.outcomes[test]), witnesses.get(test)) if whole else "",
             say(lang, "outcome", "passed"),
         )

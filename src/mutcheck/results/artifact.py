@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from mutcheck.core.problems import InputError, Problem
+from mutcheck.results.model import Results
 from mutcheck.results.results import load_results
 
 RESULTS_FILE = "results.json"
@@ -34,7 +35,7 @@ class NotRun:
     head_sha: str | None
 
 
-def read_artifact(directory: Path) -> tuple[dict[str, Any] | NotRun, int]:
+def read_artifact(directory: Path) -> tuple[Results | NotRun, int]:
     """(results, or why there are none; pull request number) from a downloaded artifact directory."""
     results_path = directory / RESULTS_FILE
     number_path = directory / PR_NUMBER_FILE

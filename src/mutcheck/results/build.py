@@ -14,7 +14,20 @@ from mutcheck.core.outcome import ORDER_DEPENDENT
 from mutcheck.core.texts import say
 from mutcheck.engine.engine import EngineRun, baseline_passed
 from mutcheck.results.matrix import Matrix, MutantResult
-from mutcheck.results.results import FORMAT, VERSION, summarize
+from mutcheck.results.model import (
+    Baseline,
+    BaselineFailure,
+    ChangeGuard,
+    ControlFacts,
+    CopyFacts,
+    DriftEntry,
+    Fallback,
+    MutantEntry,
+    Proposal,
+    Results,
+    RunFacts,
+)
+from mutcheck.results.results import summarize
 
 if TYPE_CHECKING:
     from mutcheck.mutation.drift import Drift
@@ -34,66 +47,66 @@ def in_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no", "off")
 
 
-def _mutant_entry(result: MutantResult, order: int) -> dict[str, Any]:
+def _mutant_entry(result: MutantResult, order: int) -> MutantEntry:
     applied, run, mutant = result.applied, result.run, result.applied.mutant
-    return {
-        "id": mutant.id,
-        "order": order,
-        "generic": mutant.generic,
-        "revert": mutant.revert,
-        "operator": mutant.operator,
-        "aliases": list(mutant.aliases),
-        "family": mutant.family,
-        "file": mutant.file,
-        "scope": mutant.scope,
-        "span": vars(applied.span),
-        "replacement": applied.replacement,
-        "diff": applied.diff,
-        "origin": mutant.origin,
-        "title": mutant.title,
-        "why": mutant.why,
-        "hint": mutant.hint,
-        "equivalent": mutant.equivalent,
-        "survives": mutant.survives,
-        "tracked": mutant.tracked,
-        "reviewed": mutant.reviewed,
-        "killed_by": list(mutant.killed_by),
-        "path": run.path,
-        "fallback": run.fallback,
-        "verdict": result.verdict,
-        "expectation_met": result.expectation_met,
-        "problems": [vars(problem) for problem in result.problems],
-        "killers": list(result.killers),
-        "broken": run.broken,
-        "selected": run.selected,
-        "outcomes": {str(index): outcome for index, outcome in sorted(run.outcomes.items())},
-        "witnesses": {str(index): witness for index, witness in sorted(run.witnesses.items())},
-        "seconds": round(run.seconds, 4),
-        "time_limit": round(run.time_limit, 3),
-    }
+    return MutantEntry(
+        id=mutant.id,
+        order=order,
+        generic=mutant.generic,
+        revert=mutant.revert,
+        operator=mutant.operator,
+        aliases=list(mutant.aliases),
+        family=mutant.family,
+        file=mutant.file,
+        scope=mutant.scope,
+        span=applied.span,
+        replacement=applied.replacement,
+        diff=applied.diff,
+        origin=mutant.origin,
+        title=mutant.title,
+        why=mutant.why,
+        hint=mutant.hint,
+        equivalent=mutant.equivalent,
+        survives=mutant.survives,
+        tracked=mutant.tracked,
+        reviewed=mutant.reviewed,
+        killed_by=list(mutant.killed_by),
+        path=run.path,
+        fallback=Fallback(**run.fallback) if run.fallback else None,
+        verdict=result.verdict,
+        expectation_met=result.expectation_met,
+        problems=list(result.problems),
+        killers=list(result.killers),
+        broken=run.broken,
+        selected=run.selected,
+        outcomes=dict(sorted(run.outcomes.items())),
+        witnesses=dict(sorted(run.witnesses.items())),
+        seconds=round(run.seconds, 4),
+        time_limit=round(run.time_limit, 3),
+    )
 
 
-def baseline_section(run: EngineRun) -> dict[str, Any]:
+def baseline_section(run: EngineRun) -> Baseline:
     """The unmutated suite; `order_dependent` names the tests that failed unmutated when run in
     some mutant's selection and order (never counted as killers), or in the baseline only as
     the workers split the suite."""
     tests = run.tests
     first = run.baseline[0] if run.baseline else None
     failures = [
-        {"test": tests[index], "outcome": outcome, "witness": first.witnesses[index]}
+        BaselineFailure(tests[index], outcome, first.witnesses[index])
         for index, outcome in enumerate(first.outcomes if first else [])
         if outcome not in ("passed", "skipped")
     ]
     flaky = [
         tests[index] for index in range(len(tests)) if len({round_.outcomes[index] for round_ in run.baseline}) > 1
     ]
-    return {
-        "ok": baseline_passed(run),
-        "rounds": len(run.baseline),
-        "durations": [round(max(r.durations[i] for r in run.baseline), 5) for i in range(len(tests))] if first else [],
-        "failures": failures,
-        "flaky": flaky,
-        "order_dependent": sorted(
+    return Baseline(
+        ok=baseline_passed(run),
+        rounds=len(run.baseline),
+        durations=[round(max(r.durations[i] for r in run.baseline), 5) for i in range(len(tests))] if first else [],
+        failures=failures,
+        flaky=flaky,
+        order_dependent=sorted(
             {tests[index] for index in run.order_dependent}
             | {
                 tests[index]
@@ -102,8 +115,8 @@ def baseline_section(run: EngineRun) -> dict[str, Any]:
                 if outcome == ORDER_DEPENDENT
             }
         ),
-        "collection_error": run.collection_error,
-    }
+        collection_error=run.collection_error,
+    )
 
 
 def build_results(
@@ -113,58 +126,58 @@ def build_results(
     root: Path,
     facts: dict[str, Any],
     order: dict[str, int],
-    change_guard: dict[str, Any] | None = None,
+    change_guard: ChangeGuard | None = None,
     drifts: "list[Drift]" = (),
-) -> dict[str, Any]:
-    """`order`: each mutant's place among every mutant the run chose before `--shard` took its
-    part, so that merged shards list them as the unsharded run does; `drifts`: the catalog entries
-    the change moved away from."""
+) -> Results:
+    """`facts`: the run's options, as `RunFacts` names them; `order`: each mutant's place among
+    every mutant the run chose before `--shard` took its part, so that merged shards list them as
+    the unsharded run does; `drifts`: the catalog entries the change moved away from."""
     mutants = [_mutant_entry(result, order[result.applied.mutant.id]) for result in matrix.results]
     baseline = baseline_section(run)
     families = dict(catalog.families)
     if change_guard is not None:
         families[REVERT_FAMILY] = revert_family(facts["languages"])
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "run": {
-            "mutcheck_version": __version__,
-            "python": platform.python_version(),
-            "ci": in_ci(),
-            "head_sha": head_sha(root),
-            "uncommitted_changes": uncommitted_changes(root),
-            "catalog_digest": catalog_digest(catalog),
-            "seconds": round(run.seconds, 3),
-            "mutant_phase_seconds": round(run.mutant_phase_seconds, 3),
-            "timings": {phase: round(seconds, 3) for phase, seconds in run.timings.items()},
-            "copy": {"files": run.copy.files, "bytes": run.copy.bytes, "seconds": round(run.copy.seconds, 3)},
-            "controls": dict(run.controls),
-            **facts,
-        },
-        "tests": list(run.tests),
-        "baseline": baseline,
-        "families": families,
-        "sources": {result.applied.mutant.file: result.applied.original for result in matrix.results},
-        "mutants": mutants,
-        "summary": summarize(mutants, baseline["ok"], len(drifts)),
-        "change_guard": change_guard,
-        "drift": [drift_entry(drift) for drift in drifts],
-    }
+    run_facts = RunFacts(
+        mutcheck_version=__version__,
+        python=platform.python_version(),
+        ci=in_ci(),
+        head_sha=head_sha(root),
+        uncommitted_changes=uncommitted_changes(root),
+        catalog_digest=catalog_digest(catalog),
+        seconds=round(run.seconds, 3),
+        mutant_phase_seconds=round(run.mutant_phase_seconds, 3),
+        timings={phase: round(seconds, 3) for phase, seconds in run.timings.items()},
+        copy=CopyFacts(run.copy.files, run.copy.bytes, round(run.copy.seconds, 3)),
+        controls=ControlFacts(**run.controls),
+        **facts,
+    )
+    return Results(
+        run=run_facts,
+        tests=list(run.tests),
+        baseline=baseline,
+        families=families,
+        sources={result.applied.mutant.file: result.applied.original for result in matrix.results},
+        mutants=mutants,
+        summary=summarize(mutants, baseline.ok, len(drifts)),
+        change_guard=change_guard,
+        drift=[drift_entry(drift) for drift in drifts],
+    )
 
 
-def drift_entry(drift: "Drift") -> dict[str, Any]:
+def drift_entry(drift: "Drift") -> DriftEntry:
     mutant = drift.mutant
-    return {
-        "id": mutant.id,
-        "source": mutant.source,
-        "file": mutant.file,
-        "scope": mutant.scope,
-        "title": mutant.title,
-        "field": drift.field,
-        "message": drift.message,
-        "diff": drift.diff,
-        "proposal": drift.proposal,
-    }
+    proposal = Proposal(**drift.proposal) if drift.proposal is not None else None
+    return DriftEntry(
+        id=mutant.id,
+        source=mutant.source,
+        file=mutant.file,
+        scope=mutant.scope,
+        title=mutant.title,
+        field=drift.field,
+        message=drift.message,
+        diff=drift.diff,
+        proposal=proposal,
+    )
 
 
 def revert_family(languages: list[str]) -> dict[str, str]:

@@ -2,11 +2,12 @@
 
 import ast
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mutcheck.core.change_labels import WHOLE_CHANGE
 from mutcheck.core.source_text import read_source
 from mutcheck.results.matrix import Matrix
+from mutcheck.results.model import ChangeGuard, SkippedHunk
 
 if TYPE_CHECKING:  # results are written without LibCST
     from mutcheck.mutation.revert import Change
@@ -50,14 +51,14 @@ def what_it_asserts(root: Path, test_id: str) -> str:
     return first_line if len(first_line) <= ABOUT_LENGTH else first_line[: ABOUT_LENGTH - 1] + "…"
 
 
-def change_guard_section(change: "Change", matrix: Matrix, root: Path) -> dict[str, Any]:
+def change_guard_section(change: "Change", matrix: Matrix, root: Path) -> ChangeGuard:
     """The change as compared, its skipped hunks, and a line on each test that fails with the
     whole change reverted (the A/B table's rows)."""
     whole = next((result for result in matrix.results if result.applied.mutant.id == WHOLE_CHANGE), None)
-    return {
-        "base": change.base,
-        "merge_base": change.merge_base,
-        "files": list(change.files),
-        "skipped": [vars(hunk) for hunk in change.skipped],
-        "about": {test: what_it_asserts(root, test) for test in (whole.killers if whole else ())},
-    }
+    return ChangeGuard(
+        base=change.base,
+        merge_base=change.merge_base,
+        files=list(change.files),
+        skipped=[SkippedHunk(**vars(hunk)) for hunk in change.skipped],
+        about={test: what_it_asserts(root, test) for test in (whole.killers if whole else ())},
+    )

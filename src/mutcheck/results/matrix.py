@@ -4,18 +4,9 @@ from dataclasses import dataclass
 
 from mutcheck.core.exit_code import ExitCode, run_status
 from mutcheck.core.outcome import DETECTING
-from mutcheck.core.verdicts import BROKEN, EQUIVALENT, KILLED, NO_COVERAGE, SURVIVED, TIMEOUT, names_node
+from mutcheck.core.verdicts import BROKEN, EQUIVALENT, KILLED, NO_COVERAGE, SURVIVED, TIMEOUT, Unmet, names_node
 from mutcheck.engine.engine import EngineRun, MutantRun, baseline_passed
 from mutcheck.mutation.mutate import AppliedMutant
-
-
-@dataclass(frozen=True)
-class Unmet:
-    """One way a mutant missed its catalogued expectation; renderers word it per language."""
-
-    kind: str  # one of UNMET_KINDS
-    test: str | None = None
-    detail: str | None = None
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,10 @@
 """`mutcheck merge`: the results of every shard of one run, combined as if it had run unsharded."""
 
+from dataclasses import asdict, fields, replace
 from pathlib import Path
-from typing import Any
 
 from mutcheck.core.problems import InputError, Problem
+from mutcheck.results.model import Baseline, ControlFacts, CopyFacts, Results, RunFacts
 from mutcheck.results.results import summarize
 from mutcheck.results.results_check import shown
 from mutcheck.selection.plan import Shard
@@ -27,18 +28,18 @@ SAME_IN_EVERY_SHARD = (
 MISSING_SHARDS_SHOWN = 10  # a file's n is untrusted: never list (or count through) all of a huge n
 
 
-def merge_results(shards: list[tuple[Path, dict[str, Any]]]) -> dict[str, Any]:
+def merge_results(shards: list[tuple[Path, Results]]) -> Results:
     """One results document from every shard k/n (k = 1..n, each once) of the same catalog, commit and suite."""
     first_path, first = shards[0]
     problems = _shard_problems(shards)
     for path, shard in shards[1:]:
         for key in SAME_IN_EVERY_SHARD:
-            if shard["run"].get(key) != first["run"].get(key):
+            if getattr(shard.run, key) != getattr(first.run, key):
                 problems.append(Problem(str(path), "", f"run.{key}", f"differs from {first_path}: shards must match"))
-        if shard["tests"] != first["tests"]:
+        if shard.tests != first.tests:
             problems.append(Problem(str(path), "", "tests", f"the suite differs from {first_path}"))
-        if (shard.get("change_guard") is None) != (first.get("change_guard") is None):
-            has = "has none" if shard.get("change_guard") is None else "has one"
+        if (shard.change_guard is None) != (first.change_guard is None):
+            has = "has none" if shard.change_guard is None else "has one"
             message = f"{has}, unlike {first_path}: shards must match"
             problems.append(Problem(str(path), "", "change_guard", message))
     problems += _source_problems(shards)
@@ -46,57 +47,62 @@ def merge_results(shards: list[tuple[Path, dict[str, Any]]]) -> dict[str, Any]:
         problems = _overlaps(shards)
     if problems:
         raise InputError(problems)
-    mutants = sorted((m for _, shard in shards for m in shard["mutants"]), key=lambda mutant: mutant["order"])
-    sources = {file: text for _, shard in shards for file, text in shard["sources"].items()}
-    baselines = [shard["baseline"] for _, shard in shards]
-    baseline = {
-        **first["baseline"],
-        "ok": all(b["ok"] for b in baselines),
-        "failures": [failure for b in baselines for failure in b["failures"]],
-        "flaky": sorted({test for b in baselines for test in b["flaky"]}),
-        "order_dependent": sorted({test for b in baselines for test in b.get("order_dependent", ())}),
-        "collection_error": next((b["collection_error"] for b in baselines if b["collection_error"]), None),
-    }
-    run = merged_run([shard["run"] for _, shard in shards])
+    mutants = sorted((m for _, shard in shards for m in shard.mutants), key=lambda mutant: mutant.order)
+    sources = {file: text for _, shard in shards for file, text in shard.sources.items()}
+    baselines = [shard.baseline for _, shard in shards]
+    baseline = Baseline(
+        ok=all(b.ok for b in baselines),
+        rounds=first.baseline.rounds,
+        durations=first.baseline.durations,
+        failures=[failure for b in baselines for failure in b.failures],
+        flaky=sorted({test for b in baselines for test in b.flaky}),
+        order_dependent=sorted({test for b in baselines for test in b.order_dependent}),
+        collection_error=next((b.collection_error for b in baselines if b.collection_error), None),
+    )
+    run = merged_run([shard.run for _, shard in shards])
     # every shard applies the whole catalog before it takes its part: the same entries drifted in each
-    summary = summarize(mutants, baseline["ok"], len(first["drift"]))
-    merged = {**first, "run": run, "baseline": baseline, "sources": sources, "mutants": mutants, "summary": summary}
-    if first.get("change_guard"):  # the same change in every shard; the whole-change mutant ran in one
-        about = {test: line for _, shard in shards for test, line in shard["change_guard"]["about"].items()}
-        merged["change_guard"] = {**first["change_guard"], "about": about}
-    return merged
+    summary = summarize(mutants, baseline.ok, len(first.drift))
+    guard = first.change_guard
+    if guard is not None:  # the same change in every shard; the whole-change mutant ran in one
+        about = {test: line for _, shard in shards for test, line in shard.change_guard.about.items()}
+        guard = replace(guard, about=about)
+    return replace(
+        first, run=run, baseline=baseline, sources=sources, mutants=mutants, summary=summary, change_guard=guard
+    )
 
 
-def merged_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
+def merged_run(runs: list[RunFacts]) -> RunFacts:
     """The run facts of shards run side by side: every time is the slowest shard's (per phase, the
     longest any shard spent in it), `jobs` the most workers any shard had, the control runs summed,
     `ci` only if every shard ran in CI.
-    A field that some shard's file lacks (written before the field existed) is left out."""
-    run: dict[str, Any] = {key: runs[0][key] for key in SAME_IN_EVERY_SHARD if key in runs[0]}
-    run.update(
-        seconds=max(r["seconds"] for r in runs),
-        mutant_phase_seconds=max(r["mutant_phase_seconds"] for r in runs),
-        jobs=max(r["jobs"] for r in runs),
+    A fact that some shard's file lacks (written before the field existed) is left out."""
+    timings = copy = controls = None
+    if all(r.timings is not None for r in runs):
+        phases = dict.fromkeys(phase for r in runs for phase in r.timings)
+        timings = {phase: max(r.timings.get(phase, 0) for r in runs) for phase in phases}
+    if all(r.copy is not None for r in runs):
+        copy = CopyFacts(**{f.name: max(getattr(r.copy, f.name) for r in runs) for f in fields(CopyFacts)})
+    if all(r.controls is not None for r in runs):
+        controls = ControlFacts(**{key: sum(asdict(r.controls)[key] for r in runs) for key in ("runs", "tests")})
+    return replace(
+        runs[0],
+        seconds=max(r.seconds for r in runs),
+        mutant_phase_seconds=max(r.mutant_phase_seconds for r in runs),
+        jobs=max(r.jobs for r in runs),
         shard=None,
+        ci=all(r.ci for r in runs),
+        timings=timings,
+        copy=copy,
+        controls=controls,
     )
-    if all("ci" in r for r in runs):
-        run["ci"] = all(r["ci"] for r in runs)
-    if all("timings" in r for r in runs):
-        phases = dict.fromkeys(phase for r in runs for phase in r["timings"])
-        run["timings"] = {phase: max(r["timings"].get(phase, 0) for r in runs) for phase in phases}
-    if all("copy" in r for r in runs):
-        run["copy"] = {key: max(r["copy"][key] for r in runs) for key in ("files", "bytes", "seconds")}
-    if all("controls" in r for r in runs):
-        run["controls"] = {key: sum(r["controls"][key] for r in runs) for key in ("runs", "tests")}
-    return run
 
 
-def _shard_problems(shards: list[tuple[Path, dict[str, Any]]]) -> list[Problem]:
+def _shard_problems(shards: list[tuple[Path, Results]]) -> list[Problem]:
     """Every input is a shard k/n of the same n, and every k in 1..n is there exactly once."""
     parsed: list[tuple[Path, Shard]] = []
     problems = []
     for path, data in shards:
-        text = data["run"]["shard"]
+        text = data.run.shard
         if text is None:
             problems.append(Problem(str(path), "", "run.shard", "null: not a `mutcheck run --shard k/n` result"))
             continue
@@ -132,12 +138,12 @@ def _shard_problems(shards: list[tuple[Path, dict[str, Any]]]) -> list[Problem]:
     return problems
 
 
-def _source_problems(shards: list[tuple[Path, dict[str, Any]]]) -> list[Problem]:
+def _source_problems(shards: list[tuple[Path, Results]]) -> list[Problem]:
     """Shards of one run read each file at one commit: a file's text is the same in every shard that has it."""
     problems = []
     seen: dict[str, tuple[Path, str]] = {}
     for path, shard in shards:
-        for file, text in shard["sources"].items():
+        for file, text in shard.sources.items():
             earlier_path, earlier = seen.setdefault(file, (path, text))
             if earlier != text:
                 message = f"{shown(file)} differs from its text in {earlier_path}: shards must match"
@@ -145,14 +151,12 @@ def _source_problems(shards: list[tuple[Path, dict[str, Any]]]) -> list[Problem]
     return problems
 
 
-def _overlaps(shards: list[tuple[Path, dict[str, Any]]]) -> list[Problem]:
+def _overlaps(shards: list[tuple[Path, Results]]) -> list[Problem]:
     problems = []
     seen: dict[str, Path] = {}
     for path, shard in shards:
-        for mutant in shard["mutants"]:
-            if mutant["id"] in seen:
-                problems.append(
-                    Problem(str(path), mutant["id"], "id", f"also in {seen[mutant['id']]}: overlapping shards")
-                )
-            seen[mutant["id"]] = path
+        for mutant in shard.mutants:
+            if mutant.id in seen:
+                problems.append(Problem(str(path), mutant.id, "id", f"also in {seen[mutant.id]}: overlapping shards"))
+            seen[mutant.id] = path
     return problems

@@ -1,5 +1,6 @@
 """The results file: the versioned JSON record of one run (or of merged shards), read, checked,
-summarised and written. Built from a run in `build`; reading it loads neither LibCST nor the engine."""
+summarised and written as `model.Results`. Built from a run in `build`; reading it loads neither
+LibCST nor the engine."""
 
 import json
 from importlib.resources import files
@@ -9,54 +10,42 @@ from typing import Any
 from mutcheck.core.exit_code import run_status
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.verdicts import VERDICTS
-from mutcheck.results.results_check import capped, first_broken_reference, shown
-
-FORMAT = "mutcheck-results"
-VERSION = 1
+from mutcheck.results.model import FORMAT, VERSION, GenericSummary, MutantEntry, Results, Summary
+from mutcheck.results.results_check import capped, first_broken_reference, first_unknown_index, shown
 
 
 def schema() -> dict[str, Any]:
     return json.loads(files("mutcheck").joinpath("schemas/results-v1.schema.json").read_text(encoding="utf-8"))
 
 
-def _verdict_counts(mutants: list[dict[str, Any]]) -> dict[str, int]:
-    return {verdict: sum(m["verdict"] == verdict for m in mutants) for verdict in VERDICTS}
+def _verdict_counts(mutants: list[MutantEntry]) -> dict[str, int]:
+    return {verdict: sum(m.verdict == verdict for m in mutants) for verdict in VERDICTS}
 
 
-def is_known_gap(mutant: dict[str, Any]) -> bool:
-    """Catalogued with `survives`, and it did survive (or no test reached it), as expected."""
-    return mutant["survives"] is not None and mutant["expectation_met"]
-
-
-def is_unreviewed_gap(mutant: dict[str, Any]) -> bool:
-    """A gap `mutcheck suggest` found that no person has accepted yet (it survived, as proposed)."""
-    return any(problem["kind"] == "unreviewed-gap" for problem in mutant["problems"])
-
-
-def summarize(mutants: list[dict[str, Any]], baseline_ok: bool, drifted: int = 0) -> dict[str, Any]:
+def summarize(mutants: list[MutantEntry], baseline_ok: bool, drifted: int = 0) -> Summary:
     """Counts for the catalog's mutants, generic operator mutants apart; the run's exit status (an
     entry the change moved away from fails it too)."""
-    catalogued = [mutant for mutant in mutants if not mutant["generic"]]
-    generic = [mutant for mutant in mutants if mutant["generic"]]
-    unmet = sum(not mutant["expectation_met"] for mutant in mutants)
-    return {
-        "mutants": len(catalogued),
-        "verdicts": _verdict_counts(catalogued),
-        "known_gaps": sum(is_known_gap(mutant) for mutant in catalogued),
-        "unreviewed_gaps": sum(is_unreviewed_gap(mutant) for mutant in catalogued),
-        "generic": {"mutants": len(generic), "verdicts": _verdict_counts(generic)},
-        "expectations_unmet": unmet,
-        "drifted": drifted,
-        "exit_code": int(run_status(baseline_ok, bool(unmet or drifted))),
-    }
+    catalogued = [mutant for mutant in mutants if not mutant.generic]
+    generic = [mutant for mutant in mutants if mutant.generic]
+    unmet = sum(not mutant.expectation_met for mutant in mutants)
+    return Summary(
+        mutants=len(catalogued),
+        verdicts=_verdict_counts(catalogued),
+        known_gaps=sum(mutant.known_gap for mutant in catalogued),
+        unreviewed_gaps=sum(mutant.unreviewed_gap for mutant in catalogued),
+        generic=GenericSummary(len(generic), _verdict_counts(generic)),
+        expectations_unmet=unmet,
+        drifted=drifted,
+        exit_code=int(run_status(baseline_ok, bool(unmet or drifted))),
+    )
 
 
-def write_results(path: Path, results: dict[str, Any]) -> None:
+def write_results(path: Path, results: Results) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(results.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def load_results(path: Path) -> dict[str, Any]:
+def load_results(path: Path) -> Results:
     """Read a results file and check it against the schema of its version, then check what it
     refers to: a file that fails either is refused with its first problem."""
     try:
@@ -79,11 +68,14 @@ def load_results(path: Path) -> dict[str, Any]:
         where = "/".join(_part(part) for part in error.absolute_path)
         message = f"does not match the results schema: {capped(error.message, 300)}"
         raise InputError([Problem(str(path), "", where or "(top)", message)])
-    data = _with_later_fields(data)
-    problem = first_broken_reference(data, str(path))
+    unknown = first_unknown_index(data, str(path))
+    if unknown is not None:
+        raise InputError([unknown])
+    results = Results.from_json(data)
+    problem = first_broken_reference(results, str(path))
     if problem is not None:
         raise InputError([problem])
-    return data
+    return results
 
 
 def _part(part: str | int) -> str:
@@ -93,24 +85,3 @@ def _part(part: str | int) -> str:
 
 def _no_constant(name: str) -> float:
     raise ValueError(f"{name} is not a JSON number")
-
-
-def _with_later_fields(data: dict[str, Any]) -> dict[str, Any]:
-    """Fields version 1 gained later, filled in as a file written before them means them."""
-    data["run"].setdefault("languages", ["en", "zh"])
-    data["run"].setdefault("strict_generic", False)
-    data["run"].setdefault("ci", False)  # as the Stryker report of such a file always said
-    data["run"].setdefault("revert_base", None)
-    data["summary"].setdefault("known_gaps", 0)
-    data["summary"].setdefault("unreviewed_gaps", 0)
-    data.setdefault("change_guard", None)
-    data.setdefault("drift", [])
-    data["summary"].setdefault("drifted", 0)
-    for mutant in data["mutants"]:
-        mutant.setdefault("survives", None)
-        mutant.setdefault("tracked", None)
-        mutant.setdefault("reviewed", True)
-        mutant.setdefault("revert", False)
-        mutant.setdefault("broken", None)
-        mutant.setdefault("fallback", None)
-    return data

@@ -8,12 +8,12 @@ import tempfile
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from platformdirs import user_cache_dir
 
 from mutcheck.core.git import head_sha
 from mutcheck.core.problems import InputError, Problem
+from mutcheck.results.model import Results
 from mutcheck.results.results import write_results
 
 KEPT_HEADS = 5  # per project: the last run at each of its five most recently run heads
@@ -41,11 +41,11 @@ def _file_of(root: Path, head: str | None, profile: str | None) -> Path:
     return project_folder(root, profile) / f"{head or NO_HEAD}.json"
 
 
-def save_run(root: Path, results: dict[str, Any], profile: str | None = None) -> Path:
+def save_run(root: Path, results: Results, profile: str | None = None) -> Path:
     """Keep `results` as the project's last run at its head, and forget all but the last heads.
 
     Written under a temporary name and renamed, so a reader never sees half a file."""
-    target = _file_of(root, results["run"]["head_sha"], profile)
+    target = _file_of(root, results.run.head_sha, profile)
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".saving-", suffix=".json")
     os.close(handle)

@@ -36,7 +36,7 @@ def _counts(suggestions: Suggestions) -> dict[str, dict[str, int]]:
 def render_suggestions(suggestions: Suggestions, console: Console) -> None:
     lang = suggestions.lang
     if suggestions.baseline is not None:
-        baseline_failures({"baseline": suggestions.baseline}, lang, console)
+        baseline_failures(suggestions.baseline, lang, console)
         print_plain(console, say(lang, "terminal", "baseline_failed"))
         return
     columns = ("operator", *_RUN_COLUMNS, *_SKIP_COLUMNS)

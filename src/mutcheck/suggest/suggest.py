@@ -24,6 +24,7 @@ from mutcheck.engine.session import catalog_of, engine_options, run_with_progres
 from mutcheck.mutation.mutate import AppliedMutant, MutationError, apply_mutant, file_code_of
 from mutcheck.results.build import baseline_section
 from mutcheck.results.matrix import MutantResult, build_matrix
+from mutcheck.results.model import Baseline
 from mutcheck.suggest.entries import (
     entry_table,
     family_tables,
@@ -66,7 +67,7 @@ class Suggestions:
     families_added: list[str] = field(default_factory=list)
     families_undeclared: list[str] = field(default_factory=list)  # not added: the output is outside the project
     families_file: str = ""  # where they were added, or would be
-    baseline: dict[str, object] | None = None  # the results document's baseline section, when it failed
+    baseline: Baseline | None = None  # the results' baseline section, when it failed
 
     def skip(self, proposal: Proposal, reason: str) -> None:
         self.skipped.setdefault(proposal.operator, Counter())[reason] += 1

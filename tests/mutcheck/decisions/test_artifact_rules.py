@@ -9,7 +9,8 @@ import pytest
 
 from mutcheck.core.problems import InputError
 from mutcheck.results.artifact import RESULTS_LIMIT, STATUS_LIMIT, NotRun, read_artifact
-from mutcheck.results.results_check import first_broken_reference
+from mutcheck.results.results_check import first_broken_reference, first_unknown_index
+from tests.mutcheck.results_docs import typed
 
 GOLDEN = json.loads((Path(__file__).parents[1] / "golden" / "results.json").read_text(encoding="utf-8"))
 SHA = "a" * 40
@@ -36,7 +37,7 @@ def artifact(root: Path, number: str | None = "7", results: str | None = None, s
 def test_a_complete_artifact_gives_its_results_and_pull_request(tmp_path):
     directory = artifact(tmp_path / "a", "42\n", json.dumps(GOLDEN))
     results, number = read_artifact(directory)
-    assert (number, results["run"]["head_sha"]) == (42, GOLDEN["run"]["head_sha"])
+    assert (number, results.run.head_sha) == (42, GOLDEN["run"]["head_sha"])
 
 
 @pytest.mark.parametrize("number", ["0", "07", "-3", "1e3", "4 2", "1234567890", "", "x" * 70])
@@ -119,7 +120,7 @@ def test_a_status_that_is_not_a_small_json_object_is_refused(tmp_path):
 def broken(change) -> str | None:
     results = copy.deepcopy(GOLDEN)
     change(results)
-    problem = first_broken_reference(results, "r.json")
+    problem = first_unknown_index(results, "r.json") or first_broken_reference(typed(results), "r.json")
     return None if problem is None else str(problem)
 
 
@@ -143,7 +144,7 @@ def test_the_golden_results_refer_only_to_what_they_hold():
             "r.json: baseline/order_dependent/0: 't::gone' is not a test of the run",
         ),
         (
-            lambda r: r["baseline"]["failures"].append({"test": "t::gone", "witness": "x"}),
+            lambda r: r["baseline"]["failures"].append({"test": "t::gone", "outcome": "failed", "witness": "x"}),
             "r.json: baseline/failures/0/test: 't::gone' is not a test of the run",
         ),
         (lambda r: r["mutants"].append(r["mutants"][0]), "r.json: mutants/9/id: 'SWAP' is an earlier mutant's id too"),

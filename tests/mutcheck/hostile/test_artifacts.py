@@ -11,8 +11,8 @@ from click.testing import CliRunner
 
 from mutcheck.cli import main
 from mutcheck.core.exit_code import ExitCode
-from mutcheck.results.results import load_results
 from tests.mutcheck.fake_github import NAME, OWNER, FakeGitHub
+from tests.mutcheck.results_docs import document
 
 RESULTS = json.loads((Path(__file__).parents[1] / "golden" / "results.json").read_text(encoding="utf-8"))
 HEAD = RESULTS["run"]["head_sha"]
@@ -161,7 +161,7 @@ def test_a_schema_complaint_about_a_huge_value_stays_one_short_line(tmp_path):
 
 
 def test_the_golden_results_mean_what_they_say():
-    assert load_results(Path(__file__).parents[1] / "golden" / "results.json")["mutants"]
+    assert document(Path(__file__).parents[1] / "golden" / "results.json")["mutants"]
 
 
 @pytest.mark.parametrize("number", ["0", "007", "-7", "7 ", "٧"])

@@ -18,6 +18,7 @@ from mutcheck.report.markdown import render_markdown
 from mutcheck.results.artifact import read_artifact
 from tests.mutcheck.hostile.markdown_checks import assert_inert
 from tests.mutcheck.hostile.results_edits import RESULTS, alike, hostile_text, json_values, paths
+from tests.mutcheck.results_docs import typed
 
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PLACES = paths(RESULTS)[1:]
@@ -110,4 +111,4 @@ def hostile_results(draw: st.DrawFn) -> dict[str, Any]:
 @FUZZ
 @given(results=hostile_results(), languages=st.sampled_from([("en", "zh"), ("zh", "en"), ("en",), ("zh",)]))
 def test_the_comment_is_inert_whatever_the_run_wrote(results, languages):
-    assert_inert(render_markdown(results, languages), results, languages)
+    assert_inert(render_markdown(typed(results), languages), results, languages)

@@ -11,6 +11,7 @@ from mutcheck.core.exit_code import ExitCode
 from mutcheck.publish import github
 from mutcheck.publish.publish import PublishError, publish
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, Failure, FakeGitHub
+from tests.mutcheck.results_docs import typed
 
 RESULTS = json.loads((Path(__file__).parents[1] / "golden" / "results.json").read_text(encoding="utf-8"))
 TOKEN = "ghs_secretTOKENvalue123"
@@ -85,7 +86,7 @@ def test_an_html_error_page_that_persists_is_one_line_after_the_retries(fake):
     fake.failures.append(Failure("POST", rf".*/issues/{NUMBER}/comments", 502, 10, headers=HTML, raw=PAGE))
     client = github.connect(TOKEN, fake.base, retries=2, backoff=0.01, throttle=False)
     with pytest.raises(PublishError) as raised:
-        publish(RESULTS, f"{OWNER}/{NAME}", NUMBER, TOKEN, fake.base, None, None, False, client=client)
+        publish(typed(RESULTS), f"{OWNER}/{NAME}", NUMBER, TOKEN, fake.base, None, None, False, client=client)
     message = str(raised.value)
     assert message.startswith("posting the comment: GitHub kept failing") and "\n" not in message
 

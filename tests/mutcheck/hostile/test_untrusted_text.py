@@ -14,6 +14,7 @@ from mutcheck.publish.publish import publish
 from mutcheck.report.markdown import COMMENT_LIMIT, render_markdown
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, FakeGitHub
 from tests.mutcheck.hostile.markdown_checks import assert_inert, fences
+from tests.mutcheck.results_docs import typed
 
 RESULTS = json.loads((Path(__file__).parents[1] / "golden" / "results.json").read_text(encoding="utf-8"))
 LANGUAGES = ("en", "zh")
@@ -62,7 +63,7 @@ def hostile_results() -> dict[str, Any]:
 
 def test_nothing_from_the_run_links_mentions_references_or_hides():
     results = hostile_results()
-    body = render_markdown(results)
+    body = render_markdown(typed(results))
     assert_inert(body, results, LANGUAGES)
     assert "safe\\<U+202E\\>evil\\<U+2066\\>x\\<U+2069\\>\\<U+200B\\>" in body  # spelled out
     assert "fixes #\u200b123" in body and "GH-\u200b77" in body and "@\u200boctocat" in body
@@ -71,13 +72,13 @@ def test_nothing_from_the_run_links_mentions_references_or_hides():
 
 
 def test_the_run_s_own_head_sha_links_in_the_footer():
-    body = render_markdown(hostile_results())
+    body = render_markdown(typed(hostile_results()))
     assert body.rstrip().endswith(f"run at {RESULTS['run']['head_sha']}</sub>")
 
 
 def test_code_blocks_show_invisible_characters_and_cannot_be_left():
     results = hostile_results()
-    blocks = fences(render_markdown(results))
+    blocks = fences(render_markdown(typed(results)))
     assert blocks and all("+ ```` </details> <!-- @someone -->" in block for block in blocks)
     assert all("safe<U+202E>evil<U+2066>x<U+2069><U+200B><U+200C><U+200D><U+2060><U+FEFF>" in b for b in blocks)
     assert all("<U+001B>[31m" in block for block in blocks)
@@ -98,7 +99,7 @@ def huge_test_id_results() -> dict[str, Any]:
 
 def post(fake: FakeGitHub, results: dict[str, Any]) -> str:
     client = github.connect("token", fake.base, retries=1, backoff=0.01, throttle=False)
-    return publish(results, f"{OWNER}/{NAME}", NUMBER, "token", fake.base, None, None, False, client=client)
+    return publish(typed(results), f"{OWNER}/{NAME}", NUMBER, "token", fake.base, None, None, False, client=client)
 
 
 def test_a_100000_character_test_id_is_capped_and_the_comment_is_posted(fake):

@@ -1,0 +1,319 @@
+"""The results of a run as types: every section of the results file, read from its JSON and written
+back as it; the schema stays the file's format, these are what every reader and writer handles."""
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from mutcheck.core.source_text import Span
+from mutcheck.core.verdicts import Unmet
+
+FORMAT = "mutcheck-results"
+VERSION = 1
+
+Text = dict[str, str]  # a text in each language of the run
+
+
+@dataclass(frozen=True)
+class CopyFacts:
+    files: int
+    bytes: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class ControlFacts:
+    runs: int
+    tests: int
+
+
+@dataclass(frozen=True)
+class RunFacts:
+    """What was run, where and how long it took (see the schema's `run` for each field)."""
+
+    mutcheck_version: str
+    python: str
+    head_sha: str | None
+    catalog_digest: str
+    seconds: float
+    mutant_phase_seconds: float
+    jobs: int
+    bail: bool
+    baseline_rounds: int
+    shard: str | None
+    only: list[str]
+    diff_base: str | None
+    generic: bool
+    # Fields version 1 gained later: their defaults are what a file written before them means.
+    ci: bool = False
+    uncommitted_changes: bool | None = None
+    revert_base: str | None = None
+    strict_generic: bool = False
+    languages: list[str] = field(default_factory=lambda: ["en", "zh"])
+    timings: dict[str, float] | None = None  # None: not recorded (an older file, or a merge of one)
+    copy: CopyFacts | None = None
+    controls: ControlFacts | None = None
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "RunFacts":
+        copy, controls = data.get("copy"), data.get("controls")
+        return cls(
+            **{
+                **data,
+                "copy": CopyFacts(**copy) if copy is not None else None,
+                "controls": ControlFacts(**controls) if controls is not None else None,
+            }
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        # A fact not recorded is left out: the schema has no null for it.
+        return {key: value for key, value in asdict(self).items() if value is not None or key in _NULLABLE_RUN_FACTS}
+
+
+_NULLABLE_RUN_FACTS = {"head_sha", "shard", "diff_base", "uncommitted_changes", "revert_base"}
+
+
+@dataclass(frozen=True)
+class BaselineFailure:
+    test: str
+    outcome: str
+    witness: str | None
+
+
+@dataclass(frozen=True)
+class Baseline:
+    """The unmutated suite: whether it passed, and what failed, flaked or depended on order."""
+
+    ok: bool
+    rounds: int
+    durations: list[float]
+    failures: list[BaselineFailure]
+    flaky: list[str]
+    collection_error: str | None
+    order_dependent: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Baseline":
+        return cls(**{**data, "failures": [BaselineFailure(**failure) for failure in data["failures"]]})
+
+
+@dataclass(frozen=True)
+class Fallback:
+    """Why a mutant could not be swapped into the live functions, and the test that showed it."""
+
+    reason: str
+    test: str | None
+
+
+@dataclass(frozen=True)
+class MutantEntry:
+    """One mutant of the run: what it changed, what the catalog expects, and what the tests said.
+    `outcomes` and `witnesses` are keyed by the test's index in `Results.tests`."""
+
+    id: str
+    order: int
+    generic: bool
+    operator: str | None
+    aliases: list[str]
+    family: str
+    file: str
+    scope: str
+    span: Span
+    diff: str
+    origin: str
+    title: Text
+    why: Text
+    hint: Text | None
+    equivalent: Text | None
+    killed_by: list[str]
+    path: str
+    verdict: str
+    expectation_met: bool
+    problems: list[Unmet]
+    killers: list[str]
+    selected: list[int]
+    outcomes: dict[int, str]
+    witnesses: dict[int, str]
+    seconds: float
+    time_limit: float
+    # Fields version 1 gained later, as above.
+    revert: bool = False
+    replacement: str | None = None  # None: not recorded (a file written before it)
+    survives: Text | None = None
+    tracked: str | None = None
+    reviewed: bool = True
+    broken: str | None = None
+    fallback: Fallback | None = None
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "MutantEntry":
+        fallback = data.get("fallback")
+        return cls(
+            **{
+                **data,
+                "span": Span(**data["span"]),
+                "problems": [Unmet(**problem) for problem in data["problems"]],
+                "outcomes": {int(index): outcome for index, outcome in data["outcomes"].items()},
+                "witnesses": {int(index): witness for index, witness in data["witnesses"].items()},
+                "fallback": Fallback(**fallback) if fallback is not None else None,
+            }
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["outcomes"] = {str(index): outcome for index, outcome in sorted(self.outcomes.items())}
+        data["witnesses"] = {str(index): witness for index, witness in sorted(self.witnesses.items())}
+        if self.replacement is None:
+            del data["replacement"]
+        return data
+
+    @property
+    def known_gap(self) -> bool:
+        """Catalogued with `survives`, and it did survive (or no test reached it), as expected."""
+        return self.survives is not None and self.expectation_met
+
+    @property
+    def unreviewed_gap(self) -> bool:
+        """A gap `mutcheck suggest` found that no person has accepted yet (it survived, as proposed)."""
+        return any(problem.kind == "unreviewed-gap" for problem in self.problems)
+
+    def has_problem(self, kind: str) -> bool:
+        return any(problem.kind == kind for problem in self.problems)
+
+
+@dataclass(frozen=True)
+class GenericSummary:
+    mutants: int
+    verdicts: dict[str, int]
+
+
+@dataclass(frozen=True)
+class Summary:
+    """Counts for the catalog's mutants, generic operator mutants apart, and the run's exit status."""
+
+    mutants: int
+    verdicts: dict[str, int]
+    generic: GenericSummary
+    expectations_unmet: int
+    exit_code: int
+    known_gaps: int = 0
+    unreviewed_gaps: int = 0
+    drifted: int = 0
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Summary":
+        return cls(**{**data, "generic": GenericSummary(**data["generic"])})
+
+
+@dataclass(frozen=True)
+class SkippedHunk:
+    """A hunk of the change with no revert mutant, and why."""
+
+    id: str
+    file: str
+    first_line: int
+    line_count: int
+    reason: str
+    diff: str
+    reverted_with: str | None
+
+
+@dataclass(frozen=True)
+class ChangeGuard:
+    """What `--revert BASE` compared, the hunks it skipped, and what each test that fails with the
+    whole change reverted asserts (one line each)."""
+
+    base: str
+    merge_base: str
+    files: list[str]
+    skipped: list[SkippedHunk]
+    about: dict[str, str]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "ChangeGuard":
+        return cls(**{**data, "skipped": [SkippedHunk(**hunk) for hunk in data["skipped"]]})
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """The fields that would make a drifted entry apply again (`replace` None: a deletion)."""
+
+    scope: str
+    match: str
+    replace: str | None
+
+
+@dataclass(frozen=True)
+class DriftEntry:
+    """A catalog entry the change moved away from: why it no longer applies, and its proposal."""
+
+    id: str
+    source: str
+    file: str
+    scope: str
+    title: Text
+    field: str
+    message: str
+    diff: str
+    proposal: Proposal | None
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "DriftEntry":
+        proposal = data["proposal"]
+        return cls(**{**data, "proposal": Proposal(**proposal) if proposal is not None else None})
+
+
+@dataclass(frozen=True)
+class Results:
+    """One run's results (or merged shards'): the document every reporter, `merge`, `comment` and
+    the saved state read."""
+
+    run: RunFacts
+    tests: list[str]
+    baseline: Baseline
+    families: dict[str, Text]
+    sources: dict[str, str]
+    mutants: list[MutantEntry]
+    summary: Summary
+    change_guard: ChangeGuard | None = None
+    drift: list[DriftEntry] = field(default_factory=list)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Results":
+        """From a document the schema accepted."""
+        guard = data.get("change_guard")
+        return cls(
+            run=RunFacts.from_json(data["run"]),
+            tests=list(data["tests"]),
+            baseline=Baseline.from_json(data["baseline"]),
+            families=dict(data["families"]),
+            sources=dict(data["sources"]),
+            mutants=[MutantEntry.from_json(mutant) for mutant in data["mutants"]],
+            summary=Summary.from_json(data["summary"]),
+            change_guard=ChangeGuard.from_json(guard) if guard is not None else None,
+            drift=[DriftEntry.from_json(entry) for entry in data.get("drift", [])],
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "run": self.run.to_json(),
+            "tests": self.tests,
+            "baseline": asdict(self.baseline),
+            "families": self.families,
+            "sources": self.sources,
+            "mutants": [mutant.to_json() for mutant in self.mutants],
+            "summary": asdict(self.summary),
+            "change_guard": asdict(self.change_guard) if self.change_guard is not None else None,
+            "drift": [asdict(entry) for entry in self.drift],
+        }
+
+    @property
+    def languages(self) -> tuple[str, ...]:
+        """The languages the run's texts are written in, the first one leading every report."""
+        return tuple(self.run.languages)
+
+    @property
+    def catalogued(self) -> list[MutantEntry]:
+        """The catalog's mutants (and the change's reverts), generic operator mutants left out."""
+        return [mutant for mutant in self.mutants if not mutant.generic]
