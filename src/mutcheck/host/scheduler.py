@@ -30,6 +30,13 @@ RESUMES_PER_MUTANT = 2  # new children after time-outs, so a mutant that hangs e
 REACH_KINDS = ("covered", "fresh", "cached", "subprocess")  # what a baseline test reached, and how (see `Reach`)
 
 
+def deal(tests: int, jobs: int) -> list[list[int]]:
+    """The baseline's chunks: `tests` indices dealt round-robin, one chunk per worker, never more
+    chunks than tests (an empty suite still gets one, empty) nor fewer than one."""
+    count = max(1, min(jobs, tests))
+    return [list(range(start, tests, count)) for start in range(count)]
+
+
 class Scheduler:
     def __init__(self, spec: HostSpec, session: pytest.Session, startup_seconds: float) -> None:
         self.spec = spec
@@ -53,8 +60,7 @@ class Scheduler:
         in pytest's order, in one child: the suite must pass as pytest runs it, not as we split it."""
         target_files = set(self.spec.target_files)
         self.live = LiveFunctions(target_files)
-        jobs = max(1, min(self.spec.jobs, len(self.items)))
-        chunks = [list(range(start, len(self.items), jobs)) for start in range(jobs)]
+        chunks = deal(len(self.items), self.spec.jobs)
         for round_number in range(1, self.spec.baseline_rounds + 1):
             coverage = Reach(target_files, self.live.known_codes, self.live.caches) if round_number == 1 else None
             results = self._baseline_round(chunks, coverage)
