@@ -155,8 +155,6 @@ def list_command(
     profile: str | None,
 ) -> None:
     """List the catalog: id, family, location and expectation."""
-    from rich.table import Table
-
     from mutcheck import listing
 
     config = _config(project, profile)
@@ -164,10 +162,7 @@ def list_command(
     if as_json:
         click.echo(json.dumps([listing.as_json(entry) for entry in listed], indent=1, ensure_ascii=False))
         return
-    table = Table("id", "family", "location", "expectation", box=None, pad_edge=False)
-    for mutant in (entry.mutant for entry in listed):
-        table.add_row(mutant.id, mutant.family, f"{mutant.file}::{mutant.scope}", listing.expectation_summary(mutant))
-    _Console(width=200).print(table)
+    _Console(width=200).print(listing.table(listed))
 
 
 @main.command()
