@@ -13,12 +13,10 @@ import click
 from rich.console import Console
 
 from mutcheck import __version__
-from mutcheck.catalog.catalog import unknown_killers
 from mutcheck.catalog.config import Config, find_project_root, load_config
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.internal_error import report_internal_error
 from mutcheck.core.problems import InputError, Problem
-from mutcheck.engine.collect import collect_test_ids
 from mutcheck.engine.session import catalog_of
 from mutcheck.runner import RunRequest, run_catalog, write_text
 from mutcheck.sandbox.interrupt import interruption_in
@@ -157,8 +155,6 @@ def list_command(
     profile: str | None,
 ) -> None:
     """List the catalog: id, family, location and expectation."""
-    from rich.table import Table
-
     from mutcheck import listing
 
     config = _config(project, profile)
@@ -166,10 +162,7 @@ def list_command(
     if as_json:
         click.echo(json.dumps([listing.as_json(entry) for entry in listed], indent=1, ensure_ascii=False))
         return
-    table = Table("id", "family", "location", "expectation", box=None, pad_edge=False)
-    for mutant in (entry.mutant for entry in listed):
-        table.add_row(mutant.id, mutant.family, f"{mutant.file}::{mutant.scope}", listing.expectation_summary(mutant))
-    _Console(width=200).print(table)
+    _Console(width=200).print(listing.table(listed))
 
 
 @main.command()
@@ -195,46 +188,14 @@ def show(mutant_id: str, lang: str | None, project: Path | None, profile: str | 
 @_reports_input_errors
 def check(base: str | None, update: bool, project: Path | None, profile: str | None) -> None:
     """Validate the catalog and apply every entry, without running tests."""
-    from mutcheck.catalog.catalog_edit import edit_catalog_file
-    from mutcheck.core.texts import say
-    from mutcheck.engine.session import applied_or_drifted
-    from mutcheck.mutation.mutate import unmarked_equivalents
+    from mutcheck.checking import check_catalog
 
-    config = _config(project, profile)
-    catalog = catalog_of(config)
-    problems = unknown_killers(catalog, collect_test_ids(config))
-    base = base or ("HEAD" if update else None)
-    try:
-        applied, drifts = applied_or_drifted(config, catalog, (), base=(base, "--base") if base else None)
-    except InputError as error:
-        raise InputError(problems + error.problems) from error
-    problems += unmarked_equivalents(applied)
-    if problems:
-        raise InputError(problems)
-    lang = config.languages[0]
-    left = 0
-    for drift in drifts:
-        click.echo(
-            f"{drift.mutant.source}: {drift.mutant.id}: "
-            + say(lang, "text", "drift_entry", field=drift.field, message=drift.message)
-        )
-        if update and drift.proposal:
-            fields = {key: value for key, value in drift.proposal.items() if key != "replace" or value is not None}
-            edit_catalog_file(config.root, drift.mutant.source, {drift.mutant.id: fields})
-            click.echo(
-                f"updated {drift.mutant.id} ({drift.mutant.source}): "
-                + ", ".join(f"{k} = {v!r}" for k, v in fields.items())
-            )
-        else:
-            left += 1
-            click.echo(
-                "  "
-                + say(lang, "text", "drift_no_proposal" if not drift.proposal else "drift_proposal")
-                + (f": {drift.proposal}" if drift.proposal else "")
-            )
-    if left:
-        sys.exit(ExitCode.EXPECTATION_FAILED)
-    click.echo(f"{len(catalog.mutants)} mutants in {len(catalog.families)} families: every entry applies")
+    checked = check_catalog(_config(project, profile), base, update)
+    for line in checked.lines:
+        click.echo(line)
+    if checked.failure:
+        raise checked.failure
+    sys.exit(checked.exit_code)
 
 
 @main.command()

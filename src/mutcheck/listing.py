@@ -3,6 +3,8 @@
 from dataclasses import dataclass
 from typing import Any
 
+from rich.table import Table
+
 from mutcheck.catalog.catalog import Catalog, Mutant
 from mutcheck.catalog.config import Config
 from mutcheck.core.problems import InputError, Problem
@@ -56,6 +58,14 @@ def expectation_summary(mutant: Mutant) -> str:
     if kind == "killed_by":
         return f"killed by {len(mutant.killed_by)}"
     return "known gap" if kind == "survives" else kind
+
+
+def table(listed: list[Listed]) -> Table:
+    """The listed mutants as `list` prints them: id, family, location and expectation."""
+    rows = Table("id", "family", "location", "expectation", box=None, pad_edge=False)
+    for mutant in (entry.mutant for entry in listed):
+        rows.add_row(mutant.id, mutant.family, f"{mutant.file}::{mutant.scope}", expectation_summary(mutant))
+    return rows
 
 
 def as_json(listed: Listed) -> dict[str, Any]:
