@@ -1,7 +1,6 @@
 """The `mutcheck` command line: parse, call, exit."""
 
 import io
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -160,7 +159,7 @@ def list_command(
     config = _config(project, profile)
     listed = listing.listed_mutants(config, catalog_of(config), families, only, diff_base, shard, lines=as_json)
     if as_json:
-        click.echo(json.dumps([listing.as_json(entry) for entry in listed], indent=1, ensure_ascii=False))
+        click.echo(listing.as_json(listed))
         return
     _Console(width=200).print(listing.table(listed))
 

@@ -1,5 +1,6 @@
 """What `mutcheck list` lists: the entries `run` would select, as table rows or JSON objects."""
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -68,8 +69,12 @@ def table(listed: list[Listed]) -> Table:
     return rows
 
 
-def as_json(listed: Listed) -> dict[str, Any]:
-    """One listed mutant as `list --json` writes it (the README describes the shape)."""
+def as_json(listed: list[Listed]) -> str:
+    """The listed mutants as `list --json` writes them: one JSON list (the README describes the shape)."""
+    return json.dumps([_entry_json(entry) for entry in listed], indent=1, ensure_ascii=False)
+
+
+def _entry_json(listed: Listed) -> dict[str, Any]:
     mutant = listed.mutant
     return {
         "id": mutant.id,
