@@ -212,6 +212,7 @@ def accept(mutant_ids: tuple[str, ...], project: Path | None, profile: str | Non
 
 @main.command()
 @click.option("--only", multiple=True, help="Only this mutant id, alias or family (repeatable).")
+@click.option("--target", "targets", multiple=True, help="Only this target of [tool.mutcheck.targets] (repeatable).")
 @click.option("--diff", "diff_base", metavar="BASE", help="Only mutants touching lines changed since git BASE.")
 @click.option(
     "--revert",
@@ -235,6 +236,7 @@ def accept(mutant_ids: tuple[str, ...], project: Path | None, profile: str | Non
 @_reports_input_errors
 def run(
     only: tuple[str, ...],
+    targets: tuple[str, ...],
     diff_base: str | None,
     revert_base: str | None,
     shard: str | None,
@@ -271,6 +273,7 @@ def run(
         markdown_path=markdown_path,
         html_path=html_path,
         stryker_path=stryker_path,
+        targets=targets,
     )
     sys.exit(run_catalog(request, _console()))
 

@@ -3,7 +3,7 @@
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,13 +14,14 @@ from mutcheck.catalog.catalog import REVERT_FAMILY, unknown_killers
 from mutcheck.catalog.config import Config, load_config
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.extras import GENERIC, importing
-from mutcheck.core.problems import InputError
+from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import target_files
 from mutcheck.engine.engine import Prepared
-from mutcheck.engine.session import applied_or_drifted, catalog_of, engine_options, run_with_progress
+from mutcheck.engine.session import applied_or_drifted, catalog_of, engine_options, run_with_progress, unknown_only
 from mutcheck.selection.plan import Shard, narrow
 
 if TYPE_CHECKING:  # the results' modules load once the run is over
+    from mutcheck.catalog.catalog import Catalog
     from mutcheck.results.model import Results
 
 
@@ -45,6 +46,7 @@ class RunRequest:
     markdown_path: Path | None = None
     html_path: Path | None = None
     stryker_path: Path | None = None
+    targets: tuple[str, ...] = ()  # --target: only these of the project's targets
 
 
 def write_text(path: Path, text: str) -> None:
@@ -65,7 +67,8 @@ def _save_state(config: Config, results: "Results", lang: str) -> None:
 
 
 def run_catalog(request: RunRequest, console: Console) -> ExitCode:
-    """Run every selected mutant against the tests that reach it; report; the run's exit status."""
+    """Run every selected mutant against the tests that reach it, target by target; report; the
+    run's exit status."""
     overrides = {
         "jobs": request.jobs,
         "timeout_factor": request.timeout_factor,
@@ -74,8 +77,44 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         "generic": request.generic,
         "strict_generic": request.strict_generic,
     }
-    config = load_config(request.root, overrides, request.profile)
-    catalog = catalog_of(config)
+    config = load_config(request.root, overrides, request.profile).chosen_targets(request.targets)
+    targets = config.each_target()
+    if len(targets) > 1 and request.revert_base:
+        names = ", ".join(target.target_name for target in targets)
+        message = f"reverts one target's change at a time: add --target NAME ({names})"
+        raise InputError([Problem("--revert", request.revert_base, "", message)])
+    if request.only and len(targets) > 1:  # one target's run names its unknown ones itself
+        unknown = unknown_only(config, catalog_of(config), request.only)
+        if unknown:
+            raise InputError(unknown)
+    from mutcheck.core.texts import say
+
+    runs, started = [], STARTED
+    for target in targets:
+        catalog = catalog_of(target)
+        only = request.only
+        if len(targets) > 1:
+            only = tuple(name for name in request.only if not unknown_only(target, catalog, (name,)))
+            if request.only and not only:
+                continue  # --only chose none of this target's mutants
+            console.print(say(config.languages[0], "progress", "target", name=target.target_name), highlight=False)
+        results, chosen = _run_target(target, catalog, replace(request, only=only), console, started)
+        runs.append((target.target_name, results, chosen))
+        started = time.monotonic()
+    if not config.targets:
+        results = runs[0][1]
+    else:
+        from mutcheck.results.targets import TargetRun, joined_results
+
+        results = joined_results([TargetRun(*run) for run in runs])
+    return _report(config, request, results, console)
+
+
+def _run_target(
+    config: Config, catalog: "Catalog", request: RunRequest, console: Console, started: float
+) -> tuple["Results", int]:
+    """One target's run: its results, and how many mutants it chose before `--shard` took its part.
+    `started`: when this target's turn began (mutcheck's start for the first)."""
     shard = Shard.parse(request.shard) if request.shard else None
     if config.generic:
         asked_by = ("--generic", "") if request.generic else ("pyproject.toml", "tool.mutcheck.generic")
@@ -122,7 +161,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     options = engine_options(config, request.bail)
     engine_run, prepared = run_with_progress(config, files, prepare, options, console)
     applied, change = prepared.mutants, prepared.change
-    engine_run.timings["startup"] = engine_started - STARTED
+    engine_run.timings["startup"] = engine_started - started
     if engine_run.collection_error:
         from mutcheck.report.terminal import print_plain
 
@@ -130,14 +169,9 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     unknown = unknown_killers(catalog, set(engine_run.tests)) if engine_run.tests else []
     if unknown:
         raise InputError(unknown)
-    from mutcheck.core.texts import say
-    from mutcheck.publish.actions import publish_in_actions
-    from mutcheck.report import terminal
-    from mutcheck.report.render import render
     from mutcheck.results.build import build_results
     from mutcheck.results.change_guard import change_guard_section
     from mutcheck.results.matrix import build_matrix
-    from mutcheck.results.results import write_results
 
     matrix = build_matrix(engine_run, applied, request.bail, config.strict_generic)
     facts = {
@@ -152,9 +186,20 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         "strict_generic": config.strict_generic,
         "languages": list(config.languages),
     }
-    engine_run.timings["total"] = time.monotonic() - STARTED
+    engine_run.timings["total"] = time.monotonic() - started
     guard = change_guard_section(change, matrix, config.root) if change is not None else None
     results = build_results(matrix, engine_run, catalog, config.root, facts, prepared.order, guard, prepared.drifts)
+    return results, len(prepared.order)
+
+
+def _report(config: Config, request: RunRequest, results: "Results", console: Console) -> ExitCode:
+    """The requested files written, the run saved, the terminal report; the run's exit status."""
+    from mutcheck.core.texts import say
+    from mutcheck.publish.actions import publish_in_actions
+    from mutcheck.report import terminal
+    from mutcheck.report.render import render
+    from mutcheck.results.results import write_results
+
     if request.json_path:
         write_results(request.json_path, results)
     outputs = (("markdown", request.markdown_path), ("html", request.html_path), ("stryker", request.stryker_path))

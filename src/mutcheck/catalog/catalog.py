@@ -243,6 +243,29 @@ def load_catalog(catalog_dir: Path, root: Path, languages: tuple[str, ...]) -> C
     return Catalog(tuple(mutants), families, tuple(ignored))
 
 
+def joined_catalogs(catalogs: list[Catalog]) -> Catalog:
+    """Several targets' catalogs as one, for the commands that read every entry: an id or alias
+    names one entry across all of them."""
+    seen: dict[str, str] = {}
+    problems = []
+    for mutant in (mutant for catalog in catalogs for mutant in catalog.mutants):
+        for name in (mutant.id, *mutant.aliases):
+            if name in seen:
+                problems.append(Problem(mutant.source, mutant.id, "id", f"duplicate id {name!r}, also in {seen[name]}"))
+            seen.setdefault(name, mutant.source)
+    if problems:
+        raise InputError(problems)
+    families: dict[str, Text] = {}
+    for catalog in catalogs:
+        for family, title in catalog.families.items():
+            families.setdefault(family, title)
+    return Catalog(
+        tuple(mutant for catalog in catalogs for mutant in catalog.mutants),
+        families,
+        tuple(source for catalog in catalogs for source in catalog.ignored),
+    )
+
+
 def _mutmut_copy(path: Path, root: Path) -> bool:
     """mutmut writes its working copy of the project into `mutants/`, the default catalog folder,
     its configuration files included: a byte-for-byte copy of a file of the project's root is no

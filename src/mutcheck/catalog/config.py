@@ -2,6 +2,7 @@
 
 import math
 import os
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -9,6 +10,16 @@ from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import outside_project
 from mutcheck.core.texts import known_languages
 from mutcheck.core.toml_file import read_toml
+
+
+@dataclass(frozen=True)
+class Target:
+    """One `[tool.mutcheck.targets.NAME]`: code, the tests that guard it, and its catalog."""
+
+    name: str
+    target: tuple[str, ...]
+    tests: tuple[str, ...]
+    catalog: str
 
 
 @dataclass(frozen=True)
@@ -26,14 +37,47 @@ class Config:
     strict_generic: bool = False  # generic survivors fail the run
     languages: tuple[str, ...] = ("en", "zh")  # every catalog text has exactly these; reports show them
     profile: str | None = None  # the `[tool.mutcheck.profile.NAME]` applied over the table, if any
+    # Several targets, each run against its own tests and catalog; then `target` and `tests` are
+    # all of theirs and `catalog` the first one's. Empty: the table's target is the only one.
+    targets: tuple[Target, ...] = ()
+    target_name: str | None = None  # the target this configuration is one of, when there are several
 
     @property
     def catalog_dir(self) -> Path:
         return self.root / self.catalog
 
+    def each_target(self) -> list["Config"]:
+        """One configuration per target (this one when there is a single target)."""
+        if not self.targets:
+            return [self]
+        return [
+            replace(self, target=t.target, tests=t.tests, catalog=t.catalog, targets=(), target_name=t.name)
+            for t in self.targets
+        ]
+
+    def target_of(self, file: str) -> "Config":
+        """The configuration of the target `file` belongs to (this one when none, or one target, holds it)."""
+        return next(
+            (one for one in self.each_target() if any(_contains(self.root, path, file) for path in one.target)), self
+        )
+
+    def chosen_targets(self, names: tuple[str, ...]) -> "Config":
+        """Only the targets named (all of them when none is); an unknown name is an InputError."""
+        known = [target.name for target in self.targets]
+        unknown = [name for name in names if name not in known]
+        if unknown:
+            message = f"no such target (known: {', '.join(known) or 'none: the project has one target'})"
+            raise InputError([Problem("--target", name, "", message) for name in unknown])
+        if not names:
+            return self
+        return _with_targets(self, tuple(t for t in self.targets if t.name in names))
+
 
 Profiles = dict[str, dict[str, object]]
 _PROFILES = "profile"  # [tool.mutcheck.profile.NAME]: another catalog, target or suite in the same project
+_TARGETS = "targets"  # [tool.mutcheck.targets.NAME]: one of several targets, each with its tests and catalog
+_TARGET_KEYS = ("target", "tests", "catalog")
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 _PATH_KEYS = ("target", "tests")
 _LIST_KEYS = {*_PATH_KEYS, "pytest_args"}
 _NUMBER_KEYS = {"jobs": int, "timeout_factor": float, "timeout_constant": float, "baseline_rounds": int}
@@ -134,6 +178,61 @@ def _chosen_profile(profiles: Profiles, profile: str | None) -> tuple[dict[str, 
     return {}, [Problem("--profile", profile, "", message)]
 
 
+def _with_targets(config: Config, targets: tuple[Target, ...]) -> Config:
+    """`config` with these targets; its own target and tests all of theirs, its catalog the first one's."""
+    return replace(
+        config,
+        targets=targets,
+        target=tuple(path for t in targets for path in t.target),
+        tests=tuple(dict.fromkeys(path for t in targets for path in t.tests)),
+        catalog=targets[0].catalog,
+    )
+
+
+def _targets(root: Path, value: object, where: str) -> tuple[tuple[Target, ...], list[Problem]]:
+    """The `targets` tables, validated: each names a target, its tests and its catalog, and no file
+    is in two targets (each mutant belongs to one)."""
+    source = "pyproject.toml"
+    if not isinstance(value, dict) or not value:
+        return (), [Problem(source, "", where, "must be a table of tables, one per target")]
+    targets, problems = [], []
+    for name, table in value.items():
+        at = f"{where}.{name}"
+        if not _NAME.fullmatch(name):
+            problems.append(Problem(source, "", at, "a target's name is letters, digits, '.', '_' and '-'"))
+            continue
+        if not isinstance(table, dict):
+            problems.append(Problem(source, "", at, "must be a table"))
+            continue
+        settings = {}
+        for key in _TARGET_KEYS:
+            if key not in table:
+                problems.append(Problem(source, "", f"{at}.{key}", "missing"))
+                continue
+            settings[key], reasons = _setting(root, key, table[key])
+            problems += [Problem(source, "", f"{at}.{key}", reason) for reason in reasons]
+        problems += [Problem(source, "", f"{at}.{key}", "unknown key") for key in table if key not in _TARGET_KEYS]
+        if len(settings) == len(_TARGET_KEYS):
+            targets.append(Target(name, **settings))
+    if problems:
+        return (), problems
+    for index, first in enumerate(targets):
+        for second in targets[index + 1 :]:
+            shared = [a for a in first.target for b in second.target if _contains(root, a, b) or _contains(root, b, a)]
+            if shared:
+                message = f"{shared[0]!r} is in target {first.name!r} too: a file belongs to one target"
+                problems.append(Problem(source, "", f"{where}.{second.name}.target", message))
+            if _contains(root, first.catalog, second.catalog) and _contains(root, second.catalog, first.catalog):
+                message = f"is target {first.name!r}'s catalog too: each target has its own"
+                problems.append(Problem(source, "", f"{where}.{second.name}.catalog", message))
+    return tuple(targets), problems
+
+
+def _contains(root: Path, outer: str, inner: str) -> bool:
+    outer_path, inner_path = (root / outer).resolve(), (root / inner).resolve()
+    return outer_path == inner_path or outer_path in inner_path.parents
+
+
 def load_config(root: Path, overrides: dict[str, object] | None = None, profile: str | None = None) -> Config:
     """Read `[tool.mutcheck]` from `root/pyproject.toml`, then the keys of its `profile.<profile>`
     table over it, then non-None `overrides` (command-line options, named as such in problems).
@@ -157,11 +256,28 @@ def load_config(root: Path, overrides: dict[str, object] | None = None, profile:
 
     for name, other in profiles.items():
         if other is not chosen:
+            where = f"tool.mutcheck.{_PROFILES}.{name}"
             problems += [
-                Problem(source, "", f"tool.mutcheck.{_PROFILES}.{name}.{key}", reason)
+                Problem(source, "", f"{where}.{key}", reason)
                 for key, value in other.items()
+                if key != _TARGETS
                 for reason in _setting(root, key, value)[1]
             ]
+            if _TARGETS in other:
+                problems += _targets(root, other[_TARGETS], f"{where}.{_TARGETS}")[1]
+    # A profile that names its own target, tests or catalog is one target, whatever the table's targets.
+    one_target = any(key in chosen for key in _TARGET_KEYS)
+    targets_given = chosen.pop(_TARGETS, None) if _TARGETS in chosen else table.pop(_TARGETS, None)
+    table.pop(_TARGETS, None)
+    targets: tuple[Target, ...] = ()
+    if targets_given is not None and not one_target:
+        where = f"tool.mutcheck.{_PROFILES}.{profile}.{_TARGETS}" if _TARGETS in chosen else f"tool.mutcheck.{_TARGETS}"
+        mixed = [key for key in _TARGET_KEYS if key in table]
+        if mixed:
+            message = f"set target, tests and catalog in each target, not in [tool.mutcheck] ({', '.join(mixed)})"
+            problems.append(Problem(source, "", where, message))
+        targets, target_problems = _targets(root, targets_given, where)
+        problems += target_problems
     values: dict[str, object] = {}
     for key, value in {**table, **chosen, **given}.items():
         values[key], reasons = _setting(root, key, value)
@@ -169,6 +285,8 @@ def load_config(root: Path, overrides: dict[str, object] | None = None, profile:
     if problems:
         raise InputError(problems)
     config = Config(root=root, profile=profile, **values)
+    if targets:
+        config = _with_targets(config, targets)
     if config.timeout_factor == 0 and config.timeout_constant == 0:
         message = "timeout_factor and timeout_constant are both 0: every test would time out"
         raise InputError([at("timeout_constant", message)])

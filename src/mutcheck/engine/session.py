@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from mutcheck.catalog.catalog import REVERT_FAMILY, Catalog, load_catalog
+from mutcheck.catalog.catalog import REVERT_FAMILY, Catalog, joined_catalogs, load_catalog
 from mutcheck.catalog.config import Config
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.engine.engine import EngineOptions, EngineRun, Prepared, run_engine
@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 
 
 def catalog_of(config: Config) -> Catalog:
-    catalog = load_catalog(config.catalog_dir, config.root, config.languages)
+    """The catalog of the configuration's target, or every target's joined."""
+    catalogs = [load_catalog(one.catalog_dir, one.root, one.languages) for one in config.each_target()]
+    catalog = catalogs[0] if len(catalogs) == 1 else joined_catalogs(catalogs)
     for source in catalog.ignored:
         print(f"warning: {source} is mutmut's copy of a project file, not a catalog file: not read", file=sys.stderr)
     return catalog

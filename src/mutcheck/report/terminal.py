@@ -12,7 +12,7 @@ from rich.table import Table
 from mutcheck.core.escape import visible
 from mutcheck.core.texts import describe, say
 from mutcheck.core.verdicts import VERDICTS
-from mutcheck.report.view import build_view, change_guard_view
+from mutcheck.report.view import build_view, change_guard_view, family_label
 from mutcheck.results.model import Baseline, MutantEntry, Results
 
 GENERIC_SURVIVORS_LISTED = 20
@@ -67,14 +67,15 @@ def _family_table(results: Results, lang: str) -> Table:
         _line(lang, "unmet_header"),
     ]
     table = Table(*headers, title=_line(lang, "family_table"))
-    families: dict[str, list[MutantEntry]] = {}
+    families: dict[tuple[str | None, str], list[MutantEntry]] = {}
     for mutant in results.mutants:
         if not mutant.generic:
-            families.setdefault(mutant.family, []).append(mutant)
-    for family, mutants in families.items():
+            families.setdefault((mutant.target, mutant.family), []).append(mutant)
+    for (target, family), mutants in families.items():
         counts = [str(sum(m.verdict == verdict for m in mutants) or "") for verdict in VERDICTS]
         unmet = sum(not m.expectation_met for m in mutants)
-        table.add_row(escape(family), str(len(mutants)), *counts, f"[red]{unmet}[/red]" if unmet else "")
+        label = escape(family_label(target, family))
+        table.add_row(label, str(len(mutants)), *counts, f"[red]{unmet}[/red]" if unmet else "")
     return table
 
 

@@ -30,6 +30,11 @@ WITNESS_LENGTH = 200
 FINDING_ORDER = {"survived": 0, "killed": 1, "timeout": 2, "equivalent": 3, "no-coverage": 4, "broken": 5}
 
 
+def family_label(target: str | None, title: str) -> str:
+    """A family's row in the family tables: with several targets, the target's name leads it."""
+    return f"{target} · {title}" if target else title
+
+
 def short_test(test_id: str) -> str:
     """A test's name without its file, for compact tables (full ids are in the JSON and HTML)."""
     return test_id.rsplit("::", 1)[-1]
@@ -64,6 +69,7 @@ class MutantView:
     met: bool
     revert: bool = False  # a revert mutant of `--revert BASE`
     broken: str | None = None  # why the mutated code stopped the tests from running, on one line
+    target: str | None = None  # the target whose catalog holds it, when the run had several
 
 
 @dataclass
@@ -184,7 +190,7 @@ def _mutant(results: Results, entry: MutantEntry, lang: str) -> MutantView:
     return MutantView(
         id=entry.id,
         family=entry.family,
-        family_title=family.get(lang, entry.family),
+        family_title=family_label(entry.target, family.get(lang, entry.family)),
         verdict=entry.verdict,
         verdict_text=say(lang, "verdict", entry.verdict),
         title=entry.title[lang],
@@ -209,6 +215,7 @@ def _mutant(results: Results, entry: MutantEntry, lang: str) -> MutantView:
         met=entry.expectation_met,
         revert=entry.revert,
         broken=" ".join(entry.broken.split())[:WITNESS_LENGTH] if entry.broken else None,
+        target=entry.target,
     )
 
 
@@ -268,8 +275,8 @@ def build_view(results: Results, lang: str) -> ReportView:
         hidden = len(baseline_problems) - BASELINE_PROBLEMS_LISTED
         baseline_problems = [*baseline_problems[:BASELINE_PROBLEMS_LISTED], say(lang, "text", "and_more", count=hidden)]
     families = []
-    for family in dict.fromkeys(mutant.family for mutant in mutants):
-        members = [mutant for mutant in mutants if mutant.family == family]
+    for target, family in dict.fromkeys((mutant.target, mutant.family) for mutant in mutants):
+        members = [mutant for mutant in mutants if (mutant.target, mutant.family) == (target, family)]
         families.append(
             {
                 "title": members[0].family_title,

@@ -24,6 +24,7 @@ SAME_IN_EVERY_SHARD = (
     "generic",
     "strict_generic",
     "languages",
+    "targets",
 )
 MISSING_SHARDS_SHOWN = 10  # a file's n is untrusted: never list (or count through) all of a huge n
 

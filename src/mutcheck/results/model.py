@@ -49,6 +49,7 @@ class RunFacts:
     revert_base: str | None = None
     strict_generic: bool = False
     languages: list[str] = field(default_factory=lambda: ["en", "zh"])
+    targets: list[str] = field(default_factory=list)  # several targets' names; empty: one target
     timings: dict[str, float] | None = None  # None: not recorded (an older file, or a merge of one)
     copy: CopyFacts | None = None
     controls: ControlFacts | None = None
@@ -65,8 +66,11 @@ class RunFacts:
         )
 
     def to_json(self) -> dict[str, Any]:
-        # A fact not recorded is left out: the schema has no null for it.
-        return {key: value for key, value in asdict(self).items() if value is not None or key in _NULLABLE_RUN_FACTS}
+        # A fact not recorded is left out: the schema has no null for it; one target names none.
+        data = {key: value for key, value in asdict(self).items() if value is not None or key in _NULLABLE_RUN_FACTS}
+        if not self.targets:
+            del data["targets"]
+        return data
 
 
 _NULLABLE_RUN_FACTS = {"head_sha", "shard", "diff_base", "uncommitted_changes", "revert_base"}
@@ -143,6 +147,7 @@ class MutantEntry:
     reviewed: bool = True
     broken: str | None = None
     fallback: Fallback | None = None
+    target: str | None = None  # when the run had several targets
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "MutantEntry":
@@ -162,8 +167,9 @@ class MutantEntry:
         data = asdict(self)
         data["outcomes"] = {str(index): outcome for index, outcome in sorted(self.outcomes.items())}
         data["witnesses"] = {str(index): witness for index, witness in sorted(self.witnesses.items())}
-        if self.replacement is None:
-            del data["replacement"]
+        for key in ("replacement", "target"):  # not recorded, or a run of one target
+            if data[key] is None:
+                del data[key]
         return data
 
     @property

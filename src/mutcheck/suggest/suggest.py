@@ -260,6 +260,7 @@ def suggest(request: SuggestRequest, console: Console) -> tuple[Suggestions, Exi
     """Propose, run and write: the suggestions and the exit status (baseline failures stop it)."""
     config = load_config(request.root, profile=request.profile)
     file, scope, text = _target(request, config)
+    config = config.target_of(file)  # its tests run it, its catalog gets the entries
     suggestions = Suggestions(file, scope, _out(request, config, file), config.languages[0])
     proposals = propose(text, scope)
     engine_run, prepared = run_with_progress(
