@@ -1,7 +1,11 @@
 """`mutcheck suggest` measured on the embedded target: recall of the hand-written catalog by
 `--all`'s proposals (proposed and applied, no engine), precision of the default suggestions (one
-real run per file), and the wall time of `suggest` on the 312-line message_passes.py."""
+real run per file), and the wall time of `suggest` on the 312-line message_passes.py.
 
+With `--profile NAME`, the recall of that profile's catalog alone (e.g. `bridge`: src/bridge
+against mutants/bridge)."""
+
+import argparse
 import subprocess
 import sys
 import time
@@ -21,9 +25,9 @@ from mutcheck.suggest.suggest import SuggestRequest, applied_proposals, edit_of,
 TIMED_FILE = "src/consolidation/message_passes.py"
 
 
-def recall() -> list[str]:
+def recall(profile: str | None = None) -> list[str]:
     """Per file: the hand-written entries whose edit is among the suggestions; the target files."""
-    config = load_config(REPOSITORY)
+    config = load_config(REPOSITORY, profile=profile)
     catalog = load_catalog(config.catalog_dir, REPOSITORY, config.languages)
     by_file = defaultdict(list)
     for mutant in catalog.mutants:
@@ -90,9 +94,13 @@ def wall_time() -> None:
 
 
 def main() -> None:
-    files = recall()
-    precision(files)
-    wall_time()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--profile", help="only the recall of this [tool.mutcheck.profile.NAME]'s catalog")
+    profile = parser.parse_args().profile
+    files = recall(profile)
+    if profile is None:
+        precision(files)
+        wall_time()
 
 
 if __name__ == "__main__":
