@@ -33,7 +33,7 @@ def plain_durations(project) -> dict[str, float]:
 def main() -> None:
     project = scratch_repository()
     durations = plain_durations(project)
-    _, results = run_mutcheck(project)
+    _, results = run_mutcheck(project, "--target", "consolidation")
     cleanup(project)
     tests = results["tests"]
     limit = sum(durations[tests[index]] for mutant in results["mutants"] for index in mutant["selected"])

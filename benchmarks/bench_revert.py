@@ -57,7 +57,9 @@ def main() -> None:
     jobs = os.cpu_count() or 1
     pairs = []
     for _ in range(ROUNDS):
-        seconds, results = run_mutcheck(project, "--revert", base, "--only", "change-guard", "--jobs", str(jobs))
+        seconds, results = run_mutcheck(
+            project, "--target", "consolidation", "--revert", base, "--only", "change-guard", "--jobs", str(jobs)
+        )
         naive_seconds, failures = run_naive(project, reverted, TESTS, jobs)
         pairs.append((seconds, naive_seconds))
     by_id = {entry["id"]: entry for entry in results["mutants"]}

@@ -15,8 +15,8 @@ def doubled(project):
 
 def main() -> None:
     single, double = scratch_repository(), doubled(scratch_repository())
-    _, first = run_mutcheck(single)
-    _, second = run_mutcheck(double)
+    _, first = run_mutcheck(single, "--target", "consolidation")
+    _, second = run_mutcheck(double, "--target", "consolidation")
     cleanup(single)
     cleanup(double)
     runs = [sum(len(m["selected"]) for m in data["mutants"]) for data in (first, second)]

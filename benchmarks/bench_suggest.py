@@ -2,7 +2,7 @@
 `--all`'s proposals (proposed and applied, no engine), precision of the default suggestions (one
 real run per file), and the wall time of `suggest` on the 312-line message_passes.py.
 
-With `--profile NAME`, the recall of that profile's catalog alone (e.g. `bridge`: src/bridge
+With `--target NAME`, the recall of that target's catalog alone (e.g. `bridge`: src/bridge
 against mutants/bridge)."""
 
 import argparse
@@ -25,9 +25,9 @@ from mutcheck.suggest.suggest import SuggestRequest, applied_proposals, edit_of,
 TIMED_FILE = "src/consolidation/message_passes.py"
 
 
-def recall(profile: str | None = None) -> list[str]:
+def recall(target: str = "consolidation") -> list[str]:
     """Per file: the hand-written entries whose edit is among the suggestions; the target files."""
-    config = load_config(REPOSITORY, profile=profile)
+    config = load_config(REPOSITORY).chosen_targets((target,)).each_target()[0]
     catalog = load_catalog(config.catalog_dir, REPOSITORY, config.languages)
     by_file = defaultdict(list)
     for mutant in catalog.mutants:
@@ -95,10 +95,10 @@ def wall_time() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--profile", help="only the recall of this [tool.mutcheck.profile.NAME]'s catalog")
-    profile = parser.parse_args().profile
-    files = recall(profile)
-    if profile is None:
+    parser.add_argument("--target", help="only the recall of this [tool.mutcheck.targets.NAME]'s catalog")
+    target = parser.parse_args().target
+    files = recall(target or "consolidation")
+    if target is None:
         precision(files)
         wall_time()
 

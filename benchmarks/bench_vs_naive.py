@@ -1,4 +1,4 @@
-"""mutcheck vs naive mutation testing on the reference catalog, full matrix, three rounds in one run.
+"""mutcheck vs naive mutation testing on each embedded target's catalog, full matrix, three rounds in one run.
 
 Naive: for every mutant, a scratch copy with the mutated file written and one fresh
 `python -m pytest` process over the whole suite, the matrix read back from --junitxml; as many
@@ -16,7 +16,9 @@ ROUNDS = 3
 
 def main() -> None:
     project = scratch_repository()
-    compare_with_naive(project, ["tests/consolidation"], ROUNDS)
+    for target, tests in (("consolidation", "tests/consolidation"), ("bridge", "tests/bridge")):
+        print(f"target {target}")
+        compare_with_naive(project, [tests], ROUNDS, target)
     cleanup(project)
 
 

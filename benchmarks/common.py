@@ -97,19 +97,25 @@ def print_ratios(pairs: list[tuple[float, float]]) -> None:
     print(f"speed-up, median of {len(pairs)} rounds: {statistics.median(ratios):.1f}x")
 
 
-def compare_with_naive(project: Path, tests: list[str], rounds: int) -> tuple[dict, list[int], int]:
-    """`rounds` alternating mutcheck and naive runs of the project's catalog, each round's ratio
-    and the median printed; the last results, the last naive failure counts and the mutant count."""
+def compare_with_naive(
+    project: Path, tests: list[str], rounds: int, target: str | None = None
+) -> tuple[dict, list[int], int]:
+    """`rounds` alternating mutcheck and naive runs of the project's catalog (with `target`, that
+    target's of [tool.mutcheck.targets]), each round's ratio and the median printed; the last
+    results, the last naive failure counts and the mutant count."""
     from mutcheck.catalog.catalog import load_catalog
     from mutcheck.catalog.config import load_config
     from mutcheck.mutation.mutate import apply_mutant
 
     jobs = os.cpu_count() or 1
-    catalog = load_catalog(project / "mutants", project, load_config(project).languages)
+    config = load_config(project)
+    chosen = config.chosen_targets((target,)).each_target()[0] if target else config
+    catalog = load_catalog(chosen.catalog_dir, project, config.languages)
     applied = [apply_mutant(mutant, project) for mutant in catalog.mutants]
+    chosen_target = ["--target", target] if target else []
     pairs = []
     for _ in range(rounds):
-        mutcheck_seconds, results = run_mutcheck(project, "--jobs", str(jobs))
+        mutcheck_seconds, results = run_mutcheck(project, "--jobs", str(jobs), *chosen_target)
         naive_seconds, failures = run_naive(project, applied, tests, jobs)
         pairs.append((mutcheck_seconds, naive_seconds))
     print(f"mutants: {len(applied)}, tests: {len(results['tests'])}, workers: {jobs}")

@@ -83,7 +83,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         names = ", ".join(target.target_name for target in targets)
         message = f"reverts one target's change at a time: add --target NAME ({names})"
         raise InputError([Problem("--revert", request.revert_base, "", message)])
-    if request.only and len(targets) > 1:  # one target's run names its unknown ones itself
+    if len(targets) > 1:  # the catalogs agree (ids, families); one target's run names its unknown --only itself
         unknown = unknown_only(config, catalog_of(config), request.only)
         if unknown:
             raise InputError(unknown)

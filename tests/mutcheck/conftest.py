@@ -31,7 +31,7 @@ def _cache_folder(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture(scope="session")
 def repository_results(tmp_path_factory, _cache_folder) -> dict:
-    """`mutcheck run` on this repository's own catalog (the 71-mutant green run), once per session."""
+    """`mutcheck run` on this repository's two targets (their green run), once per session."""
     path = tmp_path_factory.mktemp("repository") / "results.json"
     outcome = CliRunner().invoke(main, ["run", "--project", str(REPOSITORY), "--json", str(path)])
     assert outcome.exit_code == ExitCode.OK, outcome.output

@@ -205,13 +205,18 @@ def _assert_bilingual(text: dict[str, str], where: str) -> None:
     assert any("\u4e00" <= character <= "\u9fff" for character in text["zh"]), f"{where}: no Chinese"
 
 
-REPOSITORY_PROFILES = [None, *tomllib.loads((REPOSITORY / "pyproject.toml").read_text())["tool"]["mutcheck"]["profile"]]
+REPOSITORY_TABLE = tomllib.loads((REPOSITORY / "pyproject.toml").read_text())["tool"]["mutcheck"]
+REPOSITORY_CATALOGS = [("target", name) for name in REPOSITORY_TABLE["targets"]]
+REPOSITORY_CATALOGS += [("profile", name) for name in REPOSITORY_TABLE["profile"]]
 
 
-@pytest.mark.parametrize("profile", REPOSITORY_PROFILES)
-def test_repository_catalog_is_fully_bilingual(profile):
-    """Every catalog the repository configures (its table's and each profile's), every text of every entry."""
-    config = load_config(REPOSITORY, profile=profile)
+@pytest.mark.parametrize(("kind", "name"), REPOSITORY_CATALOGS)
+def test_repository_catalog_is_fully_bilingual(kind, name):
+    """Every catalog the repository configures (each target's and each profile's), every text of every entry."""
+    if kind == "target":
+        config = load_config(REPOSITORY).chosen_targets((name,)).each_target()[0]
+    else:
+        config = load_config(REPOSITORY, profile=name)
     catalog = load_catalog(config.catalog_dir, REPOSITORY, config.languages)
     assert config.languages == LANGUAGES and len(catalog.mutants) >= 50
     for mutant in catalog.mutants:

@@ -31,8 +31,10 @@ def _data(results: dict[str, Any]) -> list[str]:
     values |= {head, head[:12]}  # reports name a commit in full or by its first 12 digits
     for test in results["tests"]:
         values |= {test, test.rsplit("::", 1)[-1], test.split("::")[0]}
-    for family in results["families"]:
+    for family, title in results["families"].items():
         values.add(family)
+        values |= set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", title["zh"]))  # a family's Chinese title may name code
+    values |= set(results["run"].get("targets", []))  # a target's name, like a family's id, is the catalog's word
     for mutant in results["mutants"]:
         values |= {mutant["id"], mutant["file"], mutant["origin"], mutant["scope"], *mutant["aliases"]}
         values |= set(mutant["diff"].splitlines()) | set(mutant["witnesses"].values())

@@ -72,6 +72,7 @@ def test_every_stryker_location_and_replacement_give_the_mutated_file(repository
             checked.append(mutant)
     assert len(checked) == len(repository_results["mutants"])
     deletions = sum(
-        path.read_text(encoding="utf-8").count("\ndelete = true") for path in REPOSITORY.glob("mutants/*.toml")
+        path.read_text(encoding="utf-8").count("\ndelete = true")
+        for path in [*REPOSITORY.glob("mutants/*.toml"), *REPOSITORY.glob("mutants/bridge/*.toml")]
     )
     assert deletions and sum(mutant["replacement"] == "" for mutant in checked) == deletions

@@ -187,6 +187,70 @@ def test_a_commit_adding_a_guard_of_the_reference_implementation_and_its_test_is
     assert result.exit_code == ExitCode.OK, result.output
 
 
+def test_the_bridge_commit_adding_the_raw_lifecycle_and_the_replay_fix_is_guarded_by_b1_and_b3(tmp_path):
+    """Seed 002 as a scratch history of a copy of the bridge target: the base commit writes every
+    third-party reasoning as a summary and replays raw reasoning as the placeholder "tool call"; the
+    head commit adds the raw lifecycle and the replay fix with their tests, B1 and B3."""
+    project = tmp_path / "project"
+    shutil.copytree(REPOSITORY / "src" / "bridge", project / "src" / "bridge")
+    shutil.copytree(REPOSITORY / "tests" / "bridge", project / "tests" / "bridge")
+    for name in ("__init__.py", "conftest.py"):
+        shutil.copy(REPOSITORY / "tests" / name, project / "tests" / name)
+    (project / "mutants").mkdir()
+    (project / "mutants" / "families.toml").write_text('[family.none]\nen = "none"\nzh = "无"\n', encoding="utf-8")
+    (project / ".gitignore").write_text("__pycache__/\n", encoding="utf-8")
+    (project / "pyproject.toml").write_text(
+        '[tool.pytest.ini_options]\npythonpath = ["src"]\n\n'
+        '[tool.mutcheck]\ntarget = ["src/bridge"]\ntests = ["tests/bridge"]\njobs = 2\n',
+        encoding="utf-8",
+    )
+    edits = {  # the head's code and tests, and what the base had instead
+        "src/bridge/stream.py": (
+            "kind = RawReasoning if self.semantics == RAW else SummaryReasoning",
+            "kind = SummaryReasoning",
+        ),
+        "src/bridge/replay.py": (
+            "reasoning_at.append((len(messages), _raw_text(item)))",
+            'reasoning_at.append((len(messages), "tool call"))',
+        ),
+    }
+    new_tests = {
+        "tests/bridge/test_stream.py": "test_b1_raw_stream_uses_the_reasoning_text_lifecycle",
+        "tests/bridge/test_replay.py": "test_b3_raw_reasoning_is_replayed_onto_the_tool_call_message",
+    }
+    heads = {name: (project / name).read_text(encoding="utf-8") for name in [*edits, *new_tests]}
+    for name, (head, base) in edits.items():
+        assert heads[name].count(head) == 1, name
+        (project / name).write_text(heads[name].replace(head, base), encoding="utf-8")
+    for name, test in new_tests.items():
+        (project / name).write_text(_remove_test(heads[name], test), encoding="utf-8")
+    identity = ("-c", "user.name=t", "-c", "user.email=t@example.com")
+    git(project, "init", "-q", "-b", "main")
+    git(project, *identity, "add", ".")
+    git(project, *identity, "commit", "-q", "-m", "base: every third-party reasoning is a summary")
+    base = git(project, "rev-parse", "HEAD").strip()
+    for name, text in heads.items():
+        (project / name).write_text(text, encoding="utf-8")
+    git(project, *identity, "commit", "-q", "-am", "raw reasoning lifecycle and replay, with B1 and B3")
+
+    result, results = _run(project, "--revert", base, "--markdown", str(tmp_path / "comment.md"))
+    mutants = _by_id(results)
+    b1 = f"tests/bridge/test_stream.py::{new_tests['tests/bridge/test_stream.py']}"
+    b3 = f"tests/bridge/test_replay.py::{new_tests['tests/bridge/test_replay.py']}"
+    stream_hunk, replay_hunk = "revert:src/bridge/stream.py:1", "revert:src/bridge/replay.py:1"
+    assert sorted(mutants) == sorted(["revert:all", stream_hunk, replay_hunk]), result.output
+    assert mutants[stream_hunk]["verdict"] == "killed" and b1 in mutants[stream_hunk]["killers"]
+    assert mutants[replay_hunk]["verdict"] == "killed" and b3 in mutants[replay_hunk]["killers"]
+    assert {b1, b3} <= set(mutants["revert:all"]["killers"])
+    assert {b1, b3} <= set(results["change_guard"]["about"])
+    comment = (tmp_path / "comment.md").read_text(encoding="utf-8")
+    ab_table = comment[comment.index("##### A/B") : comment.index("<details>")]
+    for test in (b1, b3):  # a row of its own, the name escaped as Markdown text
+        row = f"| {test.replace('_', chr(92) + '_')} | {test.split('::')[1].removeprefix('test_').replace('_', ' ')} |"
+        assert row in ab_table, ab_table
+    assert result.exit_code == ExitCode.OK, result.output
+
+
 @pytest.fixture(scope="module")
 def reverted(tmp_path_factory) -> dict:
     """One `--revert` run of the fixture repository: results, reports, base and head, the pull request's patch."""

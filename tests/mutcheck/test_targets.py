@@ -250,3 +250,15 @@ def test_suggest_runs_a_files_own_target_and_writes_into_its_catalog(tmp_path):
     written = project / "mutants/second/suggested_second.toml"
     assert written.is_file() and 'file = "src/second.py"' in written.read_text(encoding="utf-8")
     assert not (project / "mutants/suggested_second.toml").exists()
+
+
+def test_a_family_id_two_targets_declare_with_other_titles_is_refused(tmp_path):
+    project = make_two_targets(tmp_path / "project")
+    clash = families("boundary", "another meaning", "另一含义")
+    (project / "mutants/second/families.toml").write_text(clash + families("sign-gate", "s", "符"), encoding="utf-8")
+    outcome = mutcheck(project, "check")
+    assert outcome.returncode == ExitCode.USAGE
+    assert outcome.stderr.splitlines()[0] == (
+        "error: mutants/second/families.toml: boundary: family: declared in mutants too, with another title:"
+        " give each its own id"
+    )

@@ -243,9 +243,10 @@ def load_catalog(catalog_dir: Path, root: Path, languages: tuple[str, ...]) -> C
     return Catalog(tuple(mutants), families, tuple(ignored))
 
 
-def joined_catalogs(catalogs: list[Catalog]) -> Catalog:
-    """Several targets' catalogs as one, for the commands that read every entry: an id or alias
-    names one entry across all of them."""
+def joined_catalogs(folders: dict[str, Catalog]) -> Catalog:
+    """Several targets' catalogs (by folder) as one, for the commands that read every entry: an id
+    or alias names one entry, and a family id one family, across all of them."""
+    catalogs = list(folders.values())
     seen: dict[str, str] = {}
     problems = []
     for mutant in (mutant for catalog in catalogs for mutant in catalog.mutants):
@@ -253,12 +254,16 @@ def joined_catalogs(catalogs: list[Catalog]) -> Catalog:
             if name in seen:
                 problems.append(Problem(mutant.source, mutant.id, "id", f"duplicate id {name!r}, also in {seen[name]}"))
             seen.setdefault(name, mutant.source)
+    families: dict[str, Text] = {}
+    declared_in: dict[str, str] = {}
+    for where, catalog in folders.items():
+        for family, title in catalog.families.items():
+            if families.setdefault(family, title) != title:
+                message = f"declared in {declared_in[family]} too, with another title: give each its own id"
+                problems.append(Problem(f"{where}/{FAMILIES_FILE}", family, "family", message))
+            declared_in.setdefault(family, where)
     if problems:
         raise InputError(problems)
-    families: dict[str, Text] = {}
-    for catalog in catalogs:
-        for family, title in catalog.families.items():
-            families.setdefault(family, title)
     return Catalog(
         tuple(mutant for catalog in catalogs for mutant in catalog.mutants),
         families,

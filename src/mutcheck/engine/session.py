@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 
 def catalog_of(config: Config) -> Catalog:
     """The catalog of the configuration's target, or every target's joined."""
-    catalogs = [load_catalog(one.catalog_dir, one.root, one.languages) for one in config.each_target()]
-    catalog = catalogs[0] if len(catalogs) == 1 else joined_catalogs(catalogs)
+    catalogs = {one.catalog: load_catalog(one.catalog_dir, one.root, one.languages) for one in config.each_target()}
+    catalog = next(iter(catalogs.values())) if len(catalogs) == 1 else joined_catalogs(catalogs)
     for source in catalog.ignored:
         print(f"warning: {source} is mutmut's copy of a project file, not a catalog file: not read", file=sys.stderr)
     return catalog
