@@ -3,6 +3,8 @@ verdict and every killing-test set compared, mutant by mutant, and both timed in
 
     python benchmarks/compare_naive.py PROJECT [--profile NAME] [--jobs N] [mutcheck run options...]
 
+With several targets ([tool.mutcheck.targets]), each mutant's naive run covers its own target's tests.
+
 mutcheck runs the full matrix (no --bail) in a scratch copy; the naive side writes each mutant's files
 into a copy of its own and runs the project's own `python -m pytest` over the configured tests (its
 addopts and plugins included), as many at once as mutcheck has workers, each stopped after ten times
@@ -67,13 +69,14 @@ def main() -> int:
     shutil.rmtree(results_path.parent)
     entries = [entry for entry in results["mutants"] if entry["id"] in applied]
 
-    tests = [*config.tests, *config.pytest_args]
-    unmutated = naive_run(project, [], tests)
-    limit = LIMIT_FACTOR * max(unmutated.seconds, 1.0)
+    # With several targets, each mutant runs its own target's tests, as mutcheck runs them.
+    tests = {one.target_name: [*one.tests, *config.pytest_args] for one in config.each_target()}
+    unmutated = [naive_run(project, [], suite) for suite in tests.values()]
+    limit = LIMIT_FACTOR * max(max(run.seconds for run in unmutated), 1.0)
 
     def naive(entry: dict) -> NaiveRun:
         writes = [(edit.path, edit.text, edit.encoding) for edit in applied[entry["id"]].files_written()]
-        return naive_run(project, writes, tests, limit)
+        return naive_run(project, writes, tests[entry.get("target")], limit)
 
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=arguments.jobs) as pool:
