@@ -9,7 +9,9 @@ import pytest
 from mutcheck.catalog.config import load_config
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.problems import InputError
+from mutcheck.report.html import render_html
 from mutcheck.report.markdown import render_markdown
+from mutcheck.report.stryker import render_stryker
 from tests.mutcheck.cli_runs import mutant, mutcheck, run
 from tests.mutcheck.engine_project import commit_all, families, make_engine_project
 from tests.mutcheck.results_docs import typed
@@ -122,11 +124,17 @@ def test_one_run_covers_each_target_against_its_own_tests(two_targets):
     assert [m["order"] for m in data["mutants"]] == sorted(m["order"] for m in data["mutants"])
 
 
-def test_the_comment_groups_each_targets_families_under_its_name(two_targets):
+def test_the_comment_html_and_stryker_report_group_each_targets_mutants_under_its_name(two_targets):
     _, _, data = run(two_targets, "--only", "SWAP", "--only", "SIGN")
     comment = render_markdown(typed(data), ("en",))
     assert "| tiny · boundary conditions | 1 |" in comment
     assert "| second · the sign gate | 1 |" in comment
+    html = render_html(typed(data), ("en",))
+    assert "<td>tiny · boundary conditions</td>" in html and "<td>second · the sign gate</td>" in html
+    assert "<p>second · the sign gate · <a" in html  # the mutant's details name its target too
+    stryker = render_stryker(typed(data))["files"]
+    assert [m["mutatorName"] for m in stryker["src/tiny.py"]["mutants"]] == ["tiny · boundary"]
+    assert [m["mutatorName"] for m in stryker["src/second.py"]["mutants"]] == ["second · sign-gate"]
 
 
 def test_target_chooses_one_and_only_runs_none_of_the_others_tests(two_targets):

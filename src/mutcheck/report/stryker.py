@@ -5,6 +5,7 @@ import platform
 from typing import Any
 
 from mutcheck.core.texts import say
+from mutcheck.report.view import family_label
 from mutcheck.results.model import MutantEntry, Results
 
 STATUS = {
@@ -35,7 +36,8 @@ def _mutant(results: Results, entry: MutantEntry, lang: str) -> dict[str, Any]:
     span = entry.span
     mutant = {
         "id": entry.id,
-        "mutatorName": entry.operator if entry.generic else entry.family,
+        # With several targets the target's name leads the family, as in the other reports.
+        "mutatorName": entry.operator if entry.generic else family_label(entry.target, entry.family),
         "description": entry.title[lang],
         "location": {
             # Stryker counts columns from 1 and ends exclusively, as LibCST's 0-based columns do.
