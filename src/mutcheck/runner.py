@@ -185,6 +185,7 @@ def _run_target(
         "generic": config.generic,
         "strict_generic": config.strict_generic,
         "languages": list(config.languages),
+        "chosen_targets": list(request.targets),
     }
     engine_run.timings["total"] = time.monotonic() - started
     guard = change_guard_section(change, matrix, config.root) if change is not None else None

@@ -140,8 +140,10 @@ def test_the_comment_html_and_stryker_report_group_each_targets_mutants_under_it
 def test_target_chooses_one_and_only_runs_none_of_the_others_tests(two_targets):
     code, output, data = run(two_targets, "--target", "second")
     assert code == ExitCode.OK, output
-    assert data["run"]["targets"] == ["second"]
+    assert (data["run"]["targets"], data["run"]["chosen_targets"]) == (["second"], ["second"])
     assert {test.split("::")[0] for test in data["tests"]} == {"tests/test_second.py"}
+    saved = mutcheck(two_targets, "report")  # the saved run says it was one target's
+    assert "part of the catalog, --target second" in saved.stderr, saved.stderr
     code, output, data = run(two_targets, "--only", "SIGN")
     assert code == ExitCode.OK, output
     assert "target tiny" not in output  # --only chose none of its mutants: its suite is not run

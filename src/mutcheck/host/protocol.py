@@ -91,7 +91,18 @@ def _phase(item: pytest.Item, when: str, **kwargs: object) -> tuple[CallInfo, Te
         and not call.excinfo.errisinstance(pytest.skip.Exception)
         and item.get_closest_marker("xfail") is None
     )
-    return call, None if cheap_failure else item.ihook.pytest_runtest_makereport(item=item, call=call)
+    if cheap_failure:
+        return call, None
+    try:
+        return call, item.ihook.pytest_runtest_makereport(item=item, call=call)
+    except Exception:
+        # On Python 3.11 a time-out's traceback can hold a frame with no line number (a loop's
+        # backward jump), which pytest's failure formatting cannot print; a unittest item builds
+        # its report even then, its exception handed to the call by the report hook. The time-out
+        # is the outcome, as the same test reports it on 3.12.
+        if call.excinfo is not None and call.excinfo.errisinstance(TestTimeout):
+            return call, None
+        raise
 
 
 def run_item(

@@ -12,7 +12,8 @@ if TYPE_CHECKING:
 
 def selection(run: RunFacts) -> str | None:
     """The options that made the run a subset of the catalog, as typed; None for the whole catalog."""
-    parts = [f"--only {name}" for name in run.only]
+    parts = [f"--target {name}" for name in run.chosen_targets]
+    parts += [f"--only {name}" for name in run.only]
     if run.diff_base:
         parts.append(f"--diff {run.diff_base}")
     if run.shard:

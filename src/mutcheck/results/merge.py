@@ -25,6 +25,7 @@ SAME_IN_EVERY_SHARD = (
     "strict_generic",
     "languages",
     "targets",
+    "chosen_targets",
 )
 MISSING_SHARDS_SHOWN = 10  # a file's n is untrusted: never list (or count through) all of a huge n
 

@@ -50,6 +50,7 @@ class RunFacts:
     strict_generic: bool = False
     languages: list[str] = field(default_factory=lambda: ["en", "zh"])
     targets: list[str] = field(default_factory=list)  # several targets' names; empty: one target
+    chosen_targets: list[str] = field(default_factory=list)  # --target's names; empty: every target
     timings: dict[str, float] | None = None  # None: not recorded (an older file, or a merge of one)
     copy: CopyFacts | None = None
     controls: ControlFacts | None = None
@@ -68,8 +69,9 @@ class RunFacts:
     def to_json(self) -> dict[str, Any]:
         # A fact not recorded is left out: the schema has no null for it; one target names none.
         data = {key: value for key, value in asdict(self).items() if value is not None or key in _NULLABLE_RUN_FACTS}
-        if not self.targets:
-            del data["targets"]
+        for key in ("targets", "chosen_targets"):
+            if not data[key]:
+                del data[key]
         return data
 
 
