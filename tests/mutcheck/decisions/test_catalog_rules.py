@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.catalog.catalog import load_catalog, unknown_killers
+from mutcheck.catalog.catalog import joined_catalogs, load_catalog, unknown_killers
 from mutcheck.core.problems import InputError
 from tests.mutcheck.decisions.problems import lines_of, problem_lines
 
@@ -371,3 +371,37 @@ def test_a_toml_file_that_only_shares_a_root_file_s_name_is_read_as_a_catalog_fi
 def test_a_catalog_folder_that_is_the_root_itself_reads_its_files(tmp_path):
     catalog = load_catalog(write_catalog(tmp_path, {"a.toml": entry_text()}).parent, tmp_path, LANGUAGES)
     assert (catalog.ignored, [mutant.id for mutant in catalog.mutants]) == ((), ["A1"])
+
+
+def test_several_targets_catalogs_join_in_order_and_agree_on_every_id_and_family(tmp_path):
+    gate = '[family.gate]\nen = "Gate"\nzh = "门"\n'
+    first = write_catalog(tmp_path, {"mutants/a/families.toml": gate, "mutants/a/a.toml": entry_text(aliases=["X"])})
+    write_catalog(tmp_path, {"mutants/b/families.toml": gate + '[family.loop]\nen = "Loop"\nzh = "环"\n'})
+    write_catalog(tmp_path, {"mutants/b/b.toml": entry_text(id="B1", family="loop") + entry_text(id="B2")})
+    (tmp_path / "mutants/b/pyproject.toml").write_text("[project]\n", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text("[project]\n", encoding="utf-8")  # mutmut's copy, ignored
+    catalogs = {
+        "mutants/a": load_catalog(first / "a", tmp_path, LANGUAGES),
+        "mutants/b": load_catalog(first / "b", tmp_path, LANGUAGES),
+    }
+    joined = joined_catalogs(catalogs)
+    assert [mutant.id for mutant in joined.mutants] == ["A1", "B1", "B2"]
+    assert joined.families == {"gate": {"en": "Gate", "zh": "门"}, "loop": {"en": "Loop", "zh": "环"}}
+    assert joined.ignored == ("mutants/b/pyproject.toml",)
+    assert joined.find("X").id == "A1"
+
+
+def test_an_id_alias_or_family_two_targets_catalogs_use_differently_is_refused(tmp_path):
+    root = write_catalog(tmp_path, {"mutants/a/a.toml": entry_text(aliases=["X"])})
+    write_catalog(tmp_path, {"mutants/b/b.toml": entry_text(id="X", aliases=["A1"]) + entry_text(id="B2")})
+    write_catalog(tmp_path, {"mutants/b/families.toml": '[family.gate]\nen = "Other"\nzh = "别"\n'})
+    catalogs = {
+        name: load_catalog(root / name.split("/")[1], tmp_path, LANGUAGES) for name in ("mutants/a", "mutants/b")
+    }
+    with pytest.raises(InputError) as error:
+        joined_catalogs(catalogs)
+    assert problem_lines(error.value) == [
+        "mutants/b/b.toml: X: id: duplicate id 'X', also in mutants/a/a.toml",
+        "mutants/b/b.toml: X: id: duplicate id 'A1', also in mutants/a/a.toml",
+        "mutants/b/families.toml: gate: family: declared in mutants/a too, with another title: give each its own id",
+    ]
