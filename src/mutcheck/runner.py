@@ -17,7 +17,13 @@ from mutcheck.core.extras import GENERIC, importing
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import target_files
 from mutcheck.engine.engine import Prepared
-from mutcheck.engine.session import applied_or_drifted, catalog_of, engine_options, run_with_progress, unknown_only
+from mutcheck.engine.session import (
+    applied_or_drifted,
+    engine_options,
+    run_with_progress,
+    target_catalogs,
+    unknown_only,
+)
 from mutcheck.selection.plan import Shard, narrow
 
 if TYPE_CHECKING:  # the results' modules load once the run is over
@@ -78,20 +84,19 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         "strict_generic": request.strict_generic,
     }
     config = load_config(request.root, overrides, request.profile).chosen_targets(request.targets)
-    targets = config.each_target()
-    if len(targets) > 1 and request.revert_base:
-        names = ", ".join(target.target_name for target in targets)
+    if len(config.targets) > 1 and request.revert_base:
+        names = ", ".join(target.name for target in config.targets)
         message = f"reverts one target's change at a time: add --target NAME ({names})"
         raise InputError([Problem("--revert", request.revert_base, "", message)])
-    if len(targets) > 1:  # the catalogs agree (ids, families); one target's run names its unknown --only itself
-        unknown = unknown_only(config, catalog_of(config), request.only)
+    joined, targets = target_catalogs(config)  # several: they agree on ids and families
+    if len(targets) > 1:  # with one target, its run names its unknown --only itself
+        unknown = unknown_only(config, joined, request.only)
         if unknown:
             raise InputError(unknown)
     from mutcheck.core.texts import say
 
     runs, started = [], STARTED
-    for target in targets:
-        catalog = catalog_of(target)
+    for target, catalog in targets:
         only = request.only
         if len(targets) > 1:
             only = tuple(name for name in request.only if not unknown_only(target, catalog, (name,)))

@@ -138,23 +138,28 @@ def _remove_test(source: str, name: str) -> str:
     return "".join(lines[: first - 1] + lines[node.end_lineno :])
 
 
-def test_a_commit_adding_a_guard_of_the_reference_implementation_and_its_test_is_killed_by_that_test(tmp_path):
-    """A scratch history of a copy of this repository's history-consolidation code: the base commit
-    counts only thinking blocks as thinking (guard G43 absent) and lacks the test that pins
-    redacted thinking; the head commit adds both."""
-    project = tmp_path / "project"
-    shutil.copytree(REPOSITORY / "src" / "consolidation", project / "src" / "consolidation")
-    shutil.copytree(REPOSITORY / "tests" / "consolidation", project / "tests" / "consolidation")
-    for name in ("__init__.py", "conftest.py"):
-        shutil.copy(REPOSITORY / "tests" / name, project / "tests" / name)
+def embedded_target_copy(project: Path, name: str) -> Path:
+    """A project holding a copy of one of this repository's embedded targets and its suite, as its one target."""
+    shutil.copytree(REPOSITORY / "src" / name, project / "src" / name)
+    shutil.copytree(REPOSITORY / "tests" / name, project / "tests" / name)
+    for conftest in ("__init__.py", "conftest.py"):
+        shutil.copy(REPOSITORY / "tests" / conftest, project / "tests" / conftest)
     (project / "mutants").mkdir()
     (project / "mutants" / "families.toml").write_text('[family.none]\nen = "none"\nzh = "无"\n', encoding="utf-8")
     (project / ".gitignore").write_text("__pycache__/\n", encoding="utf-8")
     (project / "pyproject.toml").write_text(
         '[tool.pytest.ini_options]\npythonpath = ["src"]\n\n'
-        '[tool.mutcheck]\ntarget = ["src/consolidation"]\ntests = ["tests/consolidation"]\njobs = 2\n',
+        f'[tool.mutcheck]\ntarget = ["src/{name}"]\ntests = ["tests/{name}"]\njobs = 2\n',
         encoding="utf-8",
     )
+    return project
+
+
+def test_a_commit_adding_a_guard_of_the_reference_implementation_and_its_test_is_killed_by_that_test(tmp_path):
+    """A scratch history of a copy of this repository's history-consolidation code: the base commit
+    counts only thinking blocks as thinking (guard G43 absent) and lacks the test that pins
+    redacted thinking; the head commit adds both."""
+    project = embedded_target_copy(tmp_path / "project", "consolidation")
     guarded = project / "src" / "consolidation" / "message_passes.py"
     tests = project / "tests" / "consolidation" / "test_converter.py"
     head_source, head_tests = guarded.read_text(encoding="utf-8"), tests.read_text(encoding="utf-8")
@@ -191,19 +196,7 @@ def test_the_bridge_commit_adding_the_raw_lifecycle_and_the_replay_fix_is_guarde
     """Seed 002 as a scratch history of a copy of the bridge target: the base commit writes every
     third-party reasoning as a summary and replays raw reasoning as the placeholder "tool call"; the
     head commit adds the raw lifecycle and the replay fix with their tests, B1 and B3."""
-    project = tmp_path / "project"
-    shutil.copytree(REPOSITORY / "src" / "bridge", project / "src" / "bridge")
-    shutil.copytree(REPOSITORY / "tests" / "bridge", project / "tests" / "bridge")
-    for name in ("__init__.py", "conftest.py"):
-        shutil.copy(REPOSITORY / "tests" / name, project / "tests" / name)
-    (project / "mutants").mkdir()
-    (project / "mutants" / "families.toml").write_text('[family.none]\nen = "none"\nzh = "无"\n', encoding="utf-8")
-    (project / ".gitignore").write_text("__pycache__/\n", encoding="utf-8")
-    (project / "pyproject.toml").write_text(
-        '[tool.pytest.ini_options]\npythonpath = ["src"]\n\n'
-        '[tool.mutcheck]\ntarget = ["src/bridge"]\ntests = ["tests/bridge"]\njobs = 2\n',
-        encoding="utf-8",
-    )
+    project = embedded_target_copy(tmp_path / "project", "bridge")
     edits = {  # the head's code and tests, and what the base had instead
         "src/bridge/stream.py": (
             "kind = RawReasoning if self.semantics == RAW else SummaryReasoning",

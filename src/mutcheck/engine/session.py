@@ -20,13 +20,19 @@ if TYPE_CHECKING:
     from mutcheck.mutation.revert import Change
 
 
+def target_catalogs(config: Config) -> tuple[Catalog, list[tuple[Config, Catalog]]]:
+    """Every target's catalog joined (the one target's, alone), and each target's configuration with
+    its catalog; each catalog is read once."""
+    parts = [(one, load_catalog(one.catalog_dir, one.root, one.languages)) for one in config.each_target()]
+    joined = parts[0][1] if len(parts) == 1 else joined_catalogs({one.catalog: catalog for one, catalog in parts})
+    for source in joined.ignored:
+        print(f"warning: {source} is mutmut's copy of a project file, not a catalog file: not read", file=sys.stderr)
+    return joined, parts
+
+
 def catalog_of(config: Config) -> Catalog:
     """The catalog of the configuration's target, or every target's joined."""
-    catalogs = {one.catalog: load_catalog(one.catalog_dir, one.root, one.languages) for one in config.each_target()}
-    catalog = next(iter(catalogs.values())) if len(catalogs) == 1 else joined_catalogs(catalogs)
-    for source in catalog.ignored:
-        print(f"warning: {source} is mutmut's copy of a project file, not a catalog file: not read", file=sys.stderr)
-    return catalog
+    return target_catalogs(config)[0]
 
 
 def unknown_only(
