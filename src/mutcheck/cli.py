@@ -222,6 +222,9 @@ def accept(mutant_ids: tuple[str, ...], project: Path | None, profile: str | Non
 )
 @click.option("--shard", help="Run shard k of n (k/n), a deterministic partition of the mutants.")
 @click.option("--bail", is_flag=True, help="Stop each mutant at its first killing test.")
+@click.option(
+    "--fresh", is_flag=True, help="Run every mutant: reuse no stored outcome, even where its evidence is unchanged."
+)
 @click.option("--generic/--no-generic", default=None, help="Also run mutmut's generic operator mutants.")
 @click.option("--strict-generic", is_flag=True, default=None, help="Generic survivors fail the run too.")
 @click.option("--jobs", type=click.IntRange(min=1), help="Parallel workers (default: CPU count).")
@@ -241,6 +244,7 @@ def run(
     revert_base: str | None,
     shard: str | None,
     bail: bool,
+    fresh: bool,
     generic: bool | None,
     strict_generic: bool | None,
     jobs: int | None,
@@ -274,6 +278,7 @@ def run(
         html_path=html_path,
         stryker_path=stryker_path,
         targets=targets,
+        fresh=fresh,
     )
     sys.exit(run_catalog(request, _console()))
 

@@ -1,5 +1,6 @@
 """One `mutcheck run`: the catalog applied and selected, the engine, the matrix, the reports written."""
 
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -14,17 +15,12 @@ from mutcheck.catalog.catalog import REVERT_FAMILY, unknown_killers
 from mutcheck.catalog.config import Config, load_config
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.extras import GENERIC, importing
+from mutcheck.core.git import head_sha
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import target_files
-from mutcheck.engine.engine import Prepared
-from mutcheck.engine.session import (
-    applied_or_drifted,
-    engine_options,
-    run_with_progress,
-    target_catalogs,
-    unknown_only,
-)
-from mutcheck.selection.plan import Shard, narrow
+from mutcheck.core.texts import say
+from mutcheck.results.unchanged import keep_results, run_key, stored_results
+from mutcheck.reuse.store import load_store, save_store, store_path
 
 if TYPE_CHECKING:  # the results' modules load once the run is over
     from mutcheck.catalog.catalog import Catalog
@@ -53,6 +49,7 @@ class RunRequest:
     html_path: Path | None = None
     stryker_path: Path | None = None
     targets: tuple[str, ...] = ()  # --target: only these of the project's targets
+    fresh: bool = False  # --fresh: reuse no stored outcome (the run still keeps its own)
 
 
 def write_text(path: Path, text: str) -> None:
@@ -63,7 +60,6 @@ def write_text(path: Path, text: str) -> None:
 
 def _save_state(config: Config, results: "Results", lang: str) -> None:
     """Keep the results for `report` and `show`; the run's outcome does not depend on it."""
-    from mutcheck.core.texts import say
     from mutcheck.results.state import save_run
 
     try:
@@ -88,24 +84,11 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         names = ", ".join(target.name for target in config.targets)
         message = f"reverts one target's change at a time: add --target NAME ({names})"
         raise InputError([Problem("--revert", request.revert_base, "", message)])
-    joined, targets = target_catalogs(config)  # several: they agree on ids and families
-    if len(targets) > 1:  # with one target, its run names its unknown --only itself
-        unknown = unknown_only(config, joined, request.only)
-        if unknown:
-            raise InputError(unknown)
-    from mutcheck.core.texts import say
-
-    runs, started = [], STARTED
-    for target, catalog in targets:
-        only = request.only
-        if len(targets) > 1:
-            only = tuple(name for name in request.only if not unknown_only(target, catalog, (name,)))
-            if request.only and not only:
-                continue  # --only chose none of this target's mutants
-            console.print(say(config.languages[0], "progress", "target", name=target.target_name), highlight=False)
-        results, chosen = _run_target(target, catalog, replace(request, only=only), console, started)
-        runs.append((target.target_name, results, chosen))
-        started = time.monotonic()
+    unchanged = [_unchanged_run(target, request) for target in config.each_target()]
+    if all(unchanged):  # nothing any target's run stood on changed: no catalog is applied, no test runs
+        runs = [(target.target_name, *found) for target, found in zip(config.each_target(), unchanged, strict=True)]
+    else:
+        runs = _run_targets(config, request, console)
     if not config.targets:
         results = runs[0][1]
     else:
@@ -115,11 +98,76 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     return _report(config, request, results, console)
 
 
+def _run_targets(config: Config, request: RunRequest, console: Console) -> list[tuple[str | None, "Results", int]]:
+    """Each target's run, one after the other: its name, results and how many mutants it chose."""
+    from mutcheck.engine.session import target_catalogs, unknown_only
+
+    joined, targets = target_catalogs(config)  # several: they agree on ids and families
+    if len(targets) > 1:  # with one target, its run names its unknown --only itself
+        unknown = unknown_only(config, joined, request.only)
+        if unknown:
+            raise InputError(unknown)
+    runs, started = [], STARTED
+    for target, catalog in targets:
+        only = request.only
+        if len(targets) > 1:
+            only = tuple(name for name in request.only if not unknown_only(target, catalog, (name,)))
+            if request.only and not only:
+                continue  # --only chose none of this target's mutants
+            console.print(say(config.languages[0], "progress", "target", name=target.target_name), highlight=False)
+        key = _run_key(target, request)
+        results, chosen = _run_target(target, catalog, replace(request, only=only), console, started, key)
+        runs.append((target.target_name, results, chosen))
+        started = time.monotonic()
+    return runs
+
+
+def _whole_runs(request: RunRequest) -> bool:
+    """Whether a run may be taken whole from the store: `--diff` and `--revert` depend on git, not only on files."""
+    return not (request.diff_base or request.revert_base)
+
+
+def _unchanged_run(config: Config, request: RunRequest) -> tuple["Results", int] | None:
+    """A target's stored run, taken whole when nothing it stood on changed (see `unchanged`)."""
+    if request.fresh or not _whole_runs(request):
+        return None
+    store = store_path(config.root, config.profile, config.target_name)
+    return stored_results(store, config, _run_key(config, request), STARTED)
+
+
+def _run_key(config: Config, request: RunRequest) -> str:
+    """What a target's results depend on besides the files it stood on and the environment."""
+    facts = {
+        "only": request.only,
+        "shard": request.shard,
+        "bail": request.bail,
+        "targets": request.targets,
+        "target": config.target,
+        "tests": config.tests,
+        "catalog": str(config.catalog_dir),
+        "pytest_args": config.pytest_args,
+        "generic": config.generic,
+        "strict_generic": config.strict_generic,
+        "languages": config.languages,
+        "jobs": config.jobs or os.cpu_count() or 1,
+        "timeout_factor": config.timeout_factor,
+        "timeout_constant": config.timeout_constant,
+        "baseline_rounds": config.baseline_rounds,
+    }
+    return run_key(facts)
+
+
 def _run_target(
-    config: Config, catalog: "Catalog", request: RunRequest, console: Console, started: float
+    config: Config, catalog: "Catalog", request: RunRequest, console: Console, started: float, key: str
 ) -> tuple["Results", int]:
     """One target's run: its results, and how many mutants it chose before `--shard` took its part.
     `started`: when this target's turn began (mutcheck's start for the first)."""
+    from mutcheck.engine.engine import Prepared
+    from mutcheck.engine.reusing import ReuseRequest, merged
+    from mutcheck.engine.session import applied_or_drifted, engine_options, run_with_progress
+    from mutcheck.selection.plan import Shard, narrow
+
+    store_file = store_path(config.root, config.profile, config.target_name)
     shard = Shard.parse(request.shard) if request.shard else None
     if config.generic:
         asked_by = ("--generic", "") if request.generic else ("pyproject.toml", "tool.mutcheck.generic")
@@ -163,8 +211,14 @@ def _run_target(
     if request.revert_base:  # the change's files are among the target's; their functions' coverage is needed
         files += target_files(config.root, config.target)
     engine_started = time.monotonic()
-    options = engine_options(config, request.bail)
+    stored = load_store(store_file)
+    lang = config.languages[0]
+    if stored.damaged:
+        print(say(lang, "progress", "store_damaged", reason=stored.damaged), file=sys.stderr)
+    reuse = ReuseRequest(None if request.fresh else stored, head_sha(config.root))
+    options = replace(engine_options(config, request.bail), reuse=reuse)
     engine_run, prepared = run_with_progress(config, files, prepare, options, console)
+    kept = engine_run.kept
     applied, change = prepared.mutants, prepared.change
     engine_run.timings["startup"] = engine_started - started
     if engine_run.collection_error:
@@ -195,12 +249,18 @@ def _run_target(
     engine_run.timings["total"] = time.monotonic() - started
     guard = change_guard_section(change, matrix, config.root) if change is not None else None
     results = build_results(matrix, engine_run, catalog, config.root, facts, prepared.order, guard, prepared.drifts)
+    if kept is not None:
+        try:
+            save_store(store_file, merged(stored, kept, set(engine_run.mutants)))
+            if _whole_runs(request):
+                keep_results(store_file, key, kept.files, results, len(prepared.order))
+        except OSError as error:
+            print(say(lang, "progress", "store_not_saved", error=error), file=sys.stderr)
     return results, len(prepared.order)
 
 
 def _report(config: Config, request: RunRequest, results: "Results", console: Console) -> ExitCode:
     """The requested files written, the run saved, the terminal report; the run's exit status."""
-    from mutcheck.core.texts import say
     from mutcheck.publish.actions import publish_in_actions
     from mutcheck.report import terminal
     from mutcheck.report.render import render

@@ -25,7 +25,7 @@ def pytest_runtest_makereport(item, call):
 CUT_UNITTEST = """
 import unittest
 
-from mutcheck.host.protocol import TestTimeout as Cut
+from mutcheck.host.timeouts import TestTimeout as Cut
 
 
 class CapTest(unittest.TestCase):

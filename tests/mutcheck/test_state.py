@@ -13,6 +13,7 @@ from mutcheck.core.exit_code import ExitCode
 from mutcheck.results.model import Results
 from mutcheck.results.results import load_results
 from mutcheck.results.state import KEPT_HEADS, current_run, project_folder, save_run
+from mutcheck.reuse.store import store_path
 from tests.mutcheck.engine_project import make_engine_project
 from tests.mutcheck.results_docs import document
 
@@ -40,9 +41,13 @@ def test_a_run_saves_its_results_in_the_cache_and_leaves_the_working_tree_clean(
     result = invoke(project, "run", *SUBSET, "--json", str(tmp_path / "results.json"))
     assert result.exit_code == ExitCode.EXPECTATION_FAILED, result.output  # SURVIVOR survives
     assert git(project, "status", "--porcelain") == ""
-    saved = [path.relative_to(cache) for path in cache.rglob("*") if path.is_file()]
+    saved = [path.relative_to(cache) for path in (cache / "mutcheck" / "runs").rglob("*") if path.is_file()]
     head = git(project, "rev-parse", "HEAD").strip()
     assert saved == [Path("mutcheck", "runs", project_folder(project).name, f"{head}.json")]
+    store = store_path(project, None, None)  # and the reuse store: each mutant's outcomes, and the run whole
+    assert sorted(path.name for path in store.parent.iterdir()) == sorted(
+        [store.name, store.with_suffix(".results.json").name, store.with_suffix(".inputs.json").name]
+    )
     assert document(cache / saved[0]) == document(tmp_path / "results.json")
 
 
@@ -130,8 +135,9 @@ def test_an_unwritable_cache_is_a_warning_and_leaves_the_exit_status_alone(tmp_p
     result = invoke(project, "run", "--only", "SWAP")
     assert result.exit_code == ExitCode.OK, result.output
     warnings = result.stderr.splitlines()
-    assert len(warnings) == 1
-    assert warnings[0].startswith("warning: this run's results were not saved for `mutcheck report` and `show`: ")
+    assert len(warnings) == 2
+    assert warnings[0].startswith("warning: the reuse store was not saved, the next run reuses nothing from this one: ")
+    assert warnings[1].startswith("warning: this run's results were not saved for `mutcheck report` and `show`: ")
     assert "Traceback" not in result.output
 
 

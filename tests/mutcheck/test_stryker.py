@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from mutcheck.cli import main
+from mutcheck.core.ci import in_ci
 from mutcheck.report.stryker import render_stryker
-from mutcheck.results.build import in_ci
 from tests.mutcheck.browser import chromium
 from tests.mutcheck.engine_project import CATALOG, make_engine_project
 from tests.mutcheck.npm_packages import npm_package, stryker_schema

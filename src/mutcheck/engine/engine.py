@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from mutcheck.catalog.config import Config
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.engine.collect import pytest_args_problem
+from mutcheck.engine.reusing import Kept, ReuseRequest, Reusing
 from mutcheck.host.collection_errors import log_lines
 from mutcheck.host.timeouts import time_limit
 from mutcheck.host.wire import (
@@ -29,6 +30,7 @@ from mutcheck.host.wire import (
     UnusableOption,
     read_event,
 )
+from mutcheck.reuse.decide import Reuse
 from mutcheck.sandbox.imports import Relocation, start_host
 from mutcheck.sandbox.interrupt import deferred
 from mutcheck.sandbox.lab import remove_stale, scratch_folder
@@ -67,14 +69,20 @@ class MutantRun:
     broken: str | None
     seconds: float
     time_limit: float
+    keepable: bool = False  # its outcomes can be kept for a later run's reuse (see `scheduler`)
+    reached: list[str] | None = None  # a keepable one's: the target functions its tests ran (None: not watched)
+    reuse: Reuse | None = None  # what the store said of it (None: no store, or --fresh)
 
 
 @dataclass
 class EngineRun:
     tests: list[str] = field(default_factory=list)
+    test_files: list[str] = field(default_factory=list)  # per test, its file relative to the project
+    modules: list[str] = field(default_factory=list)  # the project's Python files imported by collection
     baseline: list[BaselineRound] = field(default_factory=list)
     coverage: list[set[str]] = field(default_factory=list)  # per test, every target function it reached, however
     import_reached: set[str] = field(default_factory=set)  # target functions that ran before any test
+    in_subprocesses: set[int] = field(default_factory=set)  # tests that ran target code in a subprocess
     notes: list[str] = field(default_factory=list)  # what the host changed of the project's pytest options
     mutants: dict[str, MutantRun] = field(default_factory=dict)
     collection_error: str | None = None
@@ -85,6 +93,7 @@ class EngineRun:
     copy: ScratchCopy = field(default_factory=lambda: ScratchCopy(0, 0, 0.0))  # the project's scratch copy
     controls: dict[str, int] = field(default_factory=lambda: {"runs": 0, "tests": 0})  # unmutated runs, tests in them
     log: str = ""
+    kept: Kept | None = None  # what the run leaves the reuse store (None: asked for no reuse)
 
 
 @dataclass(frozen=True)
@@ -94,6 +103,7 @@ class EngineOptions:
     timeout_factor: float
     timeout_constant: float
     baseline_rounds: int
+    reuse: ReuseRequest | None = None  # None: neither reuse nor keep (`suggest`'s runs)
 
 
 @dataclass(frozen=True)
@@ -123,19 +133,22 @@ def _durations(run: EngineRun) -> list[float]:
 
 
 def _plan_mutants(
-    run: EngineRun, applied: list["AppliedMutant"], options: EngineOptions, scratch: Path
+    run: EngineRun, applied: list["AppliedMutant"], options: EngineOptions, scratch: Path, reusing: Reusing | None
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """The mutants the host runs, and the text of each file they edit: a mutant of one file carries
     its edit (where in that text, and what goes there), not the whole edited file, so the plan grows
-    with the edits, not with the files times the mutants."""
+    with the edits, not with the files times the mutants. A mutant whose stored outcomes stand (see
+    `reusing`) is not run."""
     durations = _durations(run)
     planned, sources = [], {}
     for mutant in applied:
         selected = select_tests(mutant.scope_qualname, run.coverage, run.import_reached)
         limit = time_limit(selected, durations, options.timeout_factor, options.timeout_constant)
-        run.mutants[mutant.mutant.id] = MutantRun(
+        record = run.mutants[mutant.mutant.id] = MutantRun(
             mutant.mutant.id, "none", None, selected, {}, {}, {}, False, None, 0.0, limit
         )
+        if selected and not mutant.equivalent_by_compilation and reusing is not None:
+            selected = reusing.consider(record, mutant, durations)
         if selected and not mutant.equivalent_by_compilation:
             file = mutant.mutant.file
             edit = None
@@ -171,6 +184,7 @@ def _record_mutant(run: EngineRun, event: MutantRan) -> MutantRun:
     mutant.timed_out = event.timed_out
     mutant.broken = event.broken
     mutant.seconds = event.seconds
+    mutant.keepable, mutant.reached = event.keepable, event.reached
     return mutant
 
 
@@ -230,7 +244,11 @@ def run_engine(
             host_started = time.monotonic()
             prepared = prepare(on_progress)
             run.timings["apply"] = time.monotonic() - host_started
-            _converse(host, read_fd, run, prepared.mutants, options, on_progress, host_started, scratch)
+            reusing = _converse(
+                host, read_fd, run, config, target_files, prepared, options, on_progress, host_started, scratch
+            )
+            if reusing is not None:
+                run.kept = reusing.kept(run, prepared.mutants)
         finally:
             with deferred():
                 os.close(read_fd)
@@ -251,23 +269,28 @@ def _converse(
     host: subprocess.Popen,
     read_fd: int,
     run: EngineRun,
-    applied: list["AppliedMutant"],
+    config: Config,
+    target_files: list[str],
+    prepared: Prepared,
     options: EngineOptions,
     on_progress: Callable[[str, Any], None],
     host_started: float,
     scratch: Path,
-) -> None:
+) -> Reusing | None:
+    """The host's events until it is done; the run's reuse, once the baseline passed and it was asked for."""
     planned_at = collected_at = time.monotonic()  # the host's moments share this clock
+    reusing = None
     with os.fdopen(os.dup(read_fd), "r", encoding="utf-8") as events:
         for line in events:
             event = read_event(line)
             if isinstance(event, CollectionFailed):
                 run.collection_error = event.broken
-                return
+                return None
             if isinstance(event, UnusableOption):
                 raise InputError([Problem(event.source, "", event.field, event.message)])
             if isinstance(event, Collected):
                 run.tests = event.tests
+                run.test_files, run.modules = event.files or [], event.modules or []
                 run.notes = event.notes
                 collected_at = event.collected
                 run.timings["host_start"] = event.collection_started - host_started
@@ -290,13 +313,16 @@ def _converse(
                         {name for kind in REACH_KINDS for name in result.get(kind, ())} for result in results
                     ]
                     run.import_reached = set(event.import_reached or ())
+                    run.in_subprocesses = {index for index, result in enumerate(results) if result.get("subprocess")}
                 on_progress("baseline", event.round)
                 if event.round == options.baseline_rounds:
                     planned_at = time.monotonic()
                     run.timings["baseline"] = event.at - collected_at
-                    planned, sources = (
-                        _plan_mutants(run, applied, options, scratch) if baseline_passed(run) else ([], {})
-                    )
+                    planned, sources = [], {}
+                    if baseline_passed(run):
+                        if options.reuse is not None:
+                            reusing = Reusing(options.reuse, scratch, config, options, run, target_files)
+                        planned, sources = _plan_mutants(run, prepared.mutants, options, scratch, reusing)
                     on_progress("planned", len(planned))
                     plan = MutantPlan(
                         planned, sources, _durations(run), options.timeout_factor, options.timeout_constant
@@ -308,6 +334,7 @@ def _converse(
             elif isinstance(event, RunDone):
                 run.controls = event.controls
                 run.mutant_phase_seconds = run.timings["mutants"] = time.monotonic() - planned_at
-                return
+                return reusing
     # The stream ended without "done": the host died (its log says why).
     run.collection_error = run.collection_error or "the pytest host stopped unexpectedly"
+    return None

@@ -13,6 +13,7 @@ from mutcheck.catalog.config import Config
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.engine.engine import EngineOptions, EngineRun, Prepared, run_engine
 from mutcheck.engine.progress import Progress
+from mutcheck.reuse.guard import stamps, store_folder, undo_changes
 
 if TYPE_CHECKING:
     from mutcheck.mutation.drift import Drift
@@ -105,9 +106,12 @@ def run_with_progress(
     options: EngineOptions,
     console: Console,
 ) -> tuple[EngineRun, Prepared]:
-    """The engine, its progress on `console` in the first configured language."""
+    """The engine, its progress on `console` in the first configured language; whatever the
+    project's code changed in the reuse store's folder while it ran is removed (see `guard`)."""
     progress = Progress(console, options.baseline_rounds, config.languages[0])
+    store, before = store_folder(), stamps(store_folder())
     try:
         return run_engine(config, files, prepare, options, progress)
     finally:
         progress.stop()
+        undo_changes(store, before)

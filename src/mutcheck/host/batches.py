@@ -8,11 +8,11 @@ import pytest
 
 from mutcheck.core.outcome import PASSED, TIMEOUT
 from mutcheck.host.events import EventWriter
-from mutcheck.host.protocol import TestResult, TestTimeout, run_item
+from mutcheck.host.protocol import TestResult, run_item
 from mutcheck.host.reach import Reach
 from mutcheck.host.subprocesses import SubprocessReach
 from mutcheck.host.swap import Marker
-from mutcheck.host.timeouts import Alarm
+from mutcheck.host.timeouts import Alarm, TestTimeout
 
 WITNESSES_PER_MUTANT = 2
 
@@ -24,14 +24,18 @@ def run_tests(
     bail: bool,
     limits: list[float],
     marker: Marker | None = None,
+    reach: Reach | None = None,
 ) -> None:
     """Run `selected` items in order, one event per test, stopping at the first failure if `bail`.
 
     A test charged more than its limit (seconds, one per selected test) is interrupted and
     recorded as a timeout; the tests after it still run. With a swapped mutant's `marker`, each
-    test's event says whether the mutated code started during it (`ran`).
+    test's event says whether the mutated code started during it (`ran`); with a `reach`, the
+    target functions the tests ran are said before the end (`reached`).
     """
     witnesses = 0
+    if reach:
+        reach.start_test()
     alarm = Alarm()
     signal.signal(signal.SIGALRM, alarm)
     for position, index in enumerate(selected):
@@ -53,6 +57,9 @@ def run_tests(
         events.write(event)
         if bail and result.outcome not in (PASSED, "skipped"):
             break
+    if reach:
+        reached = reach.stop_test()
+        events.write({"reached": sorted({*reached.covered, *reached.cached})})
     events.write({"done": True})
 
 

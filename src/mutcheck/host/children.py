@@ -61,6 +61,8 @@ class Child:
     resumes: int = 0
     sequences: list[list[int]] = field(default_factory=list)  # what each of its processes ran, in order
     seconds: float = 0.0  # from its start to its last process's end
+    reached: list[str] | None = None  # a swap's: the target functions its tests ran, said at the end
+    confirmed: bool = False  # some outcomes were settled by a run in the suite's order (see `scheduler`)
 
     def overdue(self) -> float:
         """Charged seconds past its budget (negative while within it). Until the wall clock
@@ -201,6 +203,8 @@ def absorb(child: Child, data: bytes) -> None:
         event = json.loads(line)
         if "broken" in event:
             child.broken = event["broken"]
+        elif "reached" in event:
+            child.reached = event["reached"]
         elif event.get("done"):
             child.finished = True
         elif event.get("running"):

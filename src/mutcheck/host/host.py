@@ -24,6 +24,7 @@ from mutcheck.host.collection_errors import CollectionError, described, in_one_l
 from mutcheck.host.collection_needs import NeedsRecorder
 from mutcheck.host.events import EventWriter
 from mutcheck.host.import_reach import ImportReach
+from mutcheck.host.project_files import imported_modules, test_files
 from mutcheck.host.protocol import last_error, logged_failures
 from mutcheck.host.pytest_compat import rewrite_only_the_suite
 from mutcheck.host.pytest_options import silence_terminal, switch_off_xdist, unusable_option
@@ -141,7 +142,11 @@ class HostPlugin:
             return True
         tests = [item.nodeid for item in session.items]
         needs = self.needs.found() if self.needs else None
-        events.write_line(event_json(Collected(tests, self.notes, self.collection_started, time.monotonic(), needs)))
+        files = modules = None
+        if self.spec.mode == FULL:
+            files, modules = test_files(session.items, self.spec.project), imported_modules(self.spec.project)
+        collected = Collected(tests, self.notes, self.collection_started, time.monotonic(), needs, files, modules)
+        events.write_line(event_json(collected))
         if self.spec.mode == COLLECT:
             return True
         host = Scheduler(self.spec, session, time.monotonic() - STARTED)

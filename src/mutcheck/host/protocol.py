@@ -21,15 +21,11 @@ from pytest import CallInfo, TestReport
 from mutcheck.core.outcome import ERROR, FAILED, PASSED, SKIPPED, TIMEOUT
 from mutcheck.host.clock import Stopwatch
 from mutcheck.host.pytest_compat import release_request, renew_request, reraised_exceptions
+from mutcheck.host.timeouts import TestTimeout
 
 _WITNESS_LIMIT = 300
 _LISTENER = "mutcheck-logged-failures"
 _ERROR_LINE = re.compile(r"^(?:E\s+)?(\w*(?:Error|Exception)\b.*)$")
-
-
-class TestTimeout(BaseException):
-    """Raised inside a test that outlived its time limit (from a SIGALRM handler). A BaseException,
-    so that `except Exception` or `pytest.raises(Exception)` in a test cannot swallow it."""
 
 
 @dataclass(frozen=True)

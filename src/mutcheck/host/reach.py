@@ -86,9 +86,14 @@ class Reach:
         self._seen(frame.f_code)
 
 
+def watching_is_cheap() -> bool:
+    """Whether a `Reach` would listen to `sys.monitoring` (3.12+, our tool id free), not trace calls."""
+    return hasattr(sys, "monitoring") and sys.monitoring.get_tool(TOOL_ID) is None
+
+
 def _claim_tool(callback: Callable[[CodeType, int], object]) -> bool:
     """Listen with `callback` under our tool id; False without sys.monitoring or if another tool holds the id."""
-    if not hasattr(sys, "monitoring") or sys.monitoring.get_tool(TOOL_ID) is not None:
+    if not watching_is_cheap():
         return False
     events = sys.monitoring.events
     sys.monitoring.use_tool_id(TOOL_ID, _TOOL_NAME)

@@ -20,7 +20,7 @@ from mutcheck.host.children import Child, absorb, fork, read_all, read_ready, re
 from mutcheck.host.clock import Stopwatch
 from mutcheck.host.controls import Controls
 from mutcheck.host.events import EventWriter
-from mutcheck.host.reach import Reach
+from mutcheck.host.reach import Reach, watching_is_cheap
 from mutcheck.host.subprocesses import SubprocessReach
 from mutcheck.host.swap import LiveFunctions, Swap, prepare_swap
 from mutcheck.host.timeouts import test_limit, time_limit
@@ -174,7 +174,10 @@ class Scheduler:
 
             def body(events: EventWriter) -> None:
                 swap.apply()
-                run_tests(self.items, selected, events, self.spec.bail, self._limits(selected), swap.marker)
+                # what the tests ran under the mutant, the evidence a later run's reuse checks, where
+                # watching is nearly free (3.12+); elsewhere a later run checks the target files whole
+                reach = Reach(set(self.spec.target_files), None, self.live.caches) if watching_is_cheap() else None
+                run_tests(self.items, selected, events, self.spec.bail, self._limits(selected), swap.marker, reach)
 
             pid, read_fd = fork(body)
             child = Child(mutant, selected, pid, read_fd, budget, Stopwatch(pid), now, swap=swap)
@@ -260,6 +263,7 @@ class Scheduler:
         """What the suite's order said of each doubtful test: a failure there (after the mutated code
         started, on a swap) is a kill; anything else stays order-dependent."""
         child = confirming.confirms
+        child.confirmed = True  # some outcomes come from another process, in another order
         started = False
         for index in confirming.selected:
             started = started or confirming.ran.get(index, False)
@@ -282,8 +286,21 @@ class Scheduler:
             dict(child.durations),
             dict(child.witnesses),
             child.seconds,
+            keepable := self._keepable(child),
+            child.reached if keepable else None,
         )
         self.events.write_line(event_json(event))
+
+    @staticmethod
+    def _keepable(child: Child) -> bool:
+        """A swap that ran its tests once, in one process, to the end: what it reached is all it ran."""
+        return (
+            child.swap is not None
+            and child.finished
+            and not child.confirmed
+            and len(child.sequences) == 1
+            and not (child.timed_out or child.crashed or child.broken)
+        )
 
     def mutants(self) -> None:
         self.pending = pending = list(self.plan.mutants)

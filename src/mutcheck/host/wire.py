@@ -85,6 +85,8 @@ class Collected:
     collection_started: float  # moments on the system's monotonic clock, which the engine shares
     collected: float
     needs: dict[str, list[str]] | None = None  # COLLECT with `needs`: what collecting took from outside
+    files: list[str] | None = None  # FULL: per test, its file, relative to the project
+    modules: list[str] | None = None  # FULL: the project's Python files imported by then, relative to it
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,8 @@ class MutantRan:
     durations: dict[int, float]
     witnesses: dict[int, str]
     seconds: float
+    keepable: bool = False  # ran on the swap path once, to the end: its outcomes can be kept for reuse
+    reached: list[str] | None = None  # a keepable swap's: the target functions its tests ran (None: not watched)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from mutcheck.core.escape import visible
 from mutcheck.core.texts import describe, say
 from mutcheck.core.verdicts import VERDICTS
 from mutcheck.report.view import build_view, change_guard_view, family_label
-from mutcheck.results.model import Baseline, MutantEntry, Results
+from mutcheck.results.model import Baseline, MutantEntry, Results, reused_from_store
 
 GENERIC_SURVIVORS_LISTED = 20
 
@@ -50,6 +50,9 @@ def verdict_line(results: Results, lang: str) -> str:
         parts.append(_line(lang, "unreviewed_gaps", count=summary.unreviewed_gaps))
     if summary.drifted:
         parts.append(_line(lang, "drifted", count=summary.drifted))
+    if reused_from_store(results):
+        considered = sum(mutant.reuse is not None for mutant in results.mutants)
+        parts.append(_line(lang, "reused", count=summary.reused, total=considered))
     unmet = summary.expectations_unmet
     if unmet:
         parts.append(_line(lang, "unmet", count=unmet))

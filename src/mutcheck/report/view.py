@@ -8,7 +8,7 @@ from typing import Any
 from mutcheck.core.change_labels import WHOLE_CHANGE, lines_label, shown_base
 from mutcheck.core.texts import describe, say
 from mutcheck.core.verdicts import UNMET_KINDS, VERDICTS
-from mutcheck.results.model import DriftEntry, MutantEntry, Results
+from mutcheck.results.model import DriftEntry, MutantEntry, Results, reused_from_store
 
 # Matrix symbols per outcome (the legend in strings.toml explains them).
 SYMBOLS = {
@@ -233,11 +233,20 @@ def _facts(results: Results, lang: str) -> list[str]:
             phase=f"{run.mutant_phase_seconds:.1f}",
             jobs=run.jobs,
         ),
+        *_reused(results, lang),
         say(lang, "text", "version_line", version=run.mutcheck_version, python=run.python),
         say(lang, "text", "head_line", sha=sha) if sha else say(lang, "text", "no_head"),
         *([say(lang, "text", "uncommitted_line")] if run.uncommitted_changes else []),
         *_order_dependent(baseline.order_dependent, lang),
     ]
+
+
+def _reused(results: Results, lang: str) -> list[str]:
+    """How many mutants the run took from the reuse store, when it consulted one."""
+    if not reused_from_store(results):
+        return []
+    considered = sum(mutant.reuse is not None for mutant in results.mutants)
+    return [say(lang, "text", "reused_line", count=results.summary.reused, total=considered)]
 
 
 def _order_dependent(tests: list[str], lang: str) -> list[str]:

@@ -2,13 +2,13 @@
 
 import hashlib
 import json
-import os
 import platform
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mutcheck import __version__
 from mutcheck.catalog.catalog import REVERT_FAMILY, Catalog
+from mutcheck.core.ci import in_ci
 from mutcheck.core.git import head_sha, uncommitted_changes
 from mutcheck.core.outcome import ORDER_DEPENDENT
 from mutcheck.core.texts import say
@@ -25,6 +25,7 @@ from mutcheck.results.model import (
     MutantEntry,
     Proposal,
     Results,
+    Reused,
     RunFacts,
 )
 from mutcheck.results.results import summarize
@@ -40,11 +41,6 @@ def catalog_digest(catalog: Catalog) -> str:
         for m in catalog.mutants
     ]
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
-
-
-def in_ci() -> bool:
-    """The `CI` environment variable says so, as GitHub Actions, GitLab and most CI services set it."""
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no", "off")
 
 
 def _mutant_entry(result: MutantResult, order: int) -> MutantEntry:
@@ -73,6 +69,7 @@ def _mutant_entry(result: MutantResult, order: int) -> MutantEntry:
         killed_by=list(mutant.killed_by),
         path=run.path,
         fallback=Fallback(**run.fallback) if run.fallback else None,
+        reuse=Reused(run.reuse.reused, run.reuse.source, list(run.reuse.changed)) if run.reuse else None,
         verdict=result.verdict,
         expectation_met=result.expectation_met,
         problems=list(result.problems),

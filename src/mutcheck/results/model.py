@@ -6,6 +6,7 @@ from typing import Any
 
 from mutcheck.core.source_text import Span
 from mutcheck.core.verdicts import Unmet
+from mutcheck.reuse.decide import NOT_STORED
 
 FORMAT = "mutcheck-results"
 VERSION = 1
@@ -111,6 +112,19 @@ class Fallback:
 
 
 @dataclass(frozen=True)
+class Reused:
+    """What the reuse store said of a mutant: its outcomes reused (evidence unchanged), or what
+    changed so that it ran again. `source`: the commit of the run compared with (JSON: `from`)."""
+
+    reused: bool
+    source: str | None
+    changed: list[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"reused": self.reused, "from": self.source, "changed": list(self.changed)}
+
+
+@dataclass(frozen=True)
 class MutantEntry:
     """One mutant of the run: what it changed, what the catalog expects, and what the tests said.
     `outcomes` and `witnesses` are keyed by the test's index in `Results.tests`."""
@@ -150,13 +164,15 @@ class MutantEntry:
     broken: str | None = None
     fallback: Fallback | None = None
     target: str | None = None  # when the run had several targets
+    reuse: Reused | None = None  # None: the run consulted no store (--fresh, or a file written before it)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "MutantEntry":
-        fallback = data.get("fallback")
+        fallback, reuse = data.get("fallback"), data.get("reuse")
         return cls(
             **{
                 **data,
+                "reuse": Reused(reuse["reused"], reuse["from"], reuse["changed"]) if reuse else None,
                 "span": Span(**data["span"]),
                 "problems": [Unmet(**problem) for problem in data["problems"]],
                 "outcomes": {int(index): outcome for index, outcome in data["outcomes"].items()},
@@ -169,7 +185,8 @@ class MutantEntry:
         data = asdict(self)
         data["outcomes"] = {str(index): outcome for index, outcome in sorted(self.outcomes.items())}
         data["witnesses"] = {str(index): witness for index, witness in sorted(self.witnesses.items())}
-        for key in ("replacement", "target"):  # not recorded, or a run of one target
+        data["reuse"] = self.reuse.to_json() if self.reuse else None
+        for key in ("replacement", "target", "reuse"):  # not recorded, a run of one target, no store consulted
             if data[key] is None:
                 del data[key]
         return data
@@ -206,10 +223,17 @@ class Summary:
     known_gaps: int = 0
     unreviewed_gaps: int = 0
     drifted: int = 0
+    reused: int = 0  # mutants whose stored outcomes were reused, generic ones too
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Summary":
         return cls(**{**data, "generic": GenericSummary(**data["generic"])})
+
+
+def reused_from_store(results: "Results") -> bool:
+    """Whether the run found earlier outcomes of any of its mutants in the reuse store (a first
+    run, or one with --fresh, found none: it has nothing to say of reuse)."""
+    return any(mutant.reuse is not None and mutant.reuse.changed != [NOT_STORED] for mutant in results.mutants)
 
 
 @dataclass(frozen=True)

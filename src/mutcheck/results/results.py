@@ -36,6 +36,7 @@ def summarize(mutants: list[MutantEntry], baseline_ok: bool, drifted: int = 0) -
         generic=GenericSummary(len(generic), _verdict_counts(generic)),
         expectations_unmet=unmet,
         drifted=drifted,
+        reused=sum(bool(mutant.reuse and mutant.reuse.reused) for mutant in mutants),
         exit_code=int(run_status(baseline_ok, bool(unmet or drifted))),
     )
 

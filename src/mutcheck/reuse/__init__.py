@@ -1,0 +1,1 @@
+"""Reusing a mutant's earlier outcomes when every piece of evidence that decided them is unchanged."""

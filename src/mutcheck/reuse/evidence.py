@@ -1,0 +1,180 @@
+"""The evidence a mutant's outcomes stand on, as labelled digests: the run's environment and the
+code every test stands on (one set for the whole run), and the mutant's own (its edit, the tests
+that reach it, their files, the target functions they ran under it).
+
+A label names what it covers, so that a stored label can be computed again from today's files:
+`function:NAME` is NAME's code in every target file, `test:PATH` a test file whole, `module:PATH`
+a module's module-level code, `file:PATH` a file whole.
+"""
+
+import json
+import os
+import sys
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+
+from mutcheck import __version__
+from mutcheck.reuse.digests import SourceDigests, digest, source_digests
+
+INI_FILES = ("pyproject.toml", "pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg")  # where pytest reads options
+MUTANT, TESTS = "mutant", "tests"
+
+
+@cache
+def mutcheck_itself() -> str:
+    """mutcheck's version and its own files (an editable install changes without a new version)."""
+    package = Path(__file__).resolve().parents[1]
+    files = sorted(path for path in package.rglob("*") if path.is_file() and "__pycache__" not in path.parts)
+    return digest(
+        "\0".join([__version__, *(f"{path.relative_to(package)}:{digest(path.read_bytes())}" for path in files)])
+    )
+
+
+@cache
+def installed() -> str:
+    """The installed distributions and their versions (their metadata folders' names, as
+    `name-version.dist-info`) and path files, on every `sys.path` folder, as one digest."""
+    names = []
+    for folder in sys.path:
+        try:
+            entries = os.listdir(folder or ".")
+        except OSError:
+            continue
+        names += [f"{folder}/{name}" for name in entries if name.endswith((".dist-info", ".egg-info", ".pth"))]
+    return digest("\n".join(sorted(names)))
+
+
+class Evidence:
+    """Today's digests of a project's files, each file read and parsed once."""
+
+    def __init__(self, root: Path, target_files: Iterable[str], test_files: Iterable[str]) -> None:
+        self.root = root
+        self.target_files = sorted(set(target_files))
+        self.test_files = set(test_files)
+        self._parsed: dict[str, SourceDigests | None] = {}
+
+    def parsed(self, path: str) -> SourceDigests | None:
+        """The file's digests; None for a file that is gone or unreadable."""
+        if path not in self._parsed:
+            try:
+                data = (self.root / path).read_bytes()
+            except OSError:
+                self._parsed[path] = None
+            else:
+                self._parsed[path] = source_digests(data, tests=path in self.test_files)
+        return self._parsed[path]
+
+    def function(self, qualname: str) -> str:
+        """`qualname`'s code in every target file (Python's names do not say which file)."""
+        parts = []
+        for path in self.target_files:
+            parsed = self.parsed(path)
+            parts.append(parsed.function(qualname) if parsed else "")
+        return digest("\0".join(parts))
+
+    def label(self, label: str) -> str:
+        """Today's digest for a stored label ("" for what no longer exists)."""
+        kind, _, name = label.partition(":")
+        if kind == "function":
+            return self.function(name)
+        parsed = self.parsed(name)
+        if parsed is None:
+            return ""
+        return parsed.module_level if kind == "module" else parsed.whole
+
+    def environment(self, settings: dict[str, object], modules: list[str], data_files: list[str]) -> dict[str, str]:
+        """What every mutant of the run stands on: Python, the installed distributions, mutcheck,
+        the run's settings, pytest's ini files, the module-level code of every module the suite
+        imported, the whole of those that are neither target nor test files (helpers, conftests,
+        plugins), and the test folders' data files."""
+        found = {
+            "python": digest(sys.version),
+            "packages": installed(),
+            "mutcheck": mutcheck_itself(),
+            "settings": digest(json.dumps(settings, sort_keys=True, default=str)),
+        }
+        for name in INI_FILES:
+            if (self.root / name).is_file():
+                found[f"file:{name}"] = self.label(f"file:{name}")
+        targets = set(self.target_files)
+        for path in modules:
+            found[f"module:{path}"] = self.label(f"module:{path}")
+            if path not in targets and path not in self.test_files:
+                found[f"file:{path}"] = self.label(f"file:{path}")
+        for path in data_files:
+            found[f"file:{path}"] = self.label(f"file:{path}")
+        return found
+
+    def mutant(self, edit: str, tests: list[str], files: set[str], functions: set[str] | None) -> dict[str, str]:
+        """A mutant's own evidence: its edit, the tests that reach it (node ids), their files, and
+        the target functions they ran (under the mutant, and the mutated one); where they were not
+        watched (None), every target file whole."""
+        found = {MUTANT: digest(edit), TESTS: digest("\n".join(sorted(tests)))}
+        found.update({f"test:{path}": self.label(f"file:{path}") for path in sorted(files) if path})
+        if functions is None:
+            found.update({f"file:{path}": self.label(f"file:{path}") for path in self.target_files})
+        else:
+            found.update({f"function:{name}": self.function(name) for name in sorted(functions)})
+        return found
+
+    def again(self, stored: dict[str, str], edit: str, tests: list[str]) -> dict[str, str]:
+        """Today's digests for the labels of a stored mutant's evidence."""
+        today = {}
+        for label in stored:
+            if label == MUTANT:
+                today[label] = digest(edit)
+            elif label == TESTS:
+                today[label] = digest("\n".join(sorted(tests)))
+            elif label.startswith("test:"):
+                today[label] = self.label("file:" + label.removeprefix("test:"))
+            else:
+                today[label] = self.label(label)
+        return today
+
+
+def changed(before: dict[str, str], now: dict[str, str]) -> list[str]:
+    """The labels whose digest differs, or that one side lacks, sorted."""
+    return sorted(label for label in before.keys() | now.keys() if before.get(label) != now.get(label))
+
+
+def listed_files(root: Path, folders: Iterable[str], suffixes: tuple[str, ...] = ()) -> set[str]:
+    """Every file under `folders` (files or folders, relative to `root`), relative to `root`; with
+    `suffixes`, only those ending so. Bytecode caches are left out."""
+    found = set()
+    for folder in folders:
+        path = root / folder
+        candidates = [path] if path.is_file() else path.rglob("*") if path.is_dir() else []
+        for candidate in candidates:
+            if "__pycache__" in candidate.parts or not candidate.is_file():
+                continue
+            if not suffixes or candidate.suffix in suffixes:
+                found.add(str(candidate.relative_to(root)))
+    return found
+
+
+def input_files(
+    root: Path, tests: Iterable[str], targets: Iterable[str], catalog: str, modules: Iterable[str]
+) -> set[str]:
+    """Every file a whole run stands on: the modules the suite imported, every file under the test
+    folders (a new test file changes the suite), the target's Python files, the catalog's files
+    and pytest's ini files."""
+    found = set(modules) | listed_files(root, tests) | listed_files(root, targets, (".py",))
+    found |= listed_files(root, [catalog], (".toml",))
+    return found | {name for name in INI_FILES if (root / name).is_file()}
+
+
+def file_digests(root: Path, paths: Iterable[str]) -> dict[str, str]:
+    """Each file's digest, whole ("" for one that is gone)."""
+    found = {}
+    for path in paths:
+        try:
+            found[path] = digest((root / path).read_bytes())
+        except OSError:
+            found[path] = ""
+    return found
+
+
+def data_files(root: Path, tests: Iterable[str]) -> list[str]:
+    """The files under the test folders that are not Python: data a test may read."""
+    return sorted(path for path in listed_files(root, tests) if not path.endswith((".py", ".pyc")))
