@@ -51,7 +51,7 @@ class Reusing:
         self.request = request
         self.tests = run.tests
         self.test_files = run.test_files
-        self.evidence = Evidence(scratch, target_files, run.test_files)
+        self.evidence = Evidence(scratch, target_files, run.test_files, run.modules)
         settings = {
             "pytest_args": config.pytest_args,
             "tests": config.tests,
@@ -59,10 +59,9 @@ class Reusing:
             "timeout_factor": options.timeout_factor,
             "timeout_constant": options.timeout_constant,
             "baseline_rounds": options.baseline_rounds,
-            "jobs": options.jobs,
             "bail": options.bail,
         }
-        self.environment = self.evidence.environment(settings, run.modules, data_files(scratch, config.tests))
+        self.environment = self.evidence.environment(settings, data_files(scratch, config.tests))
         store = request.store
         self.reuser = Reuser(store, self.evidence, self.environment) if store is not None else None
         self.options = options

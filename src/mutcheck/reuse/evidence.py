@@ -31,7 +31,6 @@ def mutcheck_itself() -> str:
     )
 
 
-@cache
 def installed() -> str:
     """The installed distributions and their versions (their metadata folders' names, as
     `name-version.dist-info`) and path files, on every `sys.path` folder, as one digest."""
@@ -48,10 +47,13 @@ def installed() -> str:
 class Evidence:
     """Today's digests of a project's files, each file read and parsed once."""
 
-    def __init__(self, root: Path, target_files: Iterable[str], test_files: Iterable[str]) -> None:
+    def __init__(
+        self, root: Path, target_files: Iterable[str], test_files: Iterable[str], modules: Iterable[str] = ()
+    ) -> None:
         self.root = root
         self.target_files = sorted(set(target_files))
         self.test_files = set(test_files)
+        self.modules = set(modules)  # the project's Python files the suite imported
         self._parsed: dict[str, SourceDigests | None] = {}
 
     def parsed(self, path: str) -> SourceDigests | None:
@@ -83,11 +85,12 @@ class Evidence:
             return ""
         return parsed.module_level if kind == "module" else parsed.whole
 
-    def environment(self, settings: dict[str, object], modules: list[str], data_files: list[str]) -> dict[str, str]:
+    def environment(self, settings: dict[str, object], data_files: list[str]) -> dict[str, str]:
         """What every mutant of the run stands on: Python, the installed distributions, mutcheck,
         the run's settings, pytest's ini files, the module-level code of every module the suite
-        imported, the whole of those that are neither target nor test files (helpers, conftests,
-        plugins), and the test folders' data files."""
+        imported (a test module's is its own tests' evidence), the whole of those that are neither
+        target nor test files (helpers, plugins, conftests that define hooks: a conftest of
+        fixtures only is evidence of the tests below it) and the test folders' data files."""
         found = {
             "python": digest(sys.version),
             "packages": installed(),
@@ -98,12 +101,25 @@ class Evidence:
             if (self.root / name).is_file():
                 found[f"file:{name}"] = self.label(f"file:{name}")
         targets = set(self.target_files)
-        for path in modules:
+        for path in sorted(self.modules - self.test_files):
             found[f"module:{path}"] = self.label(f"module:{path}")
-            if path not in targets and path not in self.test_files:
+            if path not in targets and not (_is_conftest(path) and not self._defines_hooks(path)):
                 found[f"file:{path}"] = self.label(f"file:{path}")
         for path in data_files:
             found[f"file:{path}"] = self.label(f"file:{path}")
+        return found
+
+    def _defines_hooks(self, path: str) -> bool:
+        parsed = self.parsed(path)
+        return parsed is None or any("." not in name and name.startswith("pytest_") for name in parsed.functions)
+
+    def conftests(self, test_file: str) -> list[str]:
+        """The conftests the suite imported in the folders holding `test_file`, nearest first."""
+        found = []
+        for folder in Path(test_file).parents:
+            candidate = str(folder / "conftest.py") if str(folder) != "." else "conftest.py"
+            if candidate in self.modules:
+                found.append(candidate)
         return found
 
     def mutant(self, edit: str, tests: list[str], files: set[str], functions: set[str] | None) -> dict[str, str]:
@@ -111,6 +127,7 @@ class Evidence:
         the target functions they ran (under the mutant, and the mutated one); where they were not
         watched (None), every target file whole."""
         found = {MUTANT: digest(edit), TESTS: digest("\n".join(sorted(tests)))}
+        files = {*files, *(conftest for path in files if path for conftest in self.conftests(path))}
         found.update({f"test:{path}": self.label(f"file:{path}") for path in sorted(files) if path})
         if functions is None:
             found.update({f"file:{path}": self.label(f"file:{path}") for path in self.target_files})
@@ -131,6 +148,10 @@ class Evidence:
             else:
                 today[label] = self.label(label)
         return today
+
+
+def _is_conftest(path: str) -> bool:
+    return Path(path).name == "conftest.py"
 
 
 def changed(before: dict[str, str], now: dict[str, str]) -> list[str]:
