@@ -134,7 +134,8 @@ def test_shards_of_different_runs_are_refused(shards):
 
 def test_shards_merge_into_the_unsharded_result(tmp_path):
     project = make_engine_project(tmp_path / "project", git=True)
-    selection = ["--only", "SWAP", "--only", "NESTED", "--only", "EQUAL", "--only", "SURVIVOR"]
+    # --fresh: each shard runs its mutants, none reused from the whole run
+    selection = ["--only", "SWAP", "--only", "NESTED", "--only", "EQUAL", "--only", "SURVIVOR", "--fresh"]
     whole = document(run_json(project, tmp_path / "whole.json", *selection))
     paths = [run_json(project, tmp_path / f"shard{k}.json", "--shard", f"{k}/3", *selection) for k in (1, 2, 3)]
     merged_path = tmp_path / "merged.json"
