@@ -5,6 +5,7 @@ interpreter, run the catalog on the pull request, and post the comment."""
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -14,7 +15,7 @@ import pytest
 import yaml
 
 from mutcheck.core.escape import MARKER
-from tests.mutcheck.actions_runner import REPOSITORY, Runner
+from tests.mutcheck.actions_runner import REPOSITORY, Runner, evaluate
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, FakeGitHub
 from tests.mutcheck.npm_packages import node, npm_package
 
@@ -91,6 +92,10 @@ title = { en = "upper guard removed", zh = "上限判断被删除" }
 why = { en = "Values above the range would pass through.", zh = "高于范围的值会原样通过。" }
 """
 ARTIFACT_FILES = {"results.json", "comment.md", "report.html", "stryker.json", "pr-number", "status.json"}
+MERGE = "5" * 40  # GITHUB_SHA of a pull request's run: its head merged into the base
+RUN_ID = "31"
+SEEDED = "seeded-by-the-test"  # a file in a cached reuse store, followed through restore and save
+STORE = Path(".cache", "mutcheck", "reuse")  # under the runner's home
 
 
 def git(repository: Path, *args: str) -> str:
@@ -145,7 +150,7 @@ def job_on_a_new_machine(previous: Runner, temp: Path, event: dict | None = None
     workspace = temp / "workspace"
     workspace.mkdir(parents=True)
     runner = Runner(workspace, previous.bin_dir, temp, event or previous.event, previous.environment, ACTIONS)
-    runner.artifacts = previous.artifacts
+    runner.artifacts, runner.caches = previous.artifacts, previous.caches
     return runner
 
 
@@ -156,7 +161,33 @@ def comment_runner(untrusted: Runner, head: str, temp: Path) -> Runner:
 
 
 def github_environment(fake: FakeGitHub) -> dict[str, str]:
-    return {"GITHUB_REPOSITORY": f"{OWNER}/{NAME}", "GITHUB_API_URL": fake.base, "GITHUB_TOKEN": "ghs_simulated"}
+    return {
+        "GITHUB_REPOSITORY": f"{OWNER}/{NAME}",
+        "GITHUB_API_URL": fake.base,
+        "GITHUB_TOKEN": "ghs_simulated",
+        "GITHUB_SHA": MERGE,
+        "GITHUB_BASE_REF": "main",
+        "GITHUB_REF_NAME": f"{NUMBER}/merge",
+        "GITHUB_RUN_ID": RUN_ID,
+    }
+
+
+def reuse_environment(repository: Path, part: str = "") -> str:
+    """The start of the reuse store's cache key for this repository, before the base branch:
+    runner, Python, the dependency files' hash (its pyproject.toml's) and the shard."""
+    steps = yaml.safe_load((REPOSITORY / ".github/actions/run/action.yml").read_text(encoding="utf-8"))["runs"]
+    (key,) = [step for step in steps["steps"] if step.get("id") == "reuse-key"]
+    dependencies = evaluate(key["env"]["DEPENDENCIES"], {"github": {"workspace": str(repository)}})
+    assert re.fullmatch("[0-9a-f]{64}", dependencies)
+    return f"mutcheck-reuse-Linux-py3.11-{dependencies}-" + (f"{part}-" if part else "")
+
+
+def cached(runner: Runner, key: str, text: str) -> None:
+    """An entry an earlier run saved: a store holding one file."""
+    folder = runner.temp / "earlier" / str(len(runner.caches))
+    folder.mkdir(parents=True)
+    (folder / SEEDED).write_text(text, encoding="utf-8")
+    runner.caches.append((key, folder))
 
 
 def workflow(repository: Path, name: str) -> dict:
@@ -184,8 +215,20 @@ def test_init_then_both_workflows_end_in_one_comment(tmp_path, runner_bin):
     with FakeGitHub() as fake:
         pull_request_on(fake, repository, base, head)
         untrusted = pull_request_runner(repository, runner_bin, base, head, fake, tmp_path / "pr-job")
+        environment = reuse_environment(repository)
+        cached(untrusted, f"{environment}main-{'1' * 40}-1", "main, older")
+        cached(untrusted, f"{environment}main-{'2' * 40}-2", "main, newest")
+        cached(untrusted, f"{environment}feature-{'3' * 40}-3", "another branch, newer")
+        cached(untrusted, f"{environment.replace('py3.11', 'py3.12')}main-{'4' * 40}-4", "another Python")
         # W3's expectation fails, and the change is a refactoring no test tells from the base: unguarded.
         assert not untrusted.run_job(workflow(repository, "mutcheck.yml"), "mutants")
+        # the base branch's last store was restored, and saved again under this run's key although it failed
+        assert (untrusted.home / STORE / SEEDED).read_text(encoding="utf-8") == "main, newest"
+        key, saved = untrusted.caches[-1]
+        assert (
+            key == f"{environment}main-{MERGE}-{RUN_ID}"
+            and (saved / SEEDED).read_text(encoding="utf-8") == "main, newest"
+        )
         assert untrusted.action_outputs == [
             {"exit-status": "1", "mutants": "4", "killed": "1", "survived": "3", "unmet": "3"}
         ], untrusted.log()
@@ -232,6 +275,7 @@ def test_a_run_that_fails_before_its_results_still_reports_why(tmp_path, runner_
         run_step["with"]["install"] = "./no-such-project"  # the project cannot be installed
         untrusted = pull_request_runner(repository, runner_bin, base, head, fake, tmp_path / "install-fails")
         assert not untrusted.run_job(runs, "mutants")
+        assert untrusted.caches == []  # no store was named, restored or saved
         artifact = untrusted.artifacts["mutcheck-results"]
         assert {path.name for path in artifact.iterdir()} == {"pr-number", "status.json"}
         privileged = comment_runner(untrusted, head, tmp_path / "comment-1")
@@ -264,13 +308,23 @@ def test_sharded_workflow_merges_every_shard_into_one_comment(tmp_path, runner_b
     with FakeGitHub() as fake:
         pull_request_on(fake, repository, base, head)
         untrusted = pull_request_runner(repository, runner_bin, base, head, fake, tmp_path / "pr-jobs")
+        # each shard restores its own store: shard 1 the base branch's, shard 2 (none there) another branch's
+        first, second = (reuse_environment(repository, f"shard-{k}") for k in (1, 2))
+        cached(untrusted, f"{first}main-{'1' * 40}-1", "shard 1 on main")
+        cached(untrusted, f"{second}release-{'2' * 40}-2", "shard 2 on release")
         # W3 and the whole change reverted are in shard 1, W1 and the guards' hunk reverted in shard 2:
         # both hold an unguarded revert of the refactoring.
         assert not untrusted.run_job(runs, "shard", {"shard": 1})
         assert not untrusted.run_job(runs, "shard", {"shard": 2})
         assert [outputs["mutants"] for outputs in untrusted.action_outputs] == ["2", "2"], untrusted.log()
+        saved = {key: (folder / SEEDED).read_text(encoding="utf-8") for key, folder in untrusted.caches[2:]}
+        assert saved == {
+            f"{first}main-{MERGE}-{RUN_ID}": "shard 1 on main",
+            f"{second}main-{MERGE}-{RUN_ID}": "shard 2 on release",
+        }
         merging = job_on_a_new_machine(untrusted, tmp_path / "merge-job")  # no checkout: only the shards
         assert not merging.run_job(runs, "merge")
+        assert len(merging.caches) == 4 and not (merging.home / STORE).exists()  # merging runs nothing to reuse
         assert merging.action_outputs == [
             {"exit-status": "1", "mutants": "4", "killed": "1", "survived": "3", "unmet": "3"}
         ], merging.log()

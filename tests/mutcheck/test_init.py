@@ -4,6 +4,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from mutcheck.cli import main
@@ -108,6 +109,11 @@ def test_workflow_choices_follow_the_project(tmp_path):
     written = (project / ".github" / "workflows" / "mutcheck.yml").read_text(encoding="utf-8")
     assert "shard: [1, 2, 3]" in written and "--shard ${{ matrix.shard }}/3" in written
     assert "uses: octo/mutcheck/.github/actions/run@main" in written and 'install: "-e ."' in written
+    # each shard's reuse store is cached under a key of its own; the merging job runs nothing to reuse
+    shard_job, merge_job = (yaml.safe_load(written)["jobs"][job]["steps"] for job in ("shard", "merge"))
+    (shard_run,) = [step for step in shard_job if "/.github/actions/run@" in step.get("uses", "")]
+    assert shard_run["with"]["cache-part"] == "shard-${{ matrix.shard }}"
+    assert all("cache-part" not in step.get("with", {}) for step in merge_job)
 
 
 # Extras as many projects have them: a small one for the tests, and the one named `test` that also
