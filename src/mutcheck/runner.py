@@ -21,6 +21,7 @@ from mutcheck.core.project_paths import target_files
 from mutcheck.core.texts import say
 from mutcheck.results.unchanged import keep_results, run_key, stored_results
 from mutcheck.reuse.store import load_store, save_store, store_path
+from mutcheck.sandbox.lab import remove_stale
 
 if TYPE_CHECKING:  # the results' modules load once the run is over
     from mutcheck.catalog.catalog import Catalog
@@ -84,6 +85,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         names = ", ".join(target.name for target in config.targets)
         message = f"reverts one target's change at a time: add --target NAME ({names})"
         raise InputError([Problem("--revert", request.revert_base, "", message)])
+    remove_stale()  # what runs killed outright left behind, even when no engine starts
     unchanged = [_unchanged_run(target, request) for target in config.each_target()]
     if all(unchanged):  # nothing any target's run stood on changed: no catalog is applied, no test runs
         runs = [(target.target_name, *found) for target, found in zip(config.each_target(), unchanged, strict=True)]

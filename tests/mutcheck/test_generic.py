@@ -125,7 +125,8 @@ def test_generic_section_in_the_comment(project, tmp_path):
 def test_a_generic_only_run_reports_the_generic_counts_and_no_family_table(project, tmp_path):
     results_path = tmp_path / "results.json"
     outcome = CliRunner().invoke(
-        main, ["run", "--project", str(project), "--generic", "--only", "generic", "--json", str(results_path)]
+        main,
+        ["run", "--project", str(project), "--generic", "--only", "generic", "--json", str(results_path), "--fresh"],
     )
     assert outcome.exit_code == ExitCode.OK, outcome.output
     summary = document(results_path)["summary"]

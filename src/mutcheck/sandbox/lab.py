@@ -22,7 +22,7 @@ def _start_time(pid: int) -> str | None:
     """The process's start time (clock ticks since boot, from /proc), or None if it is gone;
     without /proc, "?" for any live process."""
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
+        stat = Path(f"/proc/{pid}/stat").read_bytes().decode("latin-1")  # a name may be any bytes
     except FileNotFoundError:
         return None
     except OSError:  # no /proc here: fall back on whether the pid exists

@@ -95,13 +95,18 @@ def end_group(pid: int) -> None:
     kill_group(pid)
 
 
+def _stat(entry: Path) -> str:
+    """A process's /proc stat line; its name (in parentheses) may be any bytes, not UTF-8."""
+    return entry.joinpath("stat").read_bytes().decode("latin-1")
+
+
 def _processes(chosen: Callable[[str, int, int], bool]) -> list[int]:
     """Processes other than this one, from /proc (none found without it), that `chosen` picks by
     their state, parent and session."""
     found = []
     for entry in Path("/proc").glob("[0-9]*"):
         try:
-            state, parent, _group, session = entry.joinpath("stat").read_text().rsplit(")", 1)[1].split()[:4]
+            state, parent, _group, session = _stat(entry).rsplit(")", 1)[1].split()[:4]
         except (OSError, IndexError):  # ended meanwhile
             continue
         if chosen(state, int(parent), int(session)) and int(entry.name) != os.getpid():
@@ -125,7 +130,7 @@ def _tagged(tag: str) -> list[int]:
     for entry in Path("/proc").glob("[0-9]*"):
         try:
             if needle in entry.joinpath("environ").read_bytes().split(b"\0") and int(entry.name) != os.getpid():
-                state = entry.joinpath("stat").read_text().rsplit(")", 1)[1].split()[0]
+                state = _stat(entry).rsplit(")", 1)[1].split()[0]
                 if state != "Z":
                     found.append(int(entry.name))
         except (OSError, IndexError):  # ended meanwhile, or not ours to read
