@@ -60,7 +60,9 @@ def engine(session: nox.Session, pytest: str) -> None:
     with the newest release of one pytest series; mutcheck's own catalog too in the matrix's two
     corners (the oldest pytest on the oldest Python, the newest on the newest), to keep CI short."""
     session.install("-e", ".[test]", f"pytest=={pytest}.*")
-    session.run("python", "-m", "pytest", "-q", *ENGINE_TESTS)
+    # reuse watches what tests run under a mutant with sys.monitoring from 3.12 on: the newest corner checks it
+    reuse = ["tests/mutcheck/test_reuse.py"] if (session.python, pytest) == CELLS[-1] else []
+    session.run("python", "-m", "pytest", "-q", *ENGINE_TESTS, *reuse)
     session.run("mutcheck", "run")
     if (session.python, pytest) in (CELLS[0], CELLS[-1]):
         session.run("mutcheck", "run", "--profile", "self")
