@@ -115,7 +115,8 @@ def compare_with_naive(
     chosen_target = ["--target", target] if target else []
     pairs = []
     for _ in range(rounds):
-        mutcheck_seconds, results = run_mutcheck(project, "--jobs", str(jobs), *chosen_target)
+        # --fresh: every round runs every mutant, as naive does (none taken from the round before)
+        mutcheck_seconds, results = run_mutcheck(project, "--jobs", str(jobs), "--fresh", *chosen_target)
         naive_seconds, failures = run_naive(project, applied, tests, jobs)
         pairs.append((mutcheck_seconds, naive_seconds))
     print(f"mutants: {len(applied)}, tests: {len(results['tests'])}, workers: {jobs}")

@@ -63,7 +63,10 @@ def main() -> int:
     results_path = Path(tempfile.mkdtemp(prefix="mutcheck-compare-")) / "results.json"
     command = [sys.executable, "-m", "mutcheck", "run", "--project", str(project), "--json", str(results_path)]
     started = time.monotonic()
-    subprocess.run([*command, "--jobs", str(arguments.jobs), *profile, *run_options], stdout=subprocess.DEVNULL)
+    # --fresh: every mutant runs, as on the naive side (none is taken from an earlier run's store)
+    subprocess.run(
+        [*command, "--jobs", str(arguments.jobs), "--fresh", *profile, *run_options], stdout=subprocess.DEVNULL
+    )
     mutcheck_seconds = time.monotonic() - started
     results = json.loads(results_path.read_text(encoding="utf-8"))
     shutil.rmtree(results_path.parent)
