@@ -34,8 +34,20 @@ def clamp(value):
 '''
 
 OTHER = """\
+from pkg.helpers import step
+
+
 def bump(value):
-    return value + 1
+    return value + step()
+"""
+
+HELPERS = """\
+def step():
+    return 1
+
+
+def unused():
+    return 0
 """
 
 FAMILIES = '[family.guards]\nen = "guards"\nzh = "守卫"\n'
@@ -58,8 +70,8 @@ id = "BUMP"
 family = "guards"
 file = "src/pkg/other.py"
 scope = "bump"
-match = "value + 1"
-replace = "value - 1"
+match = "value + step()"
+replace = "value - step()"
 killed_by = ["tests/other/test_other.py::test_bump"]
 origin = "the fixture"
 title = { en = "bump goes down", zh = "递增变为递减" }
@@ -86,6 +98,7 @@ FILES = {
     "src/pkg/__init__.py": "",
     "src/pkg/calc.py": CALC,
     "src/pkg/other.py": OTHER,
+    "src/pkg/helpers.py": HELPERS,  # no mutant of its own: evidence, not a target file
     "mutants/guards.toml": CATALOG,
     "mutants/families.toml": FAMILIES,
     "tests/clamp/conftest.py": "import pytest\n\n\n@pytest.fixture\ndef value():\n    return 15\n",
@@ -190,6 +203,28 @@ def test_a_function_no_test_runs_changes_nothing_where_watching_is_cheap(project
     edit(project, "src/pkg/calc.py", "def untested(value):\n    return value", "def untested(value):\n    return 0")
     _, reuse = rerun(project)
     assert reused(reuse) == ({"CLAMP", "BUMP"} if watching_is_cheap() else set())
+
+
+def test_a_helper_s_function_re_runs_the_mutants_whose_tests_ran_it(project):
+    first_run(project)
+    edit(project, "src/pkg/helpers.py", "def step():\n    return 1", "def step():\n    return 2 - 1")
+    _, reuse = rerun(project)
+    if watching_is_cheap():
+        assert reused(reuse) == {"CLAMP"}
+        assert reuse["BUMP"]["changed"] == ["function:src/pkg/helpers.py::step"]
+    else:  # 3.11: a helper module is everyone's evidence, whole
+        assert reused(reuse) == set()
+        assert all(value["changed"] == ["file:src/pkg/helpers.py"] for value in reuse.values())
+    edit(project, "src/pkg/helpers.py", "return 0", "return -1")  # a function no test runs
+    _, reuse = rerun(project)
+    assert reused(reuse) == ({"CLAMP", "BUMP"} if watching_is_cheap() else set())
+
+
+def test_a_new_version_in_pyproject_s_project_table_changes_nothing_but_an_ini_option_does(project):
+    first_run(project)
+    edit(project, "pyproject.toml", 'version = "0"', 'version = "1"')
+    _, reuse = rerun(project)
+    assert reused(reuse) == {"CLAMP", "BUMP"}
 
 
 def test_a_module_constant_re_runs_every_mutant(project):

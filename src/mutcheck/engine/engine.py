@@ -83,6 +83,7 @@ class EngineRun:
     coverage: list[set[str]] = field(default_factory=list)  # per test, every target function it reached, however
     import_reached: set[str] = field(default_factory=set)  # target functions that ran before any test
     in_subprocesses: set[int] = field(default_factory=set)  # tests that ran target code in a subprocess
+    import_elsewhere: list[str] | None = None  # the project's other code run during collection, where watched
     notes: list[str] = field(default_factory=list)  # what the host changed of the project's pytest options
     mutants: dict[str, MutantRun] = field(default_factory=dict)
     collection_error: str | None = None
@@ -313,6 +314,7 @@ def _converse(
                         {name for kind in REACH_KINDS for name in result.get(kind, ())} for result in results
                     ]
                     run.import_reached = set(event.import_reached or ())
+                    run.import_elsewhere = event.import_elsewhere
                     run.in_subprocesses = {index for index, result in enumerate(results) if result.get("subprocess")}
                 on_progress("baseline", event.round)
                 if event.round == options.baseline_rounds:

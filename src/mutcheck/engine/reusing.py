@@ -51,7 +51,7 @@ class Reusing:
         self.request = request
         self.tests = run.tests
         self.test_files = run.test_files
-        self.evidence = Evidence(scratch, target_files, run.test_files, run.modules)
+        self.evidence = Evidence(scratch, target_files, run.test_files, run.modules, run.import_elsewhere)
         settings = {
             "pytest_args": config.pytest_args,
             "tests": config.tests,

@@ -59,7 +59,7 @@ def run_tests(
             break
     if reach:
         reached = reach.stop_test()
-        events.write({"reached": sorted({*reached.covered, *reached.cached})})
+        events.write({"reached": sorted({*reached.covered, *reached.cached, *reached.elsewhere})})
     events.write({"done": True})
 
 

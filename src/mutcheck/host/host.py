@@ -62,6 +62,7 @@ class HostPlugin:
         self.stopped_for_an_option = False
         self.import_reach: ImportReach | None = None  # from the first conftest to the end of collection
         self.import_reached: set[str] = set()
+        self.import_elsewhere: list[str] | None = None  # the project's other code run by then, where watched
         self.notes: list[str] = []  # what the host changed of the project's options, said once by the engine
         self.collection_started = time.monotonic()
         self.needs: NeedsRecorder | None = None  # what collecting needs installed, when `mutcheck init` asks
@@ -93,7 +94,7 @@ class HostPlugin:
         """The project's code can run from here on (conftests, then the test modules collected):
         pytest's own start and its plugins' imports are left out of the trace (a slow trace on 3.11)."""
         if self.spec.mode == FULL:
-            self.import_reach = ImportReach(set(self.spec.target_files))
+            self.import_reach = ImportReach(set(self.spec.target_files), os.path.realpath(self.spec.project))
             self.import_reach.start()
         yield
 
@@ -109,6 +110,7 @@ class HostPlugin:
         """What the target code did before any test: decorators, tables built at import, parametrize lists."""
         if self.import_reach is not None:
             self.import_reached = self.import_reach.stop() - {MODULE_SCOPE}
+            self.import_elsewhere = self.import_reach.elsewhere
             self.import_reach = None
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
@@ -150,7 +152,7 @@ class HostPlugin:
         if self.spec.mode == COLLECT:
             return True
         host = Scheduler(self.spec, session, time.monotonic() - STARTED)
-        host.import_reached = self.import_reached
+        host.import_reached, host.import_elsewhere = self.import_reached, self.import_elsewhere
         warm_caches(getattr(item, "obj", None) for item in session.items)  # the baseline's children too
         logged_failures(session.config)
         host.baseline()

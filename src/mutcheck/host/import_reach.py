@@ -84,9 +84,10 @@ class _CountingLoader:
 class ImportReach:
     """What target code runs between `start` and `stop`."""
 
-    def __init__(self, target_files: set[str]) -> None:
+    def __init__(self, target_files: set[str], project: str | None = None) -> None:
         self.target_files = target_files
-        self.reach = Reach(target_files)
+        self.reach = Reach(target_files, project=project)
+        self.elsewhere: list[str] | None = None  # where monitoring watched: the project's other code that ran
         # one no source holds: a target's own strings (swap.py's marker, in mutcheck's catalog of itself) stay
         self.placeholder = f"\0mutcheck import reach {secrets.token_hex(8)}"
         self.counters: list[tuple[str, Marker]] = []
@@ -100,7 +101,9 @@ class ImportReach:
 
     def stop(self) -> set[str]:
         if self.reach.monitoring:
-            return set(self.reach.stop_test().covered)
+            reached = self.reach.stop_test()
+            self.elsewhere = reached.elsewhere
+            return set(reached.covered)
         sys.meta_path.remove(self)
         self._restore()
         return {qualname for qualname, marker in self.counters if marker.count()}

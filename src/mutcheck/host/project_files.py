@@ -10,8 +10,8 @@ import pytest
 _INSTALLED = {"site-packages", "dist-packages"}  # a virtual environment kept inside the project
 
 
-def _relative(path: str, project: str) -> str | None:
-    """`path` relative to the project's folder, or None for a file outside it or an installed one."""
+def relative_path(path: str, project: str) -> str | None:
+    """`path` relative to the project's folder (resolved), or None for a file outside it or an installed one."""
     real = os.path.realpath(path)
     if not real.startswith(project + os.sep):
         return None
@@ -22,7 +22,7 @@ def _relative(path: str, project: str) -> str | None:
 def test_files(items: list[pytest.Item], project: str) -> list[str]:
     """Per test, its file relative to the project ("" for one outside it)."""
     root = os.path.realpath(project)
-    return [_relative(str(item.path), root) or "" for item in items]
+    return [relative_path(str(item.path), root) or "" for item in items]
 
 
 def imported_modules(project: str) -> list[str]:
@@ -31,6 +31,6 @@ def imported_modules(project: str) -> list[str]:
     found = set()
     for module in list(sys.modules.values()):
         filename = getattr(module, "__file__", None)
-        if filename and filename.endswith(".py") and (relative := _relative(filename, root)):
+        if filename and filename.endswith(".py") and (relative := relative_path(filename, root)):
             found.add(relative)
     return sorted(found)

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from types import CodeType, FrameType
 from typing import Any
 
+from mutcheck.host.project_files import relative_path
+
 # sys.monitoring reserves 0 (debuggers), 1 (coverage.py, pytest-cov), 2 (profilers) and
 # 5 (optimizers); Hypothesis takes 3 for its explain phase. 4 is unclaimed.
 TOOL_ID = 4
@@ -30,6 +32,7 @@ class Reached:
     covered: list[str]
     fresh: list[str] = field(default_factory=list)  # started from a code object the host did not hold
     cached: list[str] = field(default_factory=list)  # answered from a functools cache
+    elsewhere: list[str] = field(default_factory=list)  # with a `project`: its other code, as "PATH::NAME"
 
 
 class Reach:
@@ -42,8 +45,12 @@ class Reach:
         target_files: set[str],
         known_codes: set[int] | None = None,
         caches: Iterable[tuple[str, Any]] = (),
+        project: str | None = None,
     ) -> None:
         self.target_files = target_files
+        self.project = project  # also note the code of the project's other files (see `relative_path`)
+        self.paths: dict[str, str | None] = {}  # a code object's file -> its path in the project, or None
+        self.elsewhere: set[str] = set()
         self.known_codes = known_codes  # None: every code object counts as held
         self.caches = list(caches)  # (qualified name, functools cache wrapper)
         self.current: set[str] = set()
@@ -52,7 +59,7 @@ class Reach:
         self.monitoring = False
 
     def start_test(self) -> None:
-        self.current, self.fresh = set(), set()
+        self.current, self.fresh, self.elsewhere = set(), set(), set()
         self.hits = [wrapper.cache_info().hits for _, wrapper in self.caches]
         self.monitoring = _claim_tool(self._on_start)
         if self.monitoring:
@@ -70,13 +77,19 @@ class Reach:
             for (name, wrapper), before in zip(self.caches, self.hits, strict=True)
             if wrapper.cache_info().hits > before
         ]
-        return Reached(sorted(self.current), sorted(self.fresh), sorted(set(cached)))
+        return Reached(sorted(self.current), sorted(self.fresh), sorted(set(cached)), sorted(self.elsewhere))
 
     def _seen(self, code: CodeType) -> None:
-        if code.co_filename in self.target_files:
+        filename = code.co_filename
+        if filename in self.target_files:
             self.current.add(code.co_qualname)
             if self.known_codes is not None and id(code) not in self.known_codes:
                 self.fresh.add(code.co_qualname)
+        elif self.project is not None:
+            if filename not in self.paths:
+                self.paths[filename] = relative_path(filename, self.project)
+            if path := self.paths[filename]:
+                self.elsewhere.add(f"{path}::{code.co_qualname}")
 
     def _on_start(self, code: CodeType, _offset: int) -> object:
         self._seen(code)

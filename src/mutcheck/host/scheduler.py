@@ -50,6 +50,7 @@ class Scheduler:
         self.pending: list[dict[str, Any]] = []  # mutants not started yet
         self.live: LiveFunctions | None = None  # found after collection, before the baseline forks
         self.import_reached: set[str] = set()  # target functions that ran while pytest imported the project
+        self.import_elsewhere: list[str] | None = None  # the project's other code that ran then, where watched
         self.reached: list[dict[str, set[str]]] = []  # per test, the baseline's first round: see `Reach`
         self.originals: dict[str, CodeType] = {}  # target files' code, compiled from the text the host imported
 
@@ -69,11 +70,13 @@ class Scheduler:
                 results = self._baseline_round([list(range(len(self.items)))], coverage)
             # Failed only as the workers split the suite: they depend on the tests before them.
             order_dependent = [index for index in split_failures if results[index]["outcome"] in (PASSED, SKIPPED)]
-            import_reached = None
+            import_reached = import_elsewhere = None
             if round_number == 1:
                 self.reached = [{kind: set(result.get(kind, ())) for kind in REACH_KINDS} for result in results]
-                import_reached = sorted(self.import_reached)
-            event = BaselineRan(round_number, results, order_dependent, time.monotonic(), import_reached)
+                import_reached, import_elsewhere = sorted(self.import_reached), self.import_elsewhere
+            event = BaselineRan(
+                round_number, results, order_dependent, time.monotonic(), import_reached, import_elsewhere
+            )
             self.events.write_line(event_json(event))
 
     def _baseline_round(self, chunks: list[list[int]], coverage: Reach | None) -> list[dict[str, Any]]:
@@ -176,7 +179,10 @@ class Scheduler:
                 swap.apply()
                 # what the tests ran under the mutant, the evidence a later run's reuse checks, where
                 # watching is nearly free (3.12+); elsewhere a later run checks the target files whole
-                reach = Reach(set(self.spec.target_files), None, self.live.caches) if watching_is_cheap() else None
+                reach = None
+                if watching_is_cheap():
+                    project = os.path.realpath(self.spec.project)
+                    reach = Reach(set(self.spec.target_files), None, self.live.caches, project)
                 run_tests(self.items, selected, events, self.spec.bail, self._limits(selected), swap.marker, reach)
 
             pid, read_fd = fork(body)

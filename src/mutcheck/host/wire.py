@@ -108,6 +108,7 @@ class BaselineRan:
     order_dependent: list[int]  # tests that failed only as the workers split the suite
     at: float
     import_reached: list[str] | None = None  # the first round: target functions run during collection
+    import_elsewhere: list[str] | None = None  # the first round: the project's other code run then, where watched
 
 
 @dataclass(frozen=True)

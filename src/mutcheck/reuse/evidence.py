@@ -10,6 +10,7 @@ a module's module-level code, `file:PATH` a file whole.
 import json
 import os
 import sys
+import tomllib
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -48,12 +49,20 @@ class Evidence:
     """Today's digests of a project's files, each file read and parsed once."""
 
     def __init__(
-        self, root: Path, target_files: Iterable[str], test_files: Iterable[str], modules: Iterable[str] = ()
+        self,
+        root: Path,
+        target_files: Iterable[str],
+        test_files: Iterable[str],
+        modules: Iterable[str] = (),
+        import_elsewhere: Iterable[str] | None = None,
     ) -> None:
         self.root = root
         self.target_files = sorted(set(target_files))
         self.test_files = set(test_files)
         self.modules = set(modules)  # the project's Python files the suite imported
+        # Where the run watched the project's code (3.12+): what of it ran while pytest imported the
+        # project ("PATH::NAME"); a helper module is then evidence function by function, not whole.
+        self.import_elsewhere = None if import_elsewhere is None else set(import_elsewhere)
         self._parsed: dict[str, SourceDigests | None] = {}
 
     def parsed(self, path: str) -> SourceDigests | None:
@@ -68,7 +77,12 @@ class Evidence:
         return self._parsed[path]
 
     def function(self, qualname: str) -> str:
-        """`qualname`'s code in every target file (Python's names do not say which file)."""
+        """`qualname`'s code in every target file (Python's names do not say which file), or in its
+        own file for a name of the project's other code ("PATH::NAME")."""
+        if "::" in qualname:
+            path, _, name = qualname.partition("::")
+            parsed = self.parsed(path)
+            return parsed.function(name) if parsed else ""
         parts = []
         for path in self.target_files:
             parsed = self.parsed(path)
@@ -88,9 +102,10 @@ class Evidence:
     def environment(self, settings: dict[str, object], data_files: list[str]) -> dict[str, str]:
         """What every mutant of the run stands on: Python, the installed distributions, mutcheck,
         the run's settings, pytest's ini files, the module-level code of every module the suite
-        imported (a test module's is its own tests' evidence), the whole of those that are neither
-        target nor test files (helpers, plugins, conftests that define hooks: a conftest of
-        fixtures only is evidence of the tests below it) and the test folders' data files."""
+        imported (a test module's is its own tests' evidence), the helpers (see `helpers`: whole,
+        or, where the run watched the project's code, the functions of theirs that ran while pytest
+        imported the project; those the tests run are each mutant's evidence) and the test folders'
+        data files."""
         found = {
             "python": digest(sys.version),
             "packages": installed(),
@@ -99,15 +114,35 @@ class Evidence:
         }
         for name in INI_FILES:
             if (self.root / name).is_file():
-                found[f"file:{name}"] = self.label(f"file:{name}")
-        targets = set(self.target_files)
+                found[f"file:{name}"] = self.pyproject() if name == "pyproject.toml" else self.label(f"file:{name}")
         for path in sorted(self.modules - self.test_files):
             found[f"module:{path}"] = self.label(f"module:{path}")
-            if path not in targets and not (_is_conftest(path) and not self._defines_hooks(path)):
+        for path in self.helpers():
+            if self.import_elsewhere is None or (_is_conftest(path) and self._defines_hooks(path)):
                 found[f"file:{path}"] = self.label(f"file:{path}")
+        for name in sorted(self.import_elsewhere or ()):
+            if name.partition("::")[0] in self.helpers():
+                found[f"function:{name}"] = self.function(name)
         for path in data_files:
             found[f"file:{path}"] = self.label(f"file:{path}")
         return found
+
+    def pyproject(self) -> str:
+        """pyproject.toml but its `project` and `build-system` tables: a new version or dependency
+        changes what is installed (`packages`), not what the tests run; every other table (pytest's
+        options, plugins' settings) counts."""
+        try:
+            data = tomllib.loads((self.root / "pyproject.toml").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return self.label("file:pyproject.toml")
+        kept = {key: value for key, value in data.items() if key not in ("project", "build-system")}
+        return digest(json.dumps(kept, sort_keys=True, default=str))
+
+    def helpers(self) -> set[str]:
+        """The imported modules that are neither target nor test modules, nor conftests of fixtures
+        only (those are evidence of the tests below them)."""
+        found = self.modules - self.test_files - set(self.target_files)
+        return {path for path in found if not (_is_conftest(path) and not self._defines_hooks(path))}
 
     def _defines_hooks(self, path: str) -> bool:
         parsed = self.parsed(path)
@@ -129,10 +164,13 @@ class Evidence:
         found = {MUTANT: digest(edit), TESTS: digest("\n".join(sorted(tests)))}
         files = {*files, *(conftest for path in files if path for conftest in self.conftests(path))}
         found.update({f"test:{path}": self.label(f"file:{path}") for path in sorted(files) if path})
-        if functions is None:
-            found.update({f"file:{path}": self.label(f"file:{path}") for path in self.target_files})
+        if functions is None:  # and the helpers, where the environment holds them function by function
+            whole = [*self.target_files, *(sorted(self.helpers()) if self.import_elsewhere is not None else [])]
+            found.update({f"file:{path}": self.label(f"file:{path}") for path in whole})
         else:
-            found.update({f"function:{name}": self.function(name) for name in sorted(functions)})
+            helpers = self.helpers()  # a test file's or conftest's code is in its `test:` label
+            chosen = [name for name in sorted(functions) if "::" not in name or name.partition("::")[0] in helpers]
+            found.update({f"function:{name}": self.function(name) for name in chosen})
         return found
 
     def again(self, stored: dict[str, str], edit: str, tests: list[str]) -> dict[str, str]:
