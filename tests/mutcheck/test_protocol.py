@@ -2,7 +2,7 @@
 
 import pytest
 
-from mutcheck.core.outcome import TIMEOUT
+from mutcheck.core.outcome import SKIPPED, TIMEOUT
 from mutcheck.host.protocol import run_item
 
 pytest_plugins = ["pytester"]
@@ -54,3 +54,8 @@ def test_any_other_error_while_building_a_report_is_not_hidden(pytester):
     (item,) = pytester.getitems(FAILING_UNITTEST)
     with pytest.raises(TypeError, match="NoneType"):
         run_item(item, None)
+
+
+def test_a_test_that_calls_pytest_xfail_is_xfailed_as_pytest_reports_it_not_failed(pytester):
+    (item,) = pytester.getitems('import pytest\n\n\ndef test_later():\n    pytest.xfail("later")\n')
+    assert run_item(item, None).outcome == SKIPPED

@@ -3,8 +3,9 @@
 This mirrors pytest's `runtestprotocol` (setup, call, teardown through the item's hooks, with a
 report per phase so that plugins such as tmp_path see what they expect) but logs nothing. A
 failing call is the one exception: building its report (traceback, assertion introspection)
-costs far more than most tests, so unless the item is marked xfail (whose outcome pytest's
-report decides) it is recorded from the exception alone; the witness is its first line.
+costs far more than most tests, so unless the item is marked xfail or calls `pytest.xfail` (whose
+outcome pytest's report decides) it is recorded from the exception alone; the witness is its first
+line.
 
 Reports that plugins log while the test runs are watched instead: subtests (pytest 9's built-in
 `subtests` fixture, the pytest-subtests plugin before it) report their failures only that way,
@@ -88,7 +89,7 @@ def _phase(item: pytest.Item, when: str, **kwargs: object) -> tuple[CallInfo, Te
     cheap_failure = (
         when == "call"
         and call.excinfo is not None
-        and not call.excinfo.errisinstance(pytest.skip.Exception)
+        and not call.excinfo.errisinstance((pytest.skip.Exception, pytest.xfail.Exception))
         and item.get_closest_marker("xfail") is None
     )
     if cheap_failure:
