@@ -3,9 +3,10 @@
 The benchmark generates a scratch project whose test module is as long as a real one (the tests
 after 2,500 lines of helpers), once with plain pytest functions and once with unittest test cases,
 and one catalog mutant that 50 of the 60 tests kill. For each, it prints the mutant's own seconds
-(fork, code swap, its tests, their outcomes and witnesses) per failing test, beside the baseline's
-seconds per passing test (the tests' own run) and naive mutation testing's seconds per failing
-test (one fresh `python -m pytest` over the suite with the mutant written). Medians of three rounds.
+(fork, code swap, its tests, their outcomes and witnesses) per failing test, and the whole mutant
+phase's (with the control run of the same tests unmutated), beside the baseline's seconds per
+passing test (the tests' own run) and naive mutation testing's seconds per failing test (one fresh
+`python -m pytest` over the suite with the mutant written). Medians of three rounds.
 """
 
 import statistics
@@ -102,20 +103,23 @@ def measure(suite: str) -> None:
     config = load_config(project)
     catalog = load_catalog(config.catalog_dir, project, config.languages)
     applied = [apply_mutant(mutant, project) for mutant in catalog.mutants]
-    per_failure, per_test, naive_per_failure = [], [], []
+    per_failure, phase_per_failure, per_test, naive_per_failure = [], [], [], []
     for _ in range(ROUNDS):
         _, results = run_mutcheck(project, "--jobs", "2")
         (mutant,) = results["mutants"]
         failures = sum(outcome == "failed" for outcome in mutant["outcomes"].values())
         assert failures == FAILING and mutant["verdict"] == "killed", (failures, mutant["verdict"])
         per_failure.append(mutant["seconds"] / failures)
+        phase_per_failure.append(results["run"]["mutant_phase_seconds"] / failures)
         per_test.append(results["run"]["timings"]["baseline"] / len(results["tests"]))
         naive_seconds, (naive_failures,) = run_naive(project, applied, ["tests"], 1)
         assert naive_failures == FAILING, naive_failures
         naive_per_failure.append(naive_seconds / naive_failures)
-    failure, test, naive = (statistics.median(values) for values in (per_failure, per_test, naive_per_failure))
+    rounds = (per_failure, phase_per_failure, per_test, naive_per_failure)
+    failure, phase, test, naive = (statistics.median(values) for values in rounds)
     print(f"{suite}: {TESTS} tests, {FAILING} fail under the mutant")
     print(f"  mutant's seconds per failing test: {1000 * failure:.1f} ms")
+    print(f"  mutant phase's seconds (its control run too) per failing test: {1000 * phase:.1f} ms")
     print(f"  baseline's seconds per passing test: {1000 * test:.1f} ms")
     print(f"  naive one-pytest-per-mutant seconds per failing test: {1000 * naive:.1f} ms ({naive / failure:.1f}x)")
     cleanup(project)
