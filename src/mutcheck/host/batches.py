@@ -31,7 +31,8 @@ def run_tests(
     A test charged more than its limit (seconds, one per selected test) is interrupted and
     recorded as a timeout; the tests after it still run. With a swapped mutant's `marker`, each
     test's event says whether the mutated code started during it (`ran`); with a `reach`, the
-    target functions the tests ran are said before the end (`reached`).
+    target functions the tests ran are said before the end (`reached`). Only outcomes count here,
+    so failed phases get short reports (see `failure_reports`).
     """
     witnesses = 0
     if reach:
@@ -45,7 +46,9 @@ def run_tests(
         alarm.arm(limits[position])
         try:
             want_witness = witnesses < WITNESSES_PER_MUTANT
-            result = run_item(items[index], nextitem, want_witness=want_witness, phases_done=alarm.disarm)
+            result = run_item(
+                items[index], nextitem, want_witness=want_witness, phases_done=alarm.disarm, full_reports=False
+            )
         except TestTimeout:  # raised outside pytest's own catch (e.g. in a report hook)
             result = TestResult(TIMEOUT, limits[position], None)
         finally:

@@ -23,6 +23,7 @@ from mutcheck.host.batches import run_tests
 from mutcheck.host.collection_errors import CollectionError, described, in_one_line, pytest_message
 from mutcheck.host.collection_needs import NeedsRecorder
 from mutcheck.host.events import EventWriter
+from mutcheck.host.failure_reports import short_failure_reports
 from mutcheck.host.import_reach import ImportReach
 from mutcheck.host.project_files import imported_modules, test_files
 from mutcheck.host.protocol import last_error, logged_failures
@@ -155,6 +156,7 @@ class HostPlugin:
         host.import_reached, host.import_elsewhere = self.import_reached, self.import_elsewhere
         warm_caches(getattr(item, "obj", None) for item in session.items)  # the baseline's children too
         logged_failures(session.config)
+        short_failure_reports(session.config)
         host.baseline()
         host.plan = MutantPlan.from_json(self.answers.readline())  # the engine answers with the plan
         # Children inherit the host's heap copy-on-write; a frozen heap is not walked (and so not

@@ -3,8 +3,9 @@
 This mirrors pytest's `runtestprotocol` (setup, call, teardown through the item's hooks, with a
 report per phase so that plugins such as tmp_path see what they expect) but logs nothing. A
 failing call is the one exception: building its report (traceback, assertion introspection)
-costs far more than most tests, so unless the item is marked xfail (whose outcome pytest's
-report decides) it is recorded from the exception alone; the witness is its first line.
+costs far more than most tests, so unless the item is marked xfail or calls `pytest.xfail` (whose
+outcome pytest's report decides) it is recorded from the exception alone; the witness is its first
+line. Where a report is needed, a run under a mutant asks for a short one (see `failure_reports`).
 
 Reports that plugins log while the test runs are watched instead: subtests (pytest 9's built-in
 `subtests` fixture, the pytest-subtests plugin before it) report their failures only that way,
@@ -20,6 +21,7 @@ from pytest import CallInfo, TestReport
 
 from mutcheck.core.outcome import ERROR, FAILED, PASSED, SKIPPED, TIMEOUT
 from mutcheck.host.clock import Stopwatch
+from mutcheck.host.failure_reports import short_failure_reports
 from mutcheck.host.pytest_compat import release_request, renew_request, reraised_exceptions
 from mutcheck.host.timeouts import TestTimeout
 
@@ -84,7 +86,7 @@ def _phase(item: pytest.Item, when: str, **kwargs: object) -> tuple[CallInfo, Te
     cheap_failure = (
         when == "call"
         and call.excinfo is not None
-        and not call.excinfo.errisinstance(pytest.skip.Exception)
+        and not call.excinfo.errisinstance((pytest.skip.Exception, pytest.xfail.Exception))
         and item.get_closest_marker("xfail") is None
     )
     if cheap_failure:
@@ -106,8 +108,10 @@ def run_item(
     nextitem: pytest.Item | None,
     want_witness: bool = True,
     phases_done: Callable[[], None] = lambda: None,
+    full_reports: bool = True,
 ) -> TestResult:
-    """Setup, call and teardown `item`; `want_witness=False` skips even the failure line.
+    """Setup, call and teardown `item`; `want_witness=False` skips even the failure line, and
+    `full_reports=False` has a failed phase reported without pytest's traceback formatting.
 
     The duration is the charged time of the three phases (see `clock`); `phases_done` is called
     right after them, so that the caller's time limit does not cover the witness's formatting.
@@ -115,6 +119,7 @@ def run_item(
     renew_request(item)
     logged = logged_failures(item.config)
     logged.reports.clear()
+    short_failure_reports(item.config).on = not full_reports
     stopwatch = Stopwatch()
     phases = []
     try:
