@@ -36,6 +36,7 @@ import sys
 import tempfile
 import time
 import tomllib
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -142,6 +143,12 @@ def reused(results: dict) -> int:
     return sum(_was_reused(entry) for entry in results["mutants"])
 
 
+def why_run(results: dict, shown: int = 3) -> str:
+    """The evidence that most often made a mutant run again, with how many it made run."""
+    counts = Counter(label for entry in results["mutants"] for label in (entry.get("reuse") or {}).get("changed", ()))
+    return ", ".join(f"{label} ({count})" for label, count in counts.most_common(shown))
+
+
 def _was_reused(entry: dict) -> bool:
     return bool((entry.get("reuse") or {}).get("reused"))
 
@@ -204,6 +211,8 @@ def replay_one(checkout: Path, work: Path, arguments: argparse.Namespace, commit
         f"agree {count - len(lines)}/{count}, reused {reused_here}/{count}, with {with_reuse.seconds:.1f} s, "
         f"fresh {fresh.seconds:.1f} s, exit {with_reuse.exit_code}/{fresh.exit_code}"
     )
+    if reasons := why_run(with_reuse.results):
+        row += f"; ran again for {reasons}"
     summary = with_reuse.results["summary"].get("reused")
     if summary is not None and summary != reused_here:
         lines.append(f"summary.reused is {summary}, but {reused_here} mutants say reused")
