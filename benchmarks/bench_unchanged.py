@@ -5,6 +5,7 @@ mutants that test file's tests reach run). Prints each median and the ratio, mea
 """
 
 import os
+import shutil
 import statistics
 import tempfile
 
@@ -15,7 +16,8 @@ EDITED = "tests/bridge/test_leak.py"  # one test file of the bridge target
 
 
 def main() -> None:
-    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="mutcheck-bench-cache-")  # the runs inherit it
+    cache = tempfile.mkdtemp(prefix="mutcheck-bench-cache-")
+    os.environ["XDG_CACHE_HOME"] = cache  # the runs inherit it
     project = scratch_repository()
     try:
         fresh = [run_mutcheck(project, "--fresh") for _ in range(ROUNDS)]
@@ -25,6 +27,7 @@ def main() -> None:
         edited_seconds, edited = run_mutcheck(project)
     finally:
         cleanup(project)
+        shutil.rmtree(cache, ignore_errors=True)
     for label, runs in (("fresh", fresh), ("unchanged", unchanged)):
         summary = runs[-1][1]["summary"]
         print(
