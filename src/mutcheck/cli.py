@@ -284,6 +284,39 @@ def run(
 
 
 @main.command()
+@click.argument("mutant_ids", metavar="ID...", nargs=-1)
+@click.option("--all-survivors", is_flag=True, help="Every catalogued known gap (`survives`), suggest's included.")
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="The test file to write: a new one, or one harden wrote (its tests are kept).",
+)
+@click.option("--update-catalog", is_flag=True, help="A hardened gap's `survives` becomes `killed_by` its test.")
+@project_options
+@_reports_input_errors
+def harden(
+    mutant_ids: tuple[str, ...],
+    all_survivors: bool,
+    out: Path,
+    update_catalog: bool,
+    project: Path | None,
+    profile: str | None,
+) -> None:
+    """Write, for each surviving mutant, a test that kills it, proven on the original and the mutant."""
+    from mutcheck.harden.harden import HardenRequest, summary_line
+    from mutcheck.harden.harden import harden as harden_mutants
+
+    if bool(mutant_ids) == all_survivors:
+        raise InputError([Problem("harden", "", "ID", "name mutant ids, or --all-survivors (not both)")])
+    request = HardenRequest(_root(project), mutant_ids, all_survivors, out, update_catalog, Path.cwd(), profile)
+    console = _console()
+    hardenings, code = harden_mutants(request, console)
+    console.print(summary_line(hardenings, str(out)), highlight=False, markup=False)
+    sys.exit(code)
+
+
+@main.command()
 @click.argument("target", metavar="FILE[::SCOPE]")
 @click.option(
     "--out",

@@ -130,22 +130,29 @@ _INSTALLED = str(Path(__file__).resolve().parents[2])  # the folder this mutchec
 # Only the package itself is found in that folder (sys.path is left alone, so pytest and every other
 # import resolve as they would); the working directory comes first on sys.path as `python -m` has
 # it, absolute, so a test that changes directory still imports the project.
-_HOST = f"""
+_BOOT = """
 import importlib.machinery, importlib.util, os, sys
 if sys.path and sys.path[0] == "":
     sys.path[0] = os.getcwd()
-spec = importlib.machinery.PathFinder.find_spec("{_PACKAGE}", [sys.argv.pop(1)])
-sys.modules["{_PACKAGE}"] = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(sys.modules["{_PACKAGE}"])
-from {_PACKAGE}.host.host import main
+spec = importlib.machinery.PathFinder.find_spec("{package}", [sys.argv.pop(1)])
+sys.modules["{package}"] = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(sys.modules["{package}"])
+from {module} import main
 main()
 """
 
 
+def machinery_command(module: str, spec_path: Path) -> list[str]:
+    """The command line of a child running `module.main()` of mutcheck's machinery, imported from
+    where this mutcheck is installed, whatever the copy it runs in (its working directory and
+    PYTHONPATH) holds."""
+    boot = _BOOT.format(package=_PACKAGE, module=f"{_PACKAGE}.{module}")
+    return [sys.executable, "-c", boot, _INSTALLED, str(spec_path)]
+
+
 def host_command(spec_path: Path) -> list[str]:
-    """The command line of a pytest host: mutcheck's host imported from where this mutcheck is
-    installed, whatever the copy it runs in (its working directory and PYTHONPATH) holds."""
-    return [sys.executable, "-c", _HOST, _INSTALLED, str(spec_path)]
+    """The command line of a pytest host (see `machinery_command`)."""
+    return machinery_command("host.host", spec_path)
 
 
 class Host(subprocess.Popen):

@@ -1,0 +1,279 @@
+"""`mutcheck harden`: each surviving mutant's reaching tests recorded, the calls replayed on the mutant,
+a witness written as a test, the test proven, kept, and (asked) named in the catalog."""
+
+import os
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from mutcheck.catalog.catalog import Mutant
+from mutcheck.catalog.catalog_edit import Edits, edit_catalog_file
+from mutcheck.catalog.config import Config, load_config
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.core.module_scope import MODULE_SCOPE
+from mutcheck.core.problems import InputError, Problem
+from mutcheck.core.project_paths import outside_project
+from mutcheck.core.verdicts import SURVIVED
+from mutcheck.engine.engine import Prepared
+from mutcheck.engine.session import catalog_of, engine_options, run_with_progress
+from mutcheck.harden.children import ChildFailed, Lab, run_child
+from mutcheck.harden.proof import mutant_in, prove
+from mutcheck.harden.test_source import WrittenTest, merged_file, ours, write_test
+from mutcheck.harden.variations import edit_constants, variations
+from mutcheck.harden.witness import RECORDED, VARIATION, Witness, witnesses
+from mutcheck.mutation.mutate import AppliedMutant, MutationError, apply_mutant
+from mutcheck.results.matrix import MutantResult, build_matrix
+from mutcheck.sandbox.lab import scratch_folder
+from mutcheck.sandbox.scratch import copy_project
+
+HARDENED, GAVE_UP, NOT_A_SURVIVOR = "hardened", "gave-up", "not-a-survivor"
+EQUIVALENT_IN_PRACTICE = "equivalent-in-practice"
+_RECORD_TIMEOUT = 600.0
+_REPLAY_TIMEOUT = 120.0
+_PROVEN_TRIES = 3  # witnesses written and proven per mutant before giving up on it
+
+
+@dataclass(frozen=True)
+class HardenRequest:
+    root: Path
+    ids: tuple[str, ...]
+    all_survivors: bool
+    out: Path  # as given, relative to `cwd`
+    update_catalog: bool
+    cwd: Path
+    profile: str | None = None
+
+
+@dataclass
+class Hardening:
+    """What `harden` did for one mutant."""
+
+    id: str
+    status: str  # HARDENED, GAVE_UP, EQUIVALENT_IN_PRACTICE or NOT_A_SURVIVOR
+    reason: str
+    test: str | None = None  # the kept test's node id
+    witness: str = ""  # what tells the mutant apart: "a recorded call: its result"
+    calls: int = 0  # recorded calls replayed
+    variations: int = 0
+    reaching: int = 0  # tests that reach the mutant
+    calls_scope: bool = False  # its reaching tests call the mutated scope with writable arguments
+    written: WrittenTest | None = field(default=None, repr=False)
+
+
+def _out(request: HardenRequest, config: Config) -> str:
+    """The tests file, relative to the root: a .py file in the project that is new or `harden`'s own."""
+    path = Path(os.path.abspath(request.cwd / request.out))
+    given = ("--out", str(request.out), "")
+    if path.suffix != ".py" or not path.is_relative_to(config.root):
+        raise InputError([Problem(*given, "must be a .py file inside the project")])
+    out = str(path.relative_to(config.root))
+    if reason := outside_project(config.root, out):
+        raise InputError([Problem(*given, reason)])
+    if path.exists() and not ours(path.read_text(encoding="utf-8", errors="replace")):
+        message = "holds code harden did not write, which it never rewrites: name a new file, or one harden wrote"
+        raise InputError([Problem(*given, message)])
+    return out
+
+
+def _selected(request: HardenRequest, config: Config) -> list[Mutant]:
+    catalog = catalog_of(config)
+    if request.all_survivors:
+        return [mutant for mutant in catalog.mutants if mutant.survives is not None and not mutant.generic]
+    problems, found = [], []
+    for name in request.ids:
+        mutant = catalog.find(name)
+        if mutant is None:
+            problems.append(Problem("harden", name, "", "no mutant with this id or alias"))
+        elif mutant.revert:
+            problems.append(Problem(mutant.source, mutant.id, "", "a revert mutant: harden works on catalog entries"))
+        elif mutant not in found:
+            found.append(mutant)
+    if problems:
+        raise InputError(problems)
+    return found
+
+
+def _summary(skipped: Counter[str]) -> str:
+    return "; ".join(f"{reason} ({count}×)" for reason, count in skipped.most_common(3))
+
+
+class _Hardener:
+    def __init__(self, lab: Lab, config: Config, out: str, on_line: Callable[[str], None]) -> None:
+        self.lab, self.config, self.out, self.on_line = lab, config, out, on_line
+        self.previous = (config.root / out).read_text(encoding="utf-8") if (config.root / out).is_file() else None
+        self.kept: list[WrittenTest] = []
+
+    def _replays(self, located: dict[str, Any], calls: list[dict[str, Any]], applied: AppliedMutant) -> Any:
+        """Each call made twice on the original and once on the mutant; what each did."""
+        spec = {"mode": "replay", "tests": [], "calls": calls, **located}
+        originals = run_child(self.lab, {**spec, "rounds": 2}, _REPLAY_TIMEOUT)
+        with mutant_in(self.lab, applied):
+            mutants = run_child(self.lab, {**spec, "rounds": 1}, _REPLAY_TIMEOUT)
+        for answer in (originals, mutants):
+            if "refused" in answer:
+                raise ChildFailed(answer["refused"])
+        return originals["observed"], mutants["observed"]
+
+    def harden(self, result: MutantResult, tests: list[str]) -> Hardening:
+        applied = result.applied
+        mutant = applied.mutant
+        hardening = Hardening(mutant.id, GAVE_UP, "", reaching=len(tests))
+        if mutant.scope == MODULE_SCOPE or applied.writes:
+            hardening.reason = "module-level code: there is no call of a function to record"
+            return hardening
+        if not tests:
+            hardening.reason = "no test reaches it: there is nothing to record"
+            return hardening
+        spec = {"mode": "record", "tests": tests, "file": str(self.lab.project / mutant.file)}
+        spec["qualname"] = applied.scope_qualname
+        try:
+            recorded = run_child(self.lab, spec, _RECORD_TIMEOUT)
+        except ChildFailed as error:
+            hardening.reason = f"recording its tests {error}"
+            return hardening
+        if recorded["refused"]:
+            hardening.reason = f"{applied.scope_qualname}: {recorded['refused']}"
+            return hardening
+        calls, skipped = recorded["calls"], Counter(recorded["skipped"])
+        hardening.calls, hardening.calls_scope = len(calls), bool(calls)
+        if not calls:
+            hardening.reason = _summary(skipped) or f"its tests never call {applied.scope_qualname} by its name"
+            return hardening
+        located = recorded["located"]
+        try:
+            found = self._witnesses(located, calls, applied, RECORDED, skipped)
+            if not found:
+                original, replacement = applied.original[slice(*applied.edited_range())], applied.replacement
+                varied = variations(calls, *edit_constants(original, replacement))
+                hardening.variations = len(varied)
+                found = self._witnesses(located, varied, applied, VARIATION, skipped) if varied else []
+        except ChildFailed as error:
+            hardening.reason = f"replaying its calls {error}"
+            return hardening
+        if not found:
+            if skipped["the mutant does what the original does"]:
+                hardening.status = EQUIVALENT_IN_PRACTICE
+            hardening.reason = f"{len(calls)} recorded calls, {hardening.variations} variations: " + _summary(skipped)
+            return hardening
+        return self._proven(hardening, applied, located, found)
+
+    def _witnesses(
+        self,
+        located: dict[str, Any],
+        calls: list[dict[str, Any]],
+        applied: AppliedMutant,
+        origin: str,
+        skipped: Counter[str],
+    ) -> list[Witness]:
+        originals, mutants = self._replays(located, calls, applied)
+        return witnesses(calls, originals, mutants, origin, skipped)
+
+    def _proven(
+        self, hardening: Hardening, applied: AppliedMutant, located: dict[str, Any], found: list[Witness]
+    ) -> Hardening:
+        reasons = []
+        for witness in found[:_PROVEN_TRIES]:
+            written = write_test(applied.mutant, self.config.languages, located, witness)
+            text = merged_file(self.previous, [*self.kept, written])
+            nodeid, why_not = prove(self.lab, applied, self.out, text, written.name)
+            if nodeid:
+                self.kept.append(written)
+                call = "a recorded call" if witness.origin == RECORDED else "a variation of a recorded call"
+                hardening.status, hardening.test, hardening.written = HARDENED, nodeid, written
+                hardening.witness = f"{call}: {', '.join(witness.differs)} differs"
+                return hardening
+            reasons.append(why_not)
+        hardening.reason = f"{len(reasons)} written tests did not prove: {reasons[0]}"
+        return hardening
+
+
+def _update_catalog(config: Config, mutants: dict[str, Mutant], hardenings: list[Hardening]) -> None:
+    """Each hardened gap's entry: `survives` (and what goes with it) replaced by `killed_by` its test."""
+    by_file: dict[str, Edits] = {}
+    for hardening in hardenings:
+        mutant = mutants[hardening.id]
+        if hardening.status == HARDENED and mutant.survives is not None and hardening.test:
+            edits = {"survives": None, "tracked": None, "reviewed": None, "killed_by": [hardening.test]}
+            by_file.setdefault(mutant.source, {})[mutant.id] = edits
+    for source, edits in by_file.items():
+        edit_catalog_file(config.root, source, edits)
+
+
+def harden(request: HardenRequest, console: Console) -> tuple[list[Hardening], ExitCode]:
+    """Every selected mutant hardened where it can be; the tests kept written to `--out`."""
+    config = load_config(request.root, profile=request.profile)
+    out = _out(request, config)
+    mutants = _selected(request, config)
+    problems, applied = [], []
+    for mutant in mutants:
+        try:
+            applied.append(apply_mutant(mutant, config.root))
+        except MutationError as error:
+            problems.append(error.problem)
+    if problems:
+        raise InputError(problems)
+    hardenings: list[Hardening] = []
+    by_target: dict[Path, list[AppliedMutant]] = {}
+    for one in applied:
+        by_target.setdefault(config.target_of(one.mutant.file).catalog_dir, []).append(one)
+    with scratch_folder() as folder:
+        project = folder / "project"
+        copy_project(config.root, project)
+        for group in by_target.values():
+            target = config.target_of(group[0].mutant.file)
+            files = sorted({one.mutant.file for one in group})
+            engine_run, prepared = run_with_progress(
+                target, files, lambda _progress, group=group: Prepared(group), engine_options(target, False), console
+            )
+            matrix = build_matrix(engine_run, prepared.mutants, bail=False)
+            if not matrix.baseline_ok:
+                return hardenings, ExitCode.BASELINE_FAILED
+            lab = Lab(folder, project, config.root, target.pytest_args)
+            hardener = _Hardener(lab, target, out, console.print)
+            for result in matrix.results:
+                hardenings.append(_one(hardener, result, engine_run.tests, console))
+            _write(config, out, hardener)
+    if request.update_catalog:
+        _update_catalog(config, {mutant.id: mutant for mutant in mutants}, hardenings)
+    return hardenings, ExitCode.OK
+
+
+def _one(hardener: _Hardener, result: MutantResult, tests: list[str], console: Console) -> Hardening:
+    mutant = result.applied.mutant
+    if result.verdict != SURVIVED:
+        killers = f", first {result.killers[0]}" if result.killers else ""
+        hardening = Hardening(mutant.id, NOT_A_SURVIVOR, f"{result.verdict} in this run{killers}")
+    else:
+        hardening = hardener.harden(result, [tests[index] for index in result.run.selected])
+    console.print(line_of(hardening), highlight=False, markup=False)
+    return hardening
+
+
+def _write(config: Config, out: str, hardener: _Hardener) -> None:
+    if hardener.kept:
+        path = config.root / out
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(merged_file(hardener.previous, hardener.kept), encoding="utf-8")
+
+
+def line_of(hardening: Hardening) -> str:
+    if hardening.status == HARDENED:
+        return f"hardened: {hardening.id}  by {hardening.test} ({hardening.witness})"
+    return f"{hardening.status}: {hardening.id}  {hardening.reason}"
+
+
+def summary_line(hardenings: list[Hardening], out: str) -> str:
+    survivors = [hardening for hardening in hardenings if hardening.status != NOT_A_SURVIVOR]
+    hardened = sum(hardening.status == HARDENED for hardening in survivors)
+    equivalent = sum(hardening.status == EQUIVALENT_IN_PRACTICE for hardening in survivors)
+    calling = sum(hardening.calls_scope for hardening in survivors)
+    written = f"; the tests are in {out}" if hardened else ""
+    return (
+        f"hardened {hardened} of {len(survivors)} survivors ({calling} whose tests call the mutated function "
+        f"with arguments written as source), {equivalent} equivalent in practice, "
+        f"{len(survivors) - hardened - equivalent} gave up{written}"
+    )

@@ -1,0 +1,59 @@
+"""The proof a written test must pass before it is kept: in the scratch copy, it passes on the original
+code three times (a flaky test is no guard) and fails with the mutant applied, as plain pytest runs it."""
+
+import contextlib
+from collections.abc import Iterator
+
+from mutcheck.harden.children import ChildFailed, Lab, run_child
+from mutcheck.mutation.mutate import AppliedMutant
+from mutcheck.sandbox.scratch import remove_bytecode
+
+ORIGINAL_ROUNDS = 3
+_TIMEOUT = 300.0
+
+
+@contextlib.contextmanager
+def mutant_in(lab: Lab, applied: AppliedMutant) -> Iterator[None]:
+    """The copy's target file with the mutant's edit for the duration of the block, then the original again."""
+    path = lab.project / applied.mutant.file
+    original = path.read_bytes()
+    path.write_text(applied.mutated, encoding=applied.encoding)
+    remove_bytecode(path)
+    try:
+        yield
+    finally:
+        path.write_bytes(original)
+        remove_bytecode(path)
+
+
+def _outcome(lab: Lab, test: str) -> tuple[str | None, str]:
+    """The one test's outcome in a plain pytest run of it (None: it did not run), and its node id."""
+    try:
+        answer = run_child(lab, {"mode": "pytest", "tests": [test]}, _TIMEOUT)
+    except ChildFailed as error:
+        return None, str(error)
+    outcomes = answer["outcomes"]
+    if len(outcomes) != 1:
+        return None, f"pytest ran {len(outcomes)} tests for it (exit status {answer['exit']})"
+    ((nodeid, outcome),) = outcomes.items()
+    return outcome, nodeid
+
+
+def prove(lab: Lab, applied: AppliedMutant, out: str, text: str, name: str) -> tuple[str | None, str]:
+    """(the test's node id, "") when the file `text`, written at `out` in the copy, holds a test
+    `name` that passes on the original ORIGINAL_ROUNDS times and fails with the mutant; else
+    (None, why not)."""
+    path = lab.project / out
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    test = f"{out}::{name}"
+    nodeid = ""
+    for round_ in range(1, ORIGINAL_ROUNDS + 1):
+        outcome, nodeid = _outcome(lab, test)
+        if outcome != "passed":
+            return None, f"on the original code, run {round_} of {ORIGINAL_ROUNDS}: {outcome or nodeid}"
+    with mutant_in(lab, applied):
+        outcome, detail = _outcome(lab, test)
+    if outcome != "failed":
+        return None, f"with the mutant: {outcome or detail}, not failed"
+    return nodeid, ""

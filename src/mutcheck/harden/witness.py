@@ -1,0 +1,74 @@
+"""Witnesses: calls whose replay on the mutant does something the original does not, and why a call is no witness."""
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+RECORDED, VARIATION = "recorded", "variation"
+
+
+@dataclass(frozen=True)
+class Witness:
+    call: dict[str, Any]  # self, args, kwargs (trees) and the imports they need
+    original: dict[str, Any]  # what the original did: result or raised, after, and their imports
+    mutant: dict[str, Any]
+    origin: str  # RECORDED or VARIATION
+    differs: tuple[str, ...]  # "result", "raised", or the name of an argument changed in place
+
+    @property
+    def size(self) -> int:
+        return len(json.dumps(self.call)) + len(json.dumps(self.original.get("result")))
+
+
+def _observable(outcome: dict[str, Any]) -> dict[str, Any]:
+    """What a test can assert of a call: its value, the type it raised (messages are left out:
+    they are worded, not behaviour), the arguments afterwards."""
+    raised = outcome.get("raised")
+    return {
+        "result": outcome.get("result"),
+        "raised": None if raised is None else (raised["module"], raised["qualname"]),
+        "after": outcome.get("after", {}),
+    }
+
+
+def differences(original: dict[str, Any], mutant: dict[str, Any]) -> tuple[str, ...]:
+    """Which observable parts of two outcomes differ."""
+    first, second = _observable(original), _observable(mutant)
+    found = [part for part in ("result", "raised") if first[part] != second[part]]
+    names = sorted(set(first["after"]) | set(second["after"]))
+    found += [name for name in names if first["after"].get(name) != second["after"].get(name)]
+    return tuple(found)
+
+
+def witnesses(
+    calls: list[dict[str, Any]],
+    originals: list[list[dict[str, Any]]],
+    mutants: list[list[dict[str, Any]]],
+    origin: str,
+    skipped: Counter[str],
+) -> list[Witness]:
+    """The calls that tell the mutant from the original; `skipped` counts why each other call is none.
+
+    A call counts only when the original did the same on every replay (and, for a recorded call,
+    what it did under the tests): a value that changes from run to run (a time, a random number,
+    an id) is no witness, nor is a call whose source does not build what the tests passed.
+    """
+    found = []
+    for call, rounds, (mutant,) in zip(calls, originals, mutants, strict=True):
+        first = rounds[0]
+        if any("unbuildable" in outcome for outcome in (*rounds, mutant)):
+            skipped["its source does not build the arguments again"] += 1
+        elif any(differences(first, other) for other in rounds[1:]):
+            skipped["non-deterministic: two replays of the original differ (a time, a random value, an id?)"] += 1
+        elif "recorded" in call and differences(call["recorded"], first):
+            skipped["replayed from source, the original does not do what it did under the tests"] += 1
+        elif "unwritable" in first:
+            skipped[f"the original's result cannot be written as source ({first['unwritable']})"] += 1
+        elif origin == VARIATION and "raised" in first:
+            skipped["a variation the original refuses (raises)"] += 1
+        elif differs := differences(first, mutant):
+            found.append(Witness(call, first, mutant, origin, differs))
+        else:
+            skipped["the mutant does what the original does"] += 1
+    return sorted(found, key=lambda witness: witness.size)
