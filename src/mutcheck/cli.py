@@ -293,6 +293,11 @@ def run(
     help="The test file to write: a new one, or one harden wrote (its tests are kept).",
 )
 @click.option("--update-catalog", is_flag=True, help="A hardened gap's `survives` becomes `killed_by` its test.")
+@click.option(
+    "--results",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A results document (run --json): each hardened mutant's entry gains its test, for the comment.",
+)
 @project_options
 @_reports_input_errors
 def harden(
@@ -300,6 +305,7 @@ def harden(
     all_survivors: bool,
     out: Path,
     update_catalog: bool,
+    results: Path | None,
     project: Path | None,
     profile: str | None,
 ) -> None:
@@ -309,10 +315,11 @@ def harden(
 
     if bool(mutant_ids) == all_survivors:
         raise InputError([Problem("harden", "", "ID", "name mutant ids, or --all-survivors (not both)")])
-    request = HardenRequest(_root(project), mutant_ids, all_survivors, out, update_catalog, Path.cwd(), profile)
+    root = _root(project)
+    request = HardenRequest(root, mutant_ids, all_survivors, out, update_catalog, Path.cwd(), profile, results)
     console = _console()
     hardenings, code = harden_mutants(request, console)
-    console.print(summary_line(hardenings, str(out)), highlight=False, markup=False)
+    console.print(summary_line(hardenings, str(out)), highlight=False, markup=False, soft_wrap=True)
     sys.exit(code)
 
 

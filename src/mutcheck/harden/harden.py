@@ -1,6 +1,8 @@
 """`mutcheck harden`: each surviving mutant's reaching tests recorded, the calls replayed on the mutant,
 a witness written as a test, the test proven, kept, and (asked) named in the catalog."""
 
+import ast
+import dataclasses
 import os
 from collections import Counter
 from collections.abc import Callable
@@ -22,11 +24,13 @@ from mutcheck.engine.engine import Prepared
 from mutcheck.engine.session import catalog_of, engine_options, run_with_progress
 from mutcheck.harden.children import ChildFailed, Lab, run_child
 from mutcheck.harden.proof import mutant_in, prove
-from mutcheck.harden.test_source import WrittenTest, merged_file, ours, write_test
+from mutcheck.harden.test_source import WrittenTest, merged_file, ours, snippet, write_test
 from mutcheck.harden.variations import edit_constants, variations
 from mutcheck.harden.witness import RECORDED, VARIATION, Witness, witnesses
 from mutcheck.mutation.mutate import AppliedMutant, MutationError, apply_mutant
 from mutcheck.results.matrix import MutantResult, build_matrix
+from mutcheck.results.model import Hardened
+from mutcheck.results.results import load_results, write_results
 from mutcheck.sandbox.lab import scratch_folder
 from mutcheck.sandbox.scratch import copy_project
 
@@ -46,6 +50,7 @@ class HardenRequest:
     update_catalog: bool
     cwd: Path
     profile: str | None = None
+    results: Path | None = None  # a results document whose survivors gain the tests written for them
 
 
 @dataclass
@@ -60,7 +65,7 @@ class Hardening:
     calls: int = 0  # recorded calls replayed
     variations: int = 0
     reaching: int = 0  # tests that reach the mutant
-    calls_scope: bool = False  # its reaching tests call the mutated scope with writable arguments
+    calls_scope: bool = False  # its reaching tests call the mutated function (by its name)
     written: WrittenTest | None = field(default=None, repr=False)
 
 
@@ -73,9 +78,15 @@ def _out(request: HardenRequest, config: Config) -> str:
     out = str(path.relative_to(config.root))
     if reason := outside_project(config.root, out):
         raise InputError([Problem(*given, reason)])
-    if path.exists() and not ours(path.read_text(encoding="utf-8", errors="replace")):
-        message = "holds code harden did not write, which it never rewrites: name a new file, or one harden wrote"
-        raise InputError([Problem(*given, message)])
+    if path.exists():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if not ours(text):
+            message = "holds code harden did not write, which it never rewrites: name a new file, or one harden wrote"
+            raise InputError([Problem(*given, message)])
+        try:
+            ast.parse(text)
+        except SyntaxError as error:  # its tests are kept by parsing it
+            raise InputError([Problem(*given, f"does not parse (line {error.lineno}): mend it first")]) from error
     return out
 
 
@@ -139,7 +150,7 @@ class _Hardener:
             hardening.reason = f"{applied.scope_qualname}: {recorded['refused']}"
             return hardening
         calls, skipped = recorded["calls"], Counter(recorded["skipped"])
-        hardening.calls, hardening.calls_scope = len(calls), bool(calls)
+        hardening.calls, hardening.calls_scope = len(calls), bool(calls) or bool(skipped)
         if not calls:
             hardening.reason = _summary(skipped) or f"its tests never call {applied.scope_qualname} by its name"
             return hardening
@@ -239,7 +250,23 @@ def harden(request: HardenRequest, console: Console) -> tuple[list[Hardening], E
             _write(config, out, hardener)
     if request.update_catalog:
         _update_catalog(config, {mutant.id: mutant for mutant in mutants}, hardenings)
+    if request.results is not None:
+        _annotate(request.results, out, hardenings)
     return hardenings, ExitCode.OK
+
+
+def _annotate(path: Path, out: str, hardenings: list[Hardening]) -> None:
+    """Each hardened mutant's entry in the results document gains its test (the comment offers it)."""
+    written = {hardening.id: hardening for hardening in hardenings if hardening.written and hardening.test}
+    results = load_results(path)
+    mutants = []
+    for entry in results.mutants:
+        hardening = written.get(entry.id)
+        if hardening is not None and hardening.written is not None and hardening.test is not None:
+            source = snippet(hardening.written)
+            entry = dataclasses.replace(entry, hardened=Hardened(hardening.test, out, source))
+        mutants.append(entry)
+    write_results(path, dataclasses.replace(results, mutants=mutants))
 
 
 def _one(hardener: _Hardener, result: MutantResult, tests: list[str], console: Console) -> Hardening:
@@ -249,7 +276,7 @@ def _one(hardener: _Hardener, result: MutantResult, tests: list[str], console: C
         hardening = Hardening(mutant.id, NOT_A_SURVIVOR, f"{result.verdict} in this run{killers}")
     else:
         hardening = hardener.harden(result, [tests[index] for index in result.run.selected])
-    console.print(line_of(hardening), highlight=False, markup=False)
+    console.print(line_of(hardening), highlight=False, markup=False, soft_wrap=True)
     return hardening
 
 
@@ -270,10 +297,11 @@ def summary_line(hardenings: list[Hardening], out: str) -> str:
     survivors = [hardening for hardening in hardenings if hardening.status != NOT_A_SURVIVOR]
     hardened = sum(hardening.status == HARDENED for hardening in survivors)
     equivalent = sum(hardening.status == EQUIVALENT_IN_PRACTICE for hardening in survivors)
-    calling = sum(hardening.calls_scope for hardening in survivors)
+    calling = [hardening for hardening in survivors if hardening.calls_scope]
+    hardened_calling = sum(hardening.status == HARDENED for hardening in calling)
+    share = f", {hardened_calling} of the {len(calling)} whose tests call the mutated function" if calling else ""
     written = f"; the tests are in {out}" if hardened else ""
     return (
-        f"hardened {hardened} of {len(survivors)} survivors ({calling} whose tests call the mutated function "
-        f"with arguments written as source), {equivalent} equivalent in practice, "
+        f"hardened {hardened} of {len(survivors)} survivors{share}; {equivalent} equivalent in practice, "
         f"{len(survivors) - hardened - equivalent} gave up{written}"
     )

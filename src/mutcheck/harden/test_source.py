@@ -170,3 +170,8 @@ def merged_file(previous: str | None, tests: list[WrittenTest]) -> str:
         imports |= test.imports
         kept[test.name] = test.source
     return HEADER + _HEADER_REST + "\n" + "\n".join(import_lines(imports)) + "\n\n\n" + "\n\n".join(kept.values())
+
+
+def snippet(test: WrittenTest) -> str:
+    """One test as a reviewer pastes it: its imports, then the function."""
+    return "\n".join(import_lines(set(test.imports))) + "\n\n\n" + test.source

@@ -8,7 +8,7 @@ from typing import Any
 from mutcheck.core.change_labels import WHOLE_CHANGE, lines_label, shown_base
 from mutcheck.core.texts import describe, say
 from mutcheck.core.verdicts import UNMET_KINDS, VERDICTS
-from mutcheck.results.model import DriftEntry, MutantEntry, Results, reused_from_store
+from mutcheck.results.model import DriftEntry, Hardened, MutantEntry, Results, reused_from_store
 
 # Matrix symbols per outcome (the legend in strings.toml explains them).
 SYMBOLS = {
@@ -68,6 +68,7 @@ class MutantView:
     outcomes: dict[str, str]  # test id → outcome, selected tests only
     met: bool
     revert: bool = False  # a revert mutant of `--revert BASE`
+    hardened: Hardened | None = None  # the test `mutcheck harden` proved for it
     broken: str | None = None  # why the mutated code stopped the tests from running, on one line
     target: str | None = None  # the target whose catalog holds it, when the run had several
 
@@ -216,6 +217,7 @@ def _mutant(results: Results, entry: MutantEntry, lang: str) -> MutantView:
         revert=entry.revert,
         broken=" ".join(entry.broken.split())[:WITNESS_LENGTH] if entry.broken else None,
         target=entry.target,
+        hardened=entry.hardened,
     )
 
 

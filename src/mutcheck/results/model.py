@@ -125,6 +125,16 @@ class Reused:
 
 
 @dataclass(frozen=True)
+class Hardened:
+    """A test `mutcheck harden` wrote and proved for a survivor: its node id, the file it went to,
+    and its source (imports and function) as a reviewer would paste it."""
+
+    test: str
+    file: str
+    source: str
+
+
+@dataclass(frozen=True)
 class MutantEntry:
     """One mutant of the run: what it changed, what the catalog expects, and what the tests said.
     `outcomes` and `witnesses` are keyed by the test's index in `Results.tests`."""
@@ -165,14 +175,16 @@ class MutantEntry:
     fallback: Fallback | None = None
     target: str | None = None  # when the run had several targets
     reuse: Reused | None = None  # None: the run consulted no store (--fresh, or a file written before it)
+    hardened: Hardened | None = None  # set by `mutcheck harden --results`
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "MutantEntry":
-        fallback, reuse = data.get("fallback"), data.get("reuse")
+        fallback, reuse, hardened = data.get("fallback"), data.get("reuse"), data.get("hardened")
         return cls(
             **{
                 **data,
                 "reuse": Reused(reuse["reused"], reuse["from"], reuse["changed"]) if reuse else None,
+                "hardened": Hardened(**hardened) if hardened else None,
                 "span": Span(**data["span"]),
                 "problems": [Unmet(**problem) for problem in data["problems"]],
                 "outcomes": {int(index): outcome for index, outcome in data["outcomes"].items()},
@@ -186,7 +198,8 @@ class MutantEntry:
         data["outcomes"] = {str(index): outcome for index, outcome in sorted(self.outcomes.items())}
         data["witnesses"] = {str(index): witness for index, witness in sorted(self.witnesses.items())}
         data["reuse"] = self.reuse.to_json() if self.reuse else None
-        for key in ("replacement", "target", "reuse"):  # not recorded, a run of one target, no store consulted
+        # not recorded, a run of one target, no store consulted, no test written for it
+        for key in ("replacement", "target", "reuse", "hardened"):
             if data[key] is None:
                 del data[key]
         return data

@@ -1,0 +1,312 @@
+"""`mutcheck harden` on a fixture project: every test it writes fails with its mutant applied by hand
+and passes without it, under plain pytest; the cases it refuses say why in one line."""
+
+import ast
+import dataclasses
+import datetime
+import enum
+import json
+import subprocess
+import sys
+import threading
+import tomllib
+from collections import namedtuple
+from pathlib import Path
+
+import pytest
+
+from mutcheck.harden.test_source import HEADER, WrittenTest, merged_file
+from mutcheck.harden.values import Unwritable, checked_tree, format_tree, namespace, tree_of
+from mutcheck.report.markdown import render_inline_finding
+from mutcheck.results.results import load_results
+from tests.mutcheck.cli_runs import mutcheck
+from tests.mutcheck.engine_project import families, pyproject
+
+SOURCE = '''\
+"""History helpers: the harden fixture's target."""
+
+import random
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Tracker:
+    seen: list = field(default_factory=list)
+    is_open: bool = False
+
+    def close(self):
+        if not self.is_open:
+            return
+        self.seen.append("closed")
+        self.is_open = False
+
+
+def merge_blocks(blocks):
+    """Blocks in order, a repeated id dropped: the first wins."""
+    seen = set()
+    kept = []
+    for block in blocks:
+        if block.get("id") in seen:
+            continue
+        seen.add(block.get("id"))
+        kept.append(block)
+    return kept
+
+
+def stamp(events):
+    return {"events": list(events), "nonce": random.random()}
+
+
+def held(lock):
+    if lock.locked():
+        return "held"
+    return "free"
+
+
+def pairs(items):
+    for index in range(0, len(items) - 1, 2):
+        yield items[index], items[index + 1]
+
+
+async def doubled(number):
+    return number * 2 if number > 0 else 0
+'''
+
+TESTS = """\
+import asyncio
+import threading
+
+from histories import Tracker, doubled, held, merge_blocks, pairs, stamp
+
+
+def test_close_records_it():
+    tracker = Tracker(is_open=True)
+    tracker.close()
+    assert tracker.seen == ["closed"]
+
+
+def test_merge_keeps_distinct_blocks():
+    assert merge_blocks([{"id": 1, "text": "a"}, {"id": 2, "text": "b"}]) == [
+        {"id": 1, "text": "a"},
+        {"id": 2, "text": "b"},
+    ]
+
+
+def test_stamp_keeps_the_events():
+    assert stamp(["a"])["events"] == ["a"]
+
+
+def test_held_answers():
+    assert held(threading.Lock()) in ("held", "free")
+
+
+def test_pairs_pairs():
+    assert list(pairs([1, 2])) == [(1, 2)]
+
+
+def test_doubled():
+    assert asyncio.run(doubled(2)) == 4
+"""
+
+
+def _entry(mutant_id: str, scope: str, match: str, replace: str | None) -> str:
+    edit = f"replace = {replace!r}" if replace is not None else "delete = true"
+    return f"""
+[[mutant]]
+id = "{mutant_id}"
+family = "guard"
+file = "src/histories.py"
+scope = "{scope}"
+match = {match!r}
+{edit}
+origin = "harden fixture"
+title = {{ en = "{mutant_id} broken", zh = "{mutant_id} 被破坏" }}
+why = {{ en = "the guard of {scope}", zh = "{scope} 的守护" }}
+survives = {{ en = "no test asserts it", zh = "没有测试断言它" }}
+"""
+
+
+MUTANTS = {
+    # id: (scope, match, replacement or None to delete), and what harden must end with
+    "M-STATE": ("Tracker.close", "self.is_open = False", None),
+    "M-DEDUPE": ("merge_blocks", 'seen.add(block.get("id"))', None),
+    "M-STAMP": ("stamp", "list(events)", "events"),
+    "M-LOCK": ("held", "lock.locked()", "True"),
+    "M-PAIRS": ("pairs", "len(items) - 1", "len(items)"),
+    "M-ASYNC": ("doubled", "number > 0", "number >= 0"),
+}
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("harden") / "project"
+    (root / "src").mkdir(parents=True)
+    (root / "tests").mkdir()
+    (root / "mutants").mkdir()
+    (root / "pyproject.toml").write_text(pyproject("harden-fixture", timeout_constant=5.0), encoding="utf-8")
+    (root / "src" / "histories.py").write_text(SOURCE, encoding="utf-8")
+    (root / "tests" / "test_histories.py").write_text(TESTS, encoding="utf-8")
+    (root / "mutants" / "families.toml").write_text(families("guard", "guards", "守护"), encoding="utf-8")
+    entries = "".join(_entry(mutant_id, *edit) for mutant_id, edit in MUTANTS.items())
+    (root / "mutants" / "histories.toml").write_text(entries, encoding="utf-8")
+    return root
+
+
+def _lines(output: str) -> dict[str, str]:
+    """Each mutant's line of harden's output, by id."""
+    found = {}
+    for line in output.splitlines():
+        status, _, rest = line.partition(": ")
+        if status in ("hardened", "gave-up", "equivalent-in-practice", "not-a-survivor"):
+            found[rest.split()[0]] = line
+    return found
+
+
+def _plain_pytest(root: Path, test: str) -> int:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", test, "-q", "-p", "no:cacheprovider"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).returncode
+
+
+def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(project: Path) -> None:
+    results = project.parent / "results.json"
+    assert mutcheck(project, "run", "--fresh", "--json", str(results)).returncode == 0
+    first = mutcheck(
+        project, "harden", "M-STATE", "--out", "tests/test_guards.py", "--update-catalog", "--results", str(results)
+    )
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert _lines(first.stdout)["M-STATE"] == (
+        "hardened: M-STATE  by tests/test_guards.py::test_kills_m_state (a recorded call: self differs)"
+    )
+    # The results document carries the proven test; the review comment offers it, fenced.
+    entry = next(mutant for mutant in json.loads(results.read_text())["mutants"] if mutant["id"] == "M-STATE")
+    assert entry["hardened"]["test"] == "tests/test_guards.py::test_kills_m_state"
+    assert entry["hardened"]["source"].startswith("from histories import Tracker\n\n\ndef test_kills_m_state():")
+    comment = mutcheck(project, "report", str(results), "--format", "markdown").stdout
+    assert "proven by mutcheck harden" in comment and "证明" in comment
+    assert "    ```python\n    from histories import Tracker\n" in comment
+    inline = render_inline_finding(load_results(results), "M-STATE")
+    assert "```python\nfrom histories import Tracker\n\n\ndef test_kills_m_state():" in inline
+
+    # M-STATE is no gap any more: --all-survivors leaves it out, and the file keeps its test.
+    done = mutcheck(project, "harden", "--all-survivors", "--out", "tests/test_guards.py", "--update-catalog")
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = _lines(done.stdout)
+    assert set(lines) == set(MUTANTS) - {"M-STATE"}, done.stdout
+    assert "(a variation of a recorded call: result differs)" in lines["M-DEDUPE"]
+    assert lines["M-STAMP"].startswith("gave-up") and "non-deterministic" in lines["M-STAMP"]
+    assert lines["M-LOCK"].startswith("gave-up")
+    assert "cannot be written as source (arg0: a _thread.lock" in lines["M-LOCK"]
+    assert lines["M-PAIRS"] == (
+        "gave-up: M-PAIRS  pairs: a generator: what it does depends on how far the caller iterates"
+    )
+    assert lines["M-ASYNC"] == "gave-up: M-ASYNC  doubled: a coroutine: replaying it needs the caller's event loop"
+    # M-STAMP's and M-LOCK's tests call their functions too; the generator and coroutine are refused first
+    assert "hardened 1 of 5 survivors, 1 of the 3 whose tests call the mutated function; 0 equivalent" in done.stdout
+
+    written = (project / "tests" / "test_guards.py").read_text(encoding="utf-8")
+    assert written.startswith(HEADER)
+    names = [node.name for node in ast.parse(written).body if isinstance(node, ast.FunctionDef)]
+    assert names == ["test_kills_m_state", "test_kills_m_dedupe"]  # the first run's test kept, the second's added
+
+    # Each written test under plain pytest: passes on the original, fails with its mutant applied by hand.
+    source = project / "src" / "histories.py"
+    for mutant_id, name in (("M-STATE", "test_kills_m_state"), ("M-DEDUPE", "test_kills_m_dedupe")):
+        _scope, match, replacement = MUTANTS[mutant_id]
+        assert _plain_pytest(project, f"tests/test_guards.py::{name}") == 0
+        mutated = SOURCE.replace(match, replacement or "pass", 1)
+        assert mutated != SOURCE
+        source.write_text(mutated, encoding="utf-8")
+        try:
+            assert _plain_pytest(project, f"tests/test_guards.py::{name}") == 1
+        finally:
+            source.write_text(SOURCE, encoding="utf-8")
+
+    catalog = tomllib.loads((project / "mutants" / "histories.toml").read_text(encoding="utf-8"))
+    entries = {entry["id"]: entry for entry in catalog["mutant"]}
+    assert entries["M-STATE"]["killed_by"] == ["tests/test_guards.py::test_kills_m_state"]
+    assert "survives" not in entries["M-STATE"] and "survives" in entries["M-STAMP"]
+    run = mutcheck(project, "run", "--fresh")
+    assert run.returncode == 0, run.stdout + run.stderr  # the catalog's new expectations hold
+
+
+def test_harden_refuses_a_file_it_did_not_write_and_unknown_ids(project: Path) -> None:
+    tests = project / "tests" / "test_histories.py"
+    foreign = mutcheck(project, "harden", "M-STATE", "--out", "tests/test_histories.py")
+    assert foreign.returncode == 2
+    assert foreign.stderr.strip().splitlines() == [
+        "error: --out: tests/test_histories.py: holds code harden did not write, which it never rewrites: "
+        "name a new file, or one harden wrote"
+    ]
+    assert tests.read_text(encoding="utf-8") == TESTS
+    unknown = mutcheck(project, "harden", "M-NONE", "--out", "tests/test_new.py")
+    assert unknown.returncode == 2
+    assert unknown.stderr.strip() == "error: harden: M-NONE: no mutant with this id or alias"
+    assert not (project / "tests" / "test_new.py").exists()
+
+
+class Colour(enum.Enum):
+    RED = "red"
+
+
+@dataclasses.dataclass(frozen=True)
+class Block:
+    kind: str
+    tags: frozenset = frozenset()
+
+
+Pair = namedtuple("Pair", "left right")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        None,
+        [1, 2.5, 'it\'s "quoted"', b"\x00", True],
+        {"a": (1,), 2: {3, 1}},
+        Colour.RED,
+        Block("text", frozenset({"a", "b"})),
+        Pair(1, [2]),
+        datetime.datetime(2026, 1, 2, 3, 4),
+        float("inf"),
+    ],
+)
+def test_written_values_build_the_value_again(value: object) -> None:
+    imports: set[tuple[str, str]] = set()
+    tree = checked_tree(value, imports)
+    assert eval(format_tree(tree), namespace(imports)) == value
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        (threading.Lock(), "a _thread.lock (not a literal, container, enum, dataclass or pydantic model)"),
+        (float("nan"), "a NaN float (never equal to itself)"),
+        (object(), "a builtins.object (not a literal, container, enum, dataclass or pydantic model)"),
+    ],
+)
+def test_unwritable_values_are_refused_with_the_reason(value: object, reason: str) -> None:
+    with pytest.raises(Unwritable, match=r"^" + __import__("re").escape(reason) + "$"):
+        tree_of(value, set())
+
+
+def test_a_cycle_is_refused() -> None:
+    looped: list = []
+    looped.append(looped)
+    with pytest.raises(Unwritable, match="nested too deeply"):
+        tree_of(looped, set())
+
+
+def test_merged_file_keeps_earlier_tests_and_joins_imports() -> None:
+    first = WrittenTest("test_a", "def test_a():\n    assert f(1) == 2\n", frozenset({("pkg.mod", "f")}))
+    second = WrittenTest("test_b", "def test_b():\n    assert g() is None\n", frozenset({("pkg.mod", "g")}))
+    text = merged_file(merged_file(None, [first]), [second])
+    assert "from pkg.mod import f, g\n" in text
+    tree = ast.parse(text)
+    assert [node.name for node in tree.body if isinstance(node, ast.FunctionDef)] == ["test_a", "test_b"]
+    replaced = WrittenTest("test_a", "def test_a():\n    assert f(1) == 3\n", frozenset({("pkg.mod", "f")}))
+    assert "f(1) == 3" in merged_file(text, [replaced]) and "f(1) == 2" not in merged_file(text, [replaced])
