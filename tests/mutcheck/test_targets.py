@@ -262,6 +262,19 @@ def test_suggest_runs_a_files_own_target_and_writes_into_its_catalog(tmp_path):
     assert not (project / "mutants/suggested_second.toml").exists()
 
 
+def test_suggest_gives_a_family_another_target_declares_that_targets_title(tmp_path):
+    project = make_two_targets(tmp_path / "project")
+    first = project / "mutants/families.toml"
+    declared = first.read_text(encoding="utf-8") + families("delete-guard", "guards gone", "守卫没了")
+    first.write_text(declared, encoding="utf-8")
+    suggested = mutcheck(project, "suggest", "src/second.py")
+    assert suggested.returncode == 0, suggested.stdout + suggested.stderr
+    second = (project / "mutants/second/families.toml").read_text(encoding="utf-8")
+    assert second.endswith('[family.delete-guard]\nen = "guards gone"\nzh = "守卫没了"\n')
+    checked = mutcheck(project, "check")
+    assert "declared in mutants too" not in checked.stderr, checked.stderr
+
+
 def test_a_family_id_two_targets_declare_with_other_titles_is_refused(tmp_path):
     project = make_two_targets(tmp_path / "project")
     clash = families("boundary", "another meaning", "另一含义")

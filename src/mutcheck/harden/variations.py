@@ -2,7 +2,8 @@
 
 The edit says where to look: a constant it touches (a string such as `"anthropic/"`, a number) is
 added to, removed from or put in place of the recorded strings and numbers; a flipped branch is
-reached by flipping booleans, dropping, repeating or reordering items. Each variation changes one
+reached by flipping booleans, emptying or filling a string, filling an empty mapping, dropping,
+repeating or reordering items. Each variation changes one
 place of one recorded call, and there are at most `LIMIT` of them per mutant.
 """
 
@@ -50,7 +51,7 @@ def _leaf_values(value: object, strings: list[str], numbers: list[int]) -> Itera
                 yield value.replace(constant, constant.upper(), 1)
             else:
                 yield from (constant, constant + value, value + constant)
-        yield ""
+        yield value + "x" if not value else ""
 
 
 def _places(tree: dict[str, Any], path: tuple[int, ...] = ()) -> Iterator[tuple[tuple[int, ...], dict[str, Any]]]:
@@ -89,6 +90,10 @@ def _tree_variants(
                 yield variant
             continue
         items = node["items"]
+        if not items and node["open"] == "{":  # an empty mapping filled: a guard on its truth is reached
+            variant = copy.deepcopy(tree)
+            _at(variant, path)["items"] = [['"key": ', '["key"]', {"text": '"value"'}]]
+            yield variant
         for index in range(min(len(items), _ITEMS)):
             variant = copy.deepcopy(tree)
             del _at(variant, path)["items"][index]

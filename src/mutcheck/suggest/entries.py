@@ -5,7 +5,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from string import Formatter
@@ -156,11 +156,18 @@ def entry_table(
     return table
 
 
-def family_tables(families: Iterable[str], languages: Sequence[str]) -> str:
-    """`[family.NAME]` tables for families.toml, each title in every language."""
+def family_tables(
+    families: Iterable[str], languages: Sequence[str], titles: Mapping[str, Mapping[str, str]] | None = None
+) -> str:
+    """`[family.NAME]` tables for families.toml, each title in every language: the one `titles`
+    gives (another target's catalog declares the family), else suggest's own."""
+    titles = titles or {}
+
+    def title(family: str, lang: str) -> str:
+        return titles.get(family, {}).get(lang) or say(lang, "suggest_family", family)
+
     return "".join(
-        f"\n[family.{family}]\n"
-        + "".join(f"{lang} = {_string(say(lang, 'suggest_family', family))}\n" for lang in languages)
+        f"\n[family.{family}]\n" + "".join(f"{lang} = {_string(title(family, lang))}\n" for lang in languages)
         for family in families
     )
 

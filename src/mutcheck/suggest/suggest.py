@@ -68,6 +68,7 @@ class Suggestions:
     families_undeclared: list[str] = field(default_factory=list)  # not added: the output is outside the project
     families_file: str = ""  # where they were added, or would be
     baseline: Baseline | None = None  # the results' baseline section, when it failed
+    declared_families: dict[str, dict[str, str]] = field(default_factory=dict)  # every target's, by id
 
     def skip(self, proposal: Proposal, reason: str) -> None:
         self.skipped.setdefault(proposal.operator, Counter())[reason] += 1
@@ -244,8 +245,9 @@ def _declare_families(config: Config, suggestions: Suggestions, families: set[st
     if missing and Path(suggestions.out).is_absolute():  # written outside: the project stays as it is
         suggestions.families_undeclared, suggestions.families_file = missing, source
     elif missing:
+        # A family another target declares keeps its title: the joined catalog refuses one id with two.
         with path.open("a", encoding="utf-8") as file:
-            file.write(family_tables(missing, config.languages))
+            file.write(family_tables(missing, config.languages, suggestions.declared_families))
         suggestions.families_added, suggestions.families_file = missing, source
 
 
@@ -260,8 +262,10 @@ def suggest(request: SuggestRequest, console: Console) -> tuple[Suggestions, Exi
     """Propose, run and write: the suggestions and the exit status (baseline failures stop it)."""
     config = load_config(request.root, profile=request.profile)
     file, scope, text = _target(request, config)
+    project = config
     config = config.target_of(file)  # its tests run it, its catalog gets the entries
     suggestions = Suggestions(file, scope, _out(request, config, file), config.languages[0])
+    suggestions.declared_families = dict(catalog_of(project).families)  # every target's
     proposals = propose(text, scope)
     engine_run, prepared = run_with_progress(
         config,
