@@ -109,7 +109,8 @@ def test_doubled():
 """
 
 
-def _entry(mutant_id: str, scope: str, match: str, replace: str | None) -> str:
+def gap_entry(mutant_id: str, scope: str, match: str, replace: str | None) -> str:
+    """A catalog entry of a known gap."""
     edit = f"replace = {replace!r}" if replace is not None else "delete = true"
     return f"""
 [[mutant]]
@@ -137,9 +138,8 @@ MUTANTS = {
 }
 
 
-@pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("harden") / "project"
+def make_harden_project(root: Path, catalog: str) -> Path:
+    """The fixture project at `root` with `catalog` as its one catalog file."""
     (root / "src").mkdir(parents=True)
     (root / "tests").mkdir()
     (root / "mutants").mkdir()
@@ -147,9 +147,14 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "src" / "histories.py").write_text(SOURCE, encoding="utf-8")
     (root / "tests" / "test_histories.py").write_text(TESTS, encoding="utf-8")
     (root / "mutants" / "families.toml").write_text(families("guard", "guards", "守护"), encoding="utf-8")
-    entries = "".join(_entry(mutant_id, *edit) for mutant_id, edit in MUTANTS.items())
-    (root / "mutants" / "histories.toml").write_text(entries, encoding="utf-8")
+    (root / "mutants" / "histories.toml").write_text(catalog, encoding="utf-8")
     return root
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    entries = "".join(gap_entry(mutant_id, *edit) for mutant_id, edit in MUTANTS.items())
+    return make_harden_project(tmp_path_factory.mktemp("harden") / "project", entries)
 
 
 def _lines(output: str) -> dict[str, str]:

@@ -1,6 +1,7 @@
 """The GitHub workflows and the composite action: schema-valid, zizmor-clean, the action's run
 step really produces its outputs, and the reuse store is cached between runs under one key."""
 
+import json
 import os
 import re
 import subprocess
@@ -10,6 +11,7 @@ from pathlib import Path
 import yaml
 
 from tests.mutcheck.engine_project import make_engine_project
+from tests.mutcheck.test_harden import MUTANTS, gap_entry, make_harden_project
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -80,6 +82,32 @@ def test_action_run_step_writes_counts_and_exit_status(tmp_path):
         "stryker.json",
         "status.json",
     }
+
+
+def test_action_run_step_hardens_the_survivors_among_the_findings(tmp_path):
+    """With `harden`, a survivor that fails its expectation gets a proven test in the results and the comment."""
+    catalog = gap_entry("M-STATE", *MUTANTS["M-STATE"]).replace(
+        'survives = { en = "no test asserts it", zh = "没有测试断言它" }',
+        'killed_by = ["tests/test_histories.py::test_close_records_it"]',
+    )
+    project = make_harden_project(tmp_path / "project", catalog)
+    script = next(step["run"] for step in action_steps() if step.get("id") == "run")
+    environment = {
+        **os.environ,
+        "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}",
+        "ARGS": "",
+        "OUT": "out",
+        "HARDEN": "tests/test_mutcheck_guards.py",
+        "GITHUB_OUTPUT": str(tmp_path / "outputs"),
+        "GITHUB_ACTION_PATH": str(RUN_ACTION),
+    }
+    completed = subprocess.run(["bash", "-c", script], cwd=project, env=environment, capture_output=True, text=True)
+    assert completed.returncode == 1, completed.stdout + completed.stderr  # the run's status: M-STATE survived
+    assert "hardened: M-STATE  by tests/test_mutcheck_guards.py::test_kills_m_state" in completed.stdout
+    results = json.loads((project / "out" / "results.json").read_text(encoding="utf-8"))
+    assert results["mutants"][0]["hardened"]["test"] == "tests/test_mutcheck_guards.py::test_kills_m_state"
+    comment = (project / "out" / "comment.md").read_text(encoding="utf-8")
+    assert "```python\nfrom histories import Tracker\n\n\ndef test_kills_m_state():" in comment
 
 
 STORE = "~/.cache/mutcheck/reuse"
