@@ -32,9 +32,10 @@ def _leaf(text: str) -> Tree:
 
 
 def _string_source(text: str) -> str:
-    """A string literal in double quotes, as most projects' formatters write them."""
+    """A string literal as most projects' formatters write it: in double quotes, unless that
+    needs more escapes than single ones."""
     quoted = repr(text)
-    if quoted.startswith('"'):
+    if quoted.startswith('"') or ('"' in text and "'" not in text):
         return quoted
     return '"' + quoted[1:-1].replace("\\'", "'").replace('"', '\\"') + '"'
 
