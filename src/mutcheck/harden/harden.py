@@ -5,7 +5,6 @@ import ast
 import dataclasses
 import os
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -113,8 +112,8 @@ def _summary(skipped: Counter[str]) -> str:
 
 
 class _Hardener:
-    def __init__(self, lab: Lab, config: Config, out: str, on_line: Callable[[str], None]) -> None:
-        self.lab, self.config, self.out, self.on_line = lab, config, out, on_line
+    def __init__(self, lab: Lab, config: Config, out: str) -> None:
+        self.lab, self.config, self.out = lab, config, out
         self.previous = (config.root / out).read_text(encoding="utf-8") if (config.root / out).is_file() else None
         self.kept: list[WrittenTest] = []
 
@@ -244,7 +243,7 @@ def harden(request: HardenRequest, console: Console) -> tuple[list[Hardening], E
             if not matrix.baseline_ok:
                 return hardenings, ExitCode.BASELINE_FAILED
             lab = Lab(folder, project, config.root, target.pytest_args)
-            hardener = _Hardener(lab, target, out, console.print)
+            hardener = _Hardener(lab, target, out)
             for result in matrix.results:
                 hardenings.append(_one(hardener, result, engine_run.tests, console))
             _write(config, out, hardener)
