@@ -70,13 +70,29 @@ def pairs(items):
 
 async def doubled(number):
     return number * 2 if number > 0 else 0
+
+
+def labels(items):
+    def label(item):
+        if item.get("done"):
+            return "done"
+        return "open"
+
+    return [label(item) for item in items]
+
+
+def role_of(message):
+    role = message.get("role")
+    if role not in ("user", "assistant"):
+        raise ValueError(f"unknown role {role}")
+    return role
 '''
 
 TESTS = """\
 import asyncio
 import threading
 
-from histories import Tracker, doubled, held, merge_blocks, pairs, stamp
+from histories import Tracker, doubled, held, labels, merge_blocks, pairs, role_of, stamp
 
 
 def test_close_records_it():
@@ -106,6 +122,14 @@ def test_pairs_pairs():
 
 def test_doubled():
     assert asyncio.run(doubled(2)) == 4
+
+
+def test_labels_one_per_item():
+    assert len(labels([{"done": True}])) == 1
+
+
+def test_role_of_a_user():
+    assert role_of({"role": "user"}) == "user"
 """
 
 
@@ -135,6 +159,8 @@ MUTANTS = {
     "M-LOCK": ("held", "lock.locked()", "True"),
     "M-PAIRS": ("pairs", "len(items) - 1", "len(items)"),
     "M-ASYNC": ("doubled", "number > 0", "number >= 0"),
+    "M-NESTED": ("labels.label", 'item.get("done")', "False"),
+    "M-ROLE": ("role_of", 'role not in ("user", "assistant")', "False"),
 }
 
 
@@ -203,6 +229,11 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
     lines = _lines(done.stdout)
     assert set(lines) == set(MUTANTS) - {"M-STATE"}, done.stdout
     assert "(a variation of a recorded call: result differs)" in lines["M-DEDUPE"]
+    # a nested function, through the function around it; a call the original refuses, as pytest.raises
+    assert "by tests/test_guards.py::test_kills_m_nested (a recorded call: result differs)" in lines["M-NESTED"]
+    assert (
+        "by tests/test_guards.py::test_kills_m_role (a variation of a recorded call: result, raised" in lines["M-ROLE"]
+    )
     assert lines["M-STAMP"].startswith("gave-up") and "non-deterministic" in lines["M-STAMP"]
     assert lines["M-LOCK"].startswith("gave-up")
     assert "cannot be written as source (arg0: a _thread.lock" in lines["M-LOCK"]
@@ -211,16 +242,19 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
     )
     assert lines["M-ASYNC"] == "gave-up: M-ASYNC  doubled: a coroutine: replaying it needs the caller's event loop"
     # M-STAMP's and M-LOCK's tests call their functions too; the generator and coroutine are refused first
-    assert "hardened 1 of 5 survivors, 1 of the 3 whose tests call the mutated function; 0 equivalent" in done.stdout
+    assert "hardened 3 of 7 survivors, 3 of the 5 whose tests call the mutated function; 0 equivalent" in done.stdout
 
     written = (project / "tests" / "test_guards.py").read_text(encoding="utf-8")
     assert written.startswith(HEADER)
     names = [node.name for node in ast.parse(written).body if isinstance(node, ast.FunctionDef)]
-    assert names == ["test_kills_m_state", "test_kills_m_dedupe"]  # the first run's test kept, the second's added
+    # the first run's test kept, the second's added
+    assert names == ["test_kills_m_state", "test_kills_m_dedupe", "test_kills_m_nested", "test_kills_m_role"]
+    assert "    with pytest.raises(ValueError):\n        role_of(" in written
 
     # Each written test under plain pytest: passes on the original, fails with its mutant applied by hand.
     source = project / "src" / "histories.py"
-    for mutant_id, name in (("M-STATE", "test_kills_m_state"), ("M-DEDUPE", "test_kills_m_dedupe")):
+    for mutant_id in ("M-STATE", "M-DEDUPE", "M-NESTED", "M-ROLE"):
+        name = "test_kills_" + mutant_id.lower().replace("-", "_")
         _scope, match, replacement = MUTANTS[mutant_id]
         assert _plain_pytest(project, f"tests/test_guards.py::{name}") == 0
         mutated = SOURCE.replace(match, replacement or "pass", 1)
@@ -248,6 +282,12 @@ def test_harden_refuses_a_file_it_did_not_write_and_unknown_ids(project: Path) -
         "name a new file, or one harden wrote"
     ]
     assert tests.read_text(encoding="utf-8") == TESTS
+    outside = mutcheck(project, "harden", "M-STATE", "--out", "test_outside.py", "--update-catalog")
+    assert outside.returncode == 2
+    assert outside.stderr.strip() == (
+        "error: --out: test_outside.py: with --update-catalog, must be under the suite's tests "
+        "(it names the test in the catalog): tests"
+    )
     unknown = mutcheck(project, "harden", "M-NONE", "--out", "tests/test_new.py")
     assert unknown.returncode == 2
     assert unknown.stderr.strip() == "error: harden: M-NONE: no mutant with this id or alias"

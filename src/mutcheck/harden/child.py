@@ -50,8 +50,6 @@ def _module_of(file: str) -> Any:
 def locate(module: Any, qualname: str) -> tuple[str, Any, Any]:
     """(kind, owner, function) for a qualified name in a module; Refused when its calls cannot be
     made by themselves."""
-    if "<locals>" in qualname:
-        raise Refused("a nested function: its calls need the function around it")
     owner: Any = module
     parts = qualname.split(".")
     for part in parts[:-1]:
@@ -270,6 +268,7 @@ class _Outcomes:
 
     def __init__(self) -> None:
         self.outcomes: dict[str, str] = {}
+        self.messages: dict[str, str] = {}  # a failed test's: the first line of what it raised
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_configure(self, config: pytest.Config) -> None:
@@ -279,12 +278,16 @@ class _Outcomes:
         first_or_worse = report.failed or report.nodeid not in self.outcomes or report.when == "call"
         if first_or_worse and self.outcomes.get(report.nodeid) != "failed":
             self.outcomes[report.nodeid] = report.outcome
+            if report.failed:
+                crash = getattr(report.longrepr, "reprcrash", None)
+                message = crash.message if crash is not None else str(report.longrepr)
+                self.messages[report.nodeid] = (message.strip().splitlines() or [""])[0][:200]
 
 
 def _pytest(spec: dict[str, Any]) -> dict[str, Any]:
     plugin = _Outcomes()
     code = pytest.main(_pytest_args(spec), plugins=[plugin])
-    return {"exit": int(code), "outcomes": plugin.outcomes}
+    return {"exit": int(code), "outcomes": plugin.outcomes, "messages": plugin.messages}
 
 
 def main() -> None:

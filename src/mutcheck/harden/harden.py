@@ -75,6 +75,9 @@ def _out(request: HardenRequest, config: Config) -> str:
     if path.suffix != ".py" or not path.is_relative_to(config.root):
         raise InputError([Problem(*given, "must be a .py file inside the project")])
     out = str(path.relative_to(config.root))
+    if request.update_catalog and not any(_under(out, tests) for one in config.each_target() for tests in one.tests):
+        message = "with --update-catalog, must be under the suite's tests (it names the test in the catalog)"
+        raise InputError([Problem(*given, f"{message}: {', '.join(config.tests)}")])
     if reason := outside_project(config.root, out):
         raise InputError([Problem(*given, reason)])
     if path.exists():
@@ -87,6 +90,11 @@ def _out(request: HardenRequest, config: Config) -> str:
         except SyntaxError as error:  # its tests are kept by parsing it
             raise InputError([Problem(*given, f"does not parse (line {error.lineno}): mend it first")]) from error
     return out
+
+
+def _under(path: str, folder: str) -> bool:
+    """Whether a relative path is `folder` or inside it (a test path may name a file)."""
+    return Path(path) == Path(folder) or Path(folder) in Path(path).parents
 
 
 def _selected(request: HardenRequest, config: Config) -> list[Mutant]:
@@ -117,6 +125,14 @@ class _Hardener:
         self.previous = (config.root / out).read_text(encoding="utf-8") if (config.root / out).is_file() else None
         self.kept: list[WrittenTest] = []
 
+    def _write(self) -> None:
+        """The tests file in the project: what it held, and every test proven so far (written whole, then moved)."""
+        path = self.config.root / self.out
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(path.name + ".mutcheck-partial")
+        partial.write_text(merged_file(self.previous, self.kept), encoding="utf-8")
+        os.replace(partial, path)
+
     def _replays(self, located: dict[str, Any], calls: list[dict[str, Any]], applied: AppliedMutant) -> Any:
         """Each call made twice on the original and once on the mutant; what each did."""
         spec = {"mode": "replay", "tests": [], "calls": calls, **located}
@@ -138,20 +154,21 @@ class _Hardener:
         if not tests:
             hardening.reason = "no test reaches it: there is nothing to record"
             return hardening
-        spec = {"mode": "record", "tests": tests, "file": str(self.lab.project / mutant.file)}
-        spec["qualname"] = applied.scope_qualname
+        # A nested function is called through the function around it: its calls carry the mutant's effect
+        called = applied.scope_qualname.split(".<locals>.")[0]
+        spec = {"mode": "record", "tests": tests, "file": str(self.lab.project / mutant.file), "qualname": called}
         try:
             recorded = run_child(self.lab, spec, _RECORD_TIMEOUT)
         except ChildFailed as error:
             hardening.reason = f"recording its tests {error}"
             return hardening
         if recorded["refused"]:
-            hardening.reason = f"{applied.scope_qualname}: {recorded['refused']}"
+            hardening.reason = f"{called}: {recorded['refused']}"
             return hardening
         calls, skipped = recorded["calls"], Counter(recorded["skipped"])
         hardening.calls, hardening.calls_scope = len(calls), bool(calls) or bool(skipped)
         if not calls:
-            hardening.reason = _summary(skipped) or f"its tests never call {applied.scope_qualname} by its name"
+            hardening.reason = _summary(skipped) or f"its tests never call {called} by its name"
             return hardening
         located = recorded["located"]
         try:
@@ -192,6 +209,7 @@ class _Hardener:
             nodeid, why_not = prove(self.lab, applied, self.out, text, written.name)
             if nodeid:
                 self.kept.append(written)
+                self._write()  # at once: an interrupted harden keeps every test it proved
                 call = "a recorded call" if witness.origin == RECORDED else "a variation of a recorded call"
                 hardening.status, hardening.test, hardening.written = HARDENED, nodeid, written
                 hardening.witness = f"{call}: {', '.join(witness.differs)} differs"
@@ -246,7 +264,6 @@ def harden(request: HardenRequest, console: Console) -> tuple[list[Hardening], E
             hardener = _Hardener(lab, target, out)
             for result in matrix.results:
                 hardenings.append(_one(hardener, result, engine_run.tests, console))
-            _write(config, out, hardener)
     if request.update_catalog:
         _update_catalog(config, {mutant.id: mutant for mutant in mutants}, hardenings)
     if request.results is not None:
@@ -277,13 +294,6 @@ def _one(hardener: _Hardener, result: MutantResult, tests: list[str], console: C
         hardening = hardener.harden(result, [tests[index] for index in result.run.selected])
     console.print(line_of(hardening), highlight=False, markup=False, soft_wrap=True)
     return hardening
-
-
-def _write(config: Config, out: str, hardener: _Hardener) -> None:
-    if hardener.kept:
-        path = config.root / out
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(merged_file(hardener.previous, hardener.kept), encoding="utf-8")
 
 
 def line_of(hardening: Hardening) -> str:

@@ -3,6 +3,7 @@ code three times (a flaky test is no guard) and fails with the mutant applied, a
 
 import contextlib
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from mutcheck.harden.children import ChildFailed, Lab, run_child
 from mutcheck.mutation.mutate import AppliedMutant
@@ -26,17 +27,27 @@ def mutant_in(lab: Lab, applied: AppliedMutant) -> Iterator[None]:
         remove_bytecode(path)
 
 
-def _outcome(lab: Lab, test: str) -> tuple[str | None, str]:
-    """The one test's outcome in a plain pytest run of it (None: it did not run), and its node id."""
+@dataclass(frozen=True)
+class _Ran:
+    outcome: str | None  # None: the test did not run
+    nodeid: str
+    detail: str  # what went wrong: a failure's first line, or why it did not run
+
+    def said(self) -> str:
+        return f"{self.outcome} ({self.detail})" if self.outcome and self.detail else self.outcome or self.detail
+
+
+def _ran(lab: Lab, test: str) -> _Ran:
+    """The one test's run by plain pytest."""
     try:
         answer = run_child(lab, {"mode": "pytest", "tests": [test]}, _TIMEOUT)
     except ChildFailed as error:
-        return None, str(error)
+        return _Ran(None, "", str(error))
     outcomes = answer["outcomes"]
     if len(outcomes) != 1:
-        return None, f"pytest ran {len(outcomes)} tests for it (exit status {answer['exit']})"
+        return _Ran(None, "", f"pytest ran {len(outcomes)} tests for it (exit status {answer['exit']})")
     ((nodeid, outcome),) = outcomes.items()
-    return outcome, nodeid
+    return _Ran(outcome, nodeid, answer["messages"].get(nodeid, ""))
 
 
 def prove(lab: Lab, applied: AppliedMutant, out: str, text: str, name: str) -> tuple[str | None, str]:
@@ -47,13 +58,12 @@ def prove(lab: Lab, applied: AppliedMutant, out: str, text: str, name: str) -> t
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     test = f"{out}::{name}"
-    nodeid = ""
     for round_ in range(1, ORIGINAL_ROUNDS + 1):
-        outcome, nodeid = _outcome(lab, test)
-        if outcome != "passed":
-            return None, f"on the original code, run {round_} of {ORIGINAL_ROUNDS}: {outcome or nodeid}"
+        ran = _ran(lab, test)
+        if ran.outcome != "passed":
+            return None, f"{name}, on the original code, run {round_} of {ORIGINAL_ROUNDS}: {ran.said()}"
     with mutant_in(lab, applied):
-        outcome, detail = _outcome(lab, test)
-    if outcome != "failed":
-        return None, f"with the mutant: {outcome or detail}, not failed"
-    return nodeid, ""
+        with_mutant = _ran(lab, test)
+    if with_mutant.outcome != "failed":
+        return None, f"{name}, with the mutant: {with_mutant.said()}, not failed"
+    return ran.nodeid, ""

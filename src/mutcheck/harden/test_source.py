@@ -37,14 +37,11 @@ def _docstring(mutant: Mutant, languages: tuple[str, ...]) -> str:
         paragraphs.append(say(lang, "harden", "docstring", id=mutant.id, title=title))
         reason = mutant.why.get(lang)
         if reason:
-            width = _WIDTH - 4 if lang == "en" else (_WIDTH - 4) // 2  # CJK characters are two columns wide
-            paragraphs.append("\n".join(textwrap.wrap(reason, width) if " " in reason else _chunks(reason, width)))
+            # broken at spaces only: never inside a name or a code span (a line of CJK text may run long)
+            lines = textwrap.wrap(reason, _WIDTH - 4, break_long_words=False, break_on_hyphens=False)
+            paragraphs.append("\n".join(lines))
     text = "\n\n".join(paragraphs).replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
     return '"""' + textwrap.indent(text, "    ").lstrip() + '\n    """'
-
-
-def _chunks(text: str, width: int) -> list[str]:
-    return [text[start : start + width] for start in range(0, len(text), width)]
 
 
 def _snake(name: str) -> str:
