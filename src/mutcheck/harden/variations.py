@@ -2,9 +2,9 @@
 
 The edit says where to look: a constant it touches (a string such as `"anthropic/"`, a number) is
 added to, removed from or put in place of the recorded strings and numbers; a flipped branch is
-reached by flipping booleans, emptying or filling a string, filling an empty mapping, dropping,
-repeating or reordering items. Each variation changes one
-place of one recorded call, and there are at most `LIMIT` of them per mutant.
+reached by flipping booleans, emptying, filling or leaving out (None) a string, filling an empty
+mapping, dropping, repeating or reordering items. Each variation changes one place of one
+recorded call, and there are at most `LIMIT` of them per mutant.
 """
 
 import ast
@@ -52,6 +52,7 @@ def _leaf_values(value: object, strings: list[str], numbers: list[int]) -> Itera
             else:
                 yield from (constant, constant + value, value + constant)
         yield value + "x" if not value else ""
+        yield None  # an optional name or model left out
 
 
 def _places(tree: dict[str, Any], path: tuple[int, ...] = ()) -> Iterator[tuple[tuple[int, ...], dict[str, Any]]]:
