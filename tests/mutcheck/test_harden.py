@@ -339,6 +339,16 @@ def test_unwritable_values_are_refused_with_the_reason(value: object, reason: st
         tree_of(value, set())
 
 
+@dataclasses.dataclass(eq=False)
+class ByIdentity:
+    name: str
+
+
+def test_a_value_that_is_not_equal_to_its_rebuilt_self_is_refused() -> None:
+    with pytest.raises(Unwritable, match=r"^a ByIdentity built from its source is not == to it$"):
+        checked_tree(ByIdentity("a"), set())
+
+
 def test_a_cycle_is_refused() -> None:
     looped: list = []
     looped.append(looped)
