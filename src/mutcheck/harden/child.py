@@ -117,9 +117,13 @@ def _outcome(result: Any, error: BaseException | None) -> dict[str, Any]:
         return {"unwritable": f"its return value: {unwritable}"}
 
 
+def _named(receiver: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """A call's values by the names a witness uses: `self`, `arg0`…, the keywords."""
+    return {**receiver, **{f"arg{i}": value for i, value in enumerate(args)}, **kwargs}
+
+
 def _after(receiver: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
-    values = {**receiver, **{f"arg{i}": value for i, value in enumerate(args)}, **kwargs}
-    trees, imports = _trees(values)
+    trees, imports = _trees(_named(receiver, args, kwargs))
     return {"after": trees, "after_imports": sorted(imports)}
 
 
@@ -173,7 +177,7 @@ class Recorder:
             if self.depth or len(self.calls) >= _MAX_CALLS:  # a call from inside the function is part of the outer one
                 return function(*args, **kwargs)
             receiver, positional = _split(kind, args if kind != CLASS else args[1:])
-            given, imports = _trees({**receiver, **{f"arg{i}": v for i, v in enumerate(positional)}, **kwargs})
+            given, imports = _trees(_named(receiver, positional, kwargs))
             self.depth += 1
             try:
                 result, error = _made(lambda: function(*args, **kwargs))

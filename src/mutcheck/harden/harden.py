@@ -63,7 +63,6 @@ class Hardening:
     witness: str = ""  # what tells the mutant apart: "a recorded call: its result"
     calls: int = 0  # recorded calls replayed
     variations: int = 0
-    reaching: int = 0  # tests that reach the mutant
     calls_scope: bool = False  # its reaching tests call the mutated function (by its name)
     written: WrittenTest | None = field(default=None, repr=False)
 
@@ -147,7 +146,7 @@ class _Hardener:
     def harden(self, result: MutantResult, tests: list[str]) -> Hardening:
         applied = result.applied
         mutant = applied.mutant
-        hardening = Hardening(mutant.id, GAVE_UP, "", reaching=len(tests))
+        hardening = Hardening(mutant.id, GAVE_UP, "")
         if mutant.scope == MODULE_SCOPE or applied.writes:
             hardening.reason = "module-level code: there is no call of a function to record"
             return hardening
@@ -273,15 +272,16 @@ def harden(request: HardenRequest, console: Console) -> tuple[list[Hardening], E
 
 def _annotate(path: Path, out: str, hardenings: list[Hardening]) -> None:
     """Each hardened mutant's entry in the results document gains its test (the comment offers it)."""
-    written = {hardening.id: hardening for hardening in hardenings if hardening.written and hardening.test}
+    proven = {
+        hardening.id: Hardened(hardening.test, out, snippet(hardening.written))
+        for hardening in hardenings
+        if hardening.written is not None and hardening.test is not None
+    }
     results = load_results(path)
-    mutants = []
-    for entry in results.mutants:
-        hardening = written.get(entry.id)
-        if hardening is not None and hardening.written is not None and hardening.test is not None:
-            source = snippet(hardening.written)
-            entry = dataclasses.replace(entry, hardened=Hardened(hardening.test, out, source))
-        mutants.append(entry)
+    mutants = [
+        dataclasses.replace(entry, hardened=proven[entry.id]) if entry.id in proven else entry
+        for entry in results.mutants
+    ]
     write_results(path, dataclasses.replace(results, mutants=mutants))
 
 
