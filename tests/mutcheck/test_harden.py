@@ -17,6 +17,7 @@ import pytest
 
 from mutcheck.harden.test_source import HEADER, WrittenTest, merged_file
 from mutcheck.harden.values import Unwritable, checked_tree, format_tree, namespace, tree_of
+from mutcheck.harden.variations import variations
 from mutcheck.report.markdown import render_inline_finding
 from mutcheck.results.results import load_results
 from tests.mutcheck.cli_runs import mutcheck
@@ -86,13 +87,30 @@ def role_of(message):
     if role not in ("user", "assistant"):
         raise ValueError(f"unknown role {role}")
     return role
+
+
+def merged_texts(parts):
+    """Consecutive text parts joined into one; an image part ends the run."""
+    out = []
+    for part in parts:
+        if part["kind"] not in ("text", "image"):
+            raise ValueError(f"unknown part {part['kind']}")
+        if _is_text(part) and out and _is_text(out[-1]):
+            out[-1] = {"kind": "text", "text": out[-1]["text"] + part["text"]}
+        else:
+            out.append(part)
+    return out
+
+
+def _is_text(part):
+    return part["kind"] == "text"
 '''
 
 TESTS = """\
 import asyncio
 import threading
 
-from histories import Tracker, doubled, held, labels, merge_blocks, pairs, role_of, stamp
+from histories import Tracker, doubled, held, labels, merge_blocks, merged_texts, pairs, role_of, stamp
 
 
 def test_close_records_it():
@@ -130,6 +148,15 @@ def test_labels_one_per_item():
 
 def test_role_of_a_user():
     assert role_of({"role": "user"}) == "user"
+
+
+def test_merged_texts_joins_texts():
+    texts = [{"kind": "text", "text": "a"}, {"kind": "text", "text": "b"}]
+    assert merged_texts(texts) == [{"kind": "text", "text": "ab"}]
+
+
+def test_merged_texts_keeps_an_image():
+    assert merged_texts([{"kind": "image", "url": "u"}]) == [{"kind": "image", "url": "u"}]
 """
 
 
@@ -161,6 +188,8 @@ MUTANTS = {
     "M-ASYNC": ("doubled", "number > 0", "number >= 0"),
     "M-NESTED": ("labels.label", 'item.get("done")', "False"),
     "M-ROLE": ("role_of", 'role not in ("user", "assistant")', "False"),
+    # only a text after an image tells: no recorded call holds both, the other one's item is added
+    "M-MERGE": ("merged_texts", "_is_text(part) and out and _is_text(out[-1])", "_is_text(part) and out"),
 }
 
 
@@ -234,6 +263,7 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
     assert (
         "by tests/test_guards.py::test_kills_m_role (a variation of a recorded call: result, raised" in lines["M-ROLE"]
     )
+    assert "by tests/test_guards.py::test_kills_m_merge (a variation of a recorded call: result" in lines["M-MERGE"]
     assert lines["M-STAMP"].startswith("gave-up") and "non-deterministic" in lines["M-STAMP"]
     assert lines["M-LOCK"].startswith("gave-up")
     assert "cannot be written as source (arg0: a _thread.lock" in lines["M-LOCK"]
@@ -242,18 +272,24 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
     )
     assert lines["M-ASYNC"] == "gave-up: M-ASYNC  doubled: a coroutine: replaying it needs the caller's event loop"
     # M-STAMP's and M-LOCK's tests call their functions too; the generator and coroutine are refused first
-    assert "hardened 3 of 7 survivors, 3 of the 5 whose tests call the mutated function; 0 equivalent" in done.stdout
+    assert "hardened 4 of 8 survivors, 4 of the 6 whose tests call the mutated function; 0 equivalent" in done.stdout
 
     written = (project / "tests" / "test_guards.py").read_text(encoding="utf-8")
     assert written.startswith(HEADER)
     names = [node.name for node in ast.parse(written).body if isinstance(node, ast.FunctionDef)]
     # the first run's test kept, the second's added
-    assert names == ["test_kills_m_state", "test_kills_m_dedupe", "test_kills_m_nested", "test_kills_m_role"]
+    assert names == [
+        "test_kills_m_state",
+        "test_kills_m_dedupe",
+        "test_kills_m_nested",
+        "test_kills_m_role",
+        "test_kills_m_merge",
+    ]
     assert "    with pytest.raises(ValueError):\n        role_of(" in written
 
     # Each written test under plain pytest: passes on the original, fails with its mutant applied by hand.
     source = project / "src" / "histories.py"
-    for mutant_id in ("M-STATE", "M-DEDUPE", "M-NESTED", "M-ROLE"):
+    for mutant_id in ("M-STATE", "M-DEDUPE", "M-NESTED", "M-ROLE", "M-MERGE"):
         name = "test_kills_" + mutant_id.lower().replace("-", "_")
         _scope, match, replacement = MUTANTS[mutant_id]
         assert _plain_pytest(project, f"tests/test_guards.py::{name}") == 0
@@ -365,3 +401,28 @@ def test_merged_file_keeps_earlier_tests_and_joins_imports() -> None:
     assert [node.name for node in tree.body if isinstance(node, ast.FunctionDef)] == ["test_a", "test_b"]
     replaced = WrittenTest("test_a", "def test_a():\n    assert f(1) == 3\n", frozenset({("pkg.mod", "f")}))
     assert "f(1) == 3" in merged_file(text, [replaced]) and "f(1) == 2" not in merged_file(text, [replaced])
+
+
+def _call(*args: object) -> dict:
+    return {"self": None, "args": [tree_of(arg, set()) for arg in args], "kwargs": {}, "imports": []}
+
+
+def test_variations_add_items_and_keys_another_call_holds_at_the_same_place() -> None:
+    texts = _call([{"type": "text", "text": "a"}], "gpt")
+    image = _call([{"type": "image", "url": "u", "signature": "s"}], "gemini")
+    sources = {
+        tuple(format_tree(tree) for tree in variant["args"]) for variant in variations([texts, image], ["x"], [])
+    }
+    text, picture = '{"type": "text", "text": "a"}', '{"type": "image", "url": "u", "signature": "s"}'
+    assert (f"[{text}, {picture}]", '"gpt"') in sources  # the other call's item, after and before
+    assert (f"[{picture}, {text}]", '"gpt"') in sources
+    assert ('[{"type": "text", "text": "a", "url": "u"}]', '"gpt"') in sources  # a key the other one has
+    assert ('[{"type": "text", "text": "a", "signature": "s"}]', '"gpt"') in sources
+    # only at the same place: the model's string never becomes a list item, nor an item a model
+    assert not any('"gemini"' in first or "[" in second for first, second in sources)
+
+
+def test_a_tuple_keeps_its_comma_when_one_item_is_left() -> None:
+    sources = {format_tree(variant["args"][0]) for variant in variations([_call((1, 2))], [], [])}
+    assert "(1,)" in sources and "(2,)" in sources and "(2, 1)" in sources
+    assert all(isinstance(eval(source), tuple) for source in sources)

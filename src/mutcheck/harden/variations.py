@@ -3,13 +3,16 @@
 The edit says where to look: a constant it touches (a string such as `"anthropic/"`, a number) is
 added to, removed from or put in place of the recorded strings and numbers; a flipped branch is
 reached by flipping booleans, emptying, filling or leaving out (None) a string, filling an empty
-mapping, dropping, repeating or reordering items. Each variation changes one place of one
-recorded call, and there are at most `LIMIT` of them per mutant.
+mapping, dropping, repeating or reordering items. Two kinds of item seldom meet in one recorded
+call (a text part followed by an image, a call carrying a signature): an item or a key that
+another recorded call holds at the same place is added too. Each variation changes one place of
+one recorded call, and there are at most `LIMIT` of them per mutant.
 """
 
 import ast
 import copy
 import json
+import re
 import textwrap
 from collections.abc import Iterator
 from typing import Any
@@ -18,6 +21,10 @@ from mutcheck.harden.values import format_tree, tree_of
 
 LIMIT = 1000
 _ITEMS = 6  # the first items of a container that are dropped or repeated one by one
+_DONORS = 6  # items or keys from other recorded values added at one place
+
+Shape = tuple[str, ...]  # an argument's name, then the accessors to a node, list indexes as [*]
+Donors = dict[Shape, list[list[Any]]]  # the items recorded at each shape, each once
 
 
 def edit_constants(*texts: str) -> tuple[list[str], list[int]]:
@@ -55,11 +62,52 @@ def _leaf_values(value: object, strings: list[str], numbers: list[int]) -> Itera
         yield None  # an optional name or model left out
 
 
-def _places(tree: dict[str, Any], path: tuple[int, ...] = ()) -> Iterator[tuple[tuple[int, ...], dict[str, Any]]]:
-    """Every node of a tree with its path (item indexes), depth first."""
-    yield path, tree
-    for index, (_, _, item) in enumerate(tree.get("items", [])):
-        yield from _places(item, (*path, index))
+def _places(
+    tree: dict[str, Any], shape: Shape, path: tuple[int, ...] = ()
+) -> Iterator[tuple[tuple[int, ...], Shape, dict[str, Any]]]:
+    """Every node of a tree with its path (item indexes) and shape, depth first."""
+    yield path, shape, tree
+    for index, (_, accessor, item) in enumerate(tree.get("items", [])):
+        yield from _places(item, (*shape, re.sub(r"^\[\d+\]$", "[*]", accessor)), (*path, index))
+
+
+def donors(calls: list[dict[str, Any]]) -> Donors:
+    """The items of the lists, tuples and dicts of every recorded call, by shape: what a variation
+    can add at the same shape of another call."""
+    found: Donors = {}
+    for call in calls:
+        for slot, tree in _slots(call):
+            for _, shape, node in _places(tree, (slot,)):
+                for item in node.get("items", []):
+                    if _kind(node) and item not in found.setdefault(shape, []):
+                        found[shape].append(item)
+    return found
+
+
+def _slots(call: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    yield from ((str(index), tree) for index, tree in enumerate(call["args"]))
+    yield from call["kwargs"].items()
+    if call["self"] is not None:
+        yield "self", call["self"]
+
+
+def _kind(node: dict[str, Any]) -> str:
+    """ "sequence" for a list or plain tuple, "dict" for a dict, "" for anything else."""
+    if node.get("open") in ("[", "("):
+        return "sequence"
+    if node.get("open") == "{" and all(accessor for _, accessor, _ in node["items"]):
+        return "dict"  # a set's items have no accessor
+    return ""
+
+
+def _edited(tree: dict[str, Any], path: tuple[int, ...], items: list[list[Any]]) -> dict[str, Any]:
+    """A copy of the tree with the node at `path` holding `items` (a one-item tuple keeps its comma)."""
+    variant = copy.deepcopy(tree)
+    node = _at(variant, path)
+    node["items"] = copy.deepcopy(items)
+    if node["open"] == "(":
+        node["close"] = ",)" if len(items) == 1 else ")"
+    return variant
 
 
 def _at(tree: dict[str, Any], path: tuple[int, ...]) -> dict[str, Any]:
@@ -75,45 +123,65 @@ def _near_edit(node: dict[str, Any], strings: list[str]) -> bool:
 
 
 def _tree_variants(
-    tree: dict[str, Any], strings: list[str], numbers: list[int], near: bool
+    tree: dict[str, Any], shape: Shape, edit: tuple[list[str], list[int]], pool: Donors, near: bool
 ) -> Iterator[dict[str, Any]]:
-    """The variants at the places near the edit (`near`), deepest first, or at the others."""
-    places = [(path, node) for path, node in _places(tree) if _near_edit(node, strings) == near]
-    for path, node in sorted(places, key=lambda place: -len(place[0])):
-        if "text" in node:
-            try:
-                value = ast.literal_eval(node["text"])
-            except (ValueError, SyntaxError):
-                continue
-            for changed in _leaf_values(value, strings, numbers):
-                variant = copy.deepcopy(tree)
-                _at(variant, path)["text"] = format_tree(tree_of(changed, set()))
-                yield variant
-            continue
-        items = node["items"]
-        if not items and node["open"] == "{":  # an empty mapping filled: a guard on its truth is reached
+    """The variants at the places near the edit (`near`), deepest first, or at the others; an item
+    added from another call counts as near when it holds the edit's strings."""
+    strings = edit[0]
+    places = [(path, shape, node, _near_edit(node, strings)) for path, shape, node in _places(tree, shape)]
+    for path, place_shape, node, place_near in sorted(places, key=lambda place: -len(place[0])):
+        if place_near == near:
+            yield from _place_variants(tree, path, node, edit)
+        for item in _additions(node, pool.get(place_shape, [])):
+            if (place_near or _near_edit(item[2], strings)) == near:
+                yield _edited(tree, path, [*node["items"], item])
+                if _kind(node) == "sequence":
+                    yield _edited(tree, path, [item, *node["items"]])
+
+
+def _additions(node: dict[str, Any], recorded: list[list[Any]]) -> list[list[Any]]:
+    """The items recorded at this shape in other calls that the node lacks: for a dict, keys it has not."""
+    kind = _kind(node)
+    if kind == "dict":
+        keys = {accessor for _, accessor, _ in node["items"]}
+        return [item for item in recorded if item[1] not in keys][:_DONORS]
+    if kind == "sequence":
+        trees = [item[2] for item in node["items"]]
+        return [item for item in recorded if item[2] not in trees][:_DONORS]
+    return []
+
+
+def _place_variants(
+    tree: dict[str, Any], path: tuple[int, ...], node: dict[str, Any], edit: tuple[list[str], list[int]]
+) -> Iterator[dict[str, Any]]:
+    """One leaf changed, or one container's items dropped, repeated, reversed or an empty mapping filled."""
+    if "text" in node:
+        try:
+            value = ast.literal_eval(node["text"])
+        except (ValueError, SyntaxError):
+            return
+        for changed in _leaf_values(value, *edit):
             variant = copy.deepcopy(tree)
-            _at(variant, path)["items"] = [['"key": ', '["key"]', {"text": '"value"'}]]
+            _at(variant, path)["text"] = format_tree(tree_of(changed, set()))
             yield variant
-        for index in range(min(len(items), _ITEMS)):
-            variant = copy.deepcopy(tree)
-            del _at(variant, path)["items"][index]
-            yield variant
-            if node["open"] in ("[", "("):  # repeated: a guard against duplicates is reached
-                variant = copy.deepcopy(tree)
-                _at(variant, path)["items"].insert(index + 1, copy.deepcopy(items[index]))
-                yield variant
-        if len(items) > 1 and node["open"] in ("[", "("):
-            variant = copy.deepcopy(tree)
-            _at(variant, path)["items"].reverse()
-            yield variant
+        return
+    items = node["items"]
+    if not items and node["open"] == "{":  # an empty mapping filled: a guard on its truth is reached
+        yield _edited(tree, path, [['"key": ', '["key"]', {"text": '"value"'}]])
+    for index in range(min(len(items), _ITEMS)):
+        yield _edited(tree, path, items[:index] + items[index + 1 :])
+        if _kind(node) == "sequence":  # repeated: a guard against duplicates is reached
+            yield _edited(tree, path, [*items[: index + 1], items[index], *items[index + 1 :]])
+    if len(items) > 1 and _kind(node) == "sequence":
+        yield _edited(tree, path, items[::-1])
 
 
 def variations(calls: list[dict[str, Any]], strings: list[str], numbers: list[int]) -> list[dict[str, Any]]:
     """Up to LIMIT distinct calls, each a recorded call with one place changed (at each place, the
     edit's constants first): first at places near the edit, then elsewhere, round-robin over the
     calls so that every call gets some."""
-    per_call = [_call_variants(call, strings, numbers, near) for near in (True, False) for call in calls]
+    pool = donors(calls)
+    per_call = [_call_variants(call, (strings, numbers), pool, near) for near in (True, False) for call in calls]
     seen = {json.dumps(call, sort_keys=True) for call in calls}
     found: list[dict[str, Any]] = []
     while per_call and len(found) < LIMIT:
@@ -130,15 +198,15 @@ def variations(calls: list[dict[str, Any]], strings: list[str], numbers: list[in
 
 
 def _call_variants(
-    call: dict[str, Any], strings: list[str], numbers: list[int], near: bool
+    call: dict[str, Any], edit: tuple[list[str], list[int]], pool: Donors, near: bool
 ) -> Iterator[dict[str, Any]]:
     base = {key: call[key] for key in ("self", "args", "kwargs", "imports")}
     for index, tree in enumerate(base["args"]):
-        for variant in _tree_variants(tree, strings, numbers, near):
+        for variant in _tree_variants(tree, (str(index),), edit, pool, near):
             yield {**base, "args": [*base["args"][:index], variant, *base["args"][index + 1 :]]}
     for name, tree in base["kwargs"].items():
-        for variant in _tree_variants(tree, strings, numbers, near):
+        for variant in _tree_variants(tree, (name,), edit, pool, near):
             yield {**base, "kwargs": {**base["kwargs"], name: variant}}
     if base["self"] is not None:
-        for variant in _tree_variants(base["self"], strings, numbers, near):
+        for variant in _tree_variants(base["self"], ("self",), edit, pool, near):
             yield {**base, "self": variant}
