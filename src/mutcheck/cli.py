@@ -115,7 +115,11 @@ def main() -> None:
     help="Also write the two GitHub workflows, using mutcheck's actions from OWNER/REPO at REF (a commit).",
 )
 @click.option("--shards", type=click.IntRange(min=2), help="With --github: run the catalog in this many parallel jobs.")
-@click.option("--target", multiple=True, help="The package the catalog mutates (default: detected; repeatable).")
+@click.option(
+    "--target",
+    multiple=True,
+    help="The package the catalog mutates: its folder, or its name under src/ (default: detected; repeatable).",
+)
 @click.option("--tests", multiple=True, help="The tests run per mutant (default: pytest's testpaths; repeatable).")
 @click.option(
     "--project",

@@ -244,6 +244,24 @@ def test_a_src_layout_wins_and_a_dependency_group_of_pytest_alone_is_not_install
     assert installed_line(project) == 'install: "-e ."'  # mutcheck brings pytest
 
 
+def test_a_target_named_as_a_package_under_src_is_that_folder(tmp_path):
+    project = flat_project(tmp_path / "p", '[project]\nname = "acme-agents"\n')
+    (project / "src" / "agents").mkdir(parents=True)
+    (project / "src" / "agents" / "__init__.py").write_text("", encoding="utf-8")
+    (project / "tests").mkdir()
+    result = init(project, "--target", "agents")
+    assert result.exit_code == 0, result.output
+    assert "target: src/agents (given with --target, the package under src/)" in result.output
+    written = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))
+    assert written["tool"]["mutcheck"]["target"] == ["src/agents"]
+    other = flat_project(tmp_path / "other", '[project]\nname = "acme-agents"\n')
+    (other / "src" / "agents").mkdir(parents=True)
+    (other / "src" / "agents" / "__init__.py").write_text("", encoding="utf-8")
+    missing = init(other, "--target", "agent", "--tests", "src")
+    assert missing.exit_code == ExitCode.USAGE
+    assert missing.output.strip() == "error: --target: agent: does not exist"
+
+
 def test_a_tool_written_as_an_inline_table_gets_the_mutcheck_table_and_stays_valid_toml(tmp_path):
     pyproject = 'tool = { black = { line-length = 100 } }\n\n[project]\nname = "shop"\n'
     project = flat_project(tmp_path / "p", pyproject)

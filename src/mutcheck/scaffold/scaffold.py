@@ -153,6 +153,18 @@ def _given(root: Path, paths: tuple[str, ...], option: str) -> Choice:
     return Choice(paths, f"given with {option}")
 
 
+def _given_targets(root: Path, targets: tuple[str, ...]) -> Choice:
+    """--target's paths; a package's name that is no path but a package under src/ means that folder."""
+
+    def resolved(target: str) -> str:
+        in_src = not (root / target).exists() and (root / "src" / target / "__init__.py").is_file()
+        return f"src/{target}" if in_src else target
+
+    under_src = tuple(resolved(target) for target in targets)
+    choice = _given(root, under_src, "--target")
+    return choice if under_src == targets else Choice(under_src, "given with --target, the package under src/")
+
+
 def _template(*parts: str) -> str:
     return files("mutcheck").joinpath("templates", *parts).read_text(encoding="utf-8")
 
@@ -287,7 +299,7 @@ def init_project(
         writer.note("skipped pyproject.toml: it already has [tool.mutcheck]")
         target_choice = tests_choice = None
     else:
-        target_choice = _given(root, target, "--target") if target else detect_target(root, document)
+        target_choice = _given_targets(root, target) if target else detect_target(root, document)
         tests_choice = _given(root, tests, "--tests") if tests else detect_tests(root, document)
         table = "\n".join(
             [
