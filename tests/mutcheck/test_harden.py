@@ -334,6 +334,12 @@ class Colour(enum.Enum):
     RED = "red"
 
 
+class Role(str, enum.Enum):  # noqa: UP042 - a str mixed in, as smolagents' MessageRole
+    USER = "user"
+    ASSISTANT = "assistant"
+    TOOL = "tool"
+
+
 @dataclasses.dataclass(frozen=True)
 class Block:
     kind: str
@@ -350,6 +356,7 @@ Pair = namedtuple("Pair", "left right")
         [1, 2.5, 'it\'s "quoted"', b"\x00", True],
         {"a": (1,), 2: {3, 1}},
         Colour.RED,
+        [Role.USER, {"role": Role.ASSISTANT}],
         Block("text", frozenset({"a", "b"})),
         Pair(1, [2]),
         datetime.datetime(2026, 1, 2, 3, 4),
@@ -426,3 +433,10 @@ def test_a_tuple_keeps_its_comma_when_one_item_is_left() -> None:
     sources = {format_tree(variant["args"][0]) for variant in variations([_call((1, 2))], [], [])}
     assert "(1,)" in sources and "(2,)" in sources and "(2, 1)" in sources
     assert all(isinstance(eval(source), tuple) for source in sources)
+
+
+def test_an_enum_member_is_written_by_name_and_varied_to_its_enums_other_members() -> None:
+    imports: set[tuple[str, str]] = set()
+    assert format_tree(checked_tree({"role": Role.USER}, imports)) == '{"role": Role.USER}'
+    sources = {format_tree(variant["args"][0]) for variant in variations([_call({"role": Role.USER})], [], [])}
+    assert {'{"role": Role.ASSISTANT}', '{"role": Role.TOOL}'} <= sources

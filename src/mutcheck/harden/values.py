@@ -5,7 +5,8 @@ members, dataclasses and pydantic models of importable types, and standard-libra
 `repr` evaluates back (dates, decimals, paths, ...). Anything else (an open file, a lock, an
 object of a class with no constructor fields) is refused with the reason, never guessed at.
 
-A tree is JSON: `{"text": SOURCE}` for a leaf, or `{"open", "close", "items": [[prefix, accessor,
+A tree is JSON: `{"text": SOURCE}` for a leaf (an enum member's also lists `"others"`, the
+source of its enum's other members), or `{"open", "close", "items": [[prefix, accessor,
 tree], ...]}` for a container, where `prefix` is what precedes the item (`key: `, `name=`) and
 `accessor` how a test reaches it from its container (`[0]`, `["key"]`, `.name`; empty: not by itself).
 """
@@ -20,6 +21,7 @@ Tree = dict[str, Any]
 
 _WIDTH = 88
 _DEPTH = 40  # deeper than any history a test builds: a cycle, or a linked structure, is refused
+_MEMBERS = 8  # an enum's other members a variation may put in its place
 _STDLIB_REPR = {"datetime", "decimal", "fractions", "uuid", "pathlib", "ipaddress"}
 
 
@@ -68,6 +70,10 @@ def tree_of(value: object, imports: set[tuple[str, str]], depth: int = 0) -> Tre
     if depth > _DEPTH:
         raise Unwritable("nested too deeply (a cycle?)")
     inner = depth + 1
+    if isinstance(value, enum.Enum):  # first: a str or int enum's member is not its value
+        name = _importable(type(value), imports)
+        others = [f"{name}.{member.name}" for member in type(value) if member is not value]
+        return {"text": f"{name}.{value.name}", "others": others[:_MEMBERS]}
     if isinstance(value, str):
         return _leaf(_string_source(value))
     if value is None or isinstance(value, (bool, bytes)) or type(value) is int:
@@ -76,8 +82,6 @@ def tree_of(value: object, imports: set[tuple[str, str]], depth: int = 0) -> Tre
         if math.isnan(value):
             raise Unwritable("a NaN float (never equal to itself)")
         return _leaf(repr(value) if math.isfinite(value) else f'float("{value}")')
-    if isinstance(value, enum.Enum):
-        return _leaf(f"{_importable(type(value), imports)}.{value.name}")
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return _dataclass(value, imports, inner)
     if hasattr(type(value), "model_fields") and hasattr(value, "model_dump"):

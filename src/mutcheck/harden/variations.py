@@ -2,11 +2,12 @@
 
 The edit says where to look: a constant it touches (a string such as `"anthropic/"`, a number) is
 added to, removed from or put in place of the recorded strings and numbers; a flipped branch is
-reached by flipping booleans, emptying, filling or leaving out (None) a string, filling an empty
-mapping, dropping, repeating or reordering items. Two kinds of item seldom meet in one recorded
-call (a text part followed by an image, a call carrying a signature): an item or a key that
-another recorded call holds at the same place is added too. Each variation changes one place of
-one recorded call, and there are at most `LIMIT` of them per mutant.
+reached by flipping booleans, putting another member of its enum in a member's place, emptying,
+filling or leaving out (None) a string, filling an empty mapping, dropping, repeating or
+reordering items. Two kinds of item seldom meet in one recorded call (a text part followed by an
+image, a call carrying a signature): an item or a key that another recorded call holds at the
+same place is added too. Each variation changes one place of one recorded call, and there are at
+most `LIMIT` of them per mutant.
 """
 
 import ast
@@ -157,12 +158,14 @@ def _place_variants(
     """One leaf changed, or one container's items dropped, repeated, reversed or an empty mapping filled."""
     if "text" in node:
         try:
-            value = ast.literal_eval(node["text"])
+            texts = [
+                format_tree(tree_of(changed, set())) for changed in _leaf_values(ast.literal_eval(node["text"]), *edit)
+            ]
         except (ValueError, SyntaxError):
-            return
-        for changed in _leaf_values(value, *edit):
+            texts = node.get("others", [])  # an enum member: another member of its enum
+        for text in texts:
             variant = copy.deepcopy(tree)
-            _at(variant, path)["text"] = format_tree(tree_of(changed, set()))
+            _at(variant, path)["text"] = text
             yield variant
         return
     items = node["items"]
