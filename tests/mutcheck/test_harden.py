@@ -330,6 +330,53 @@ def test_harden_refuses_a_file_it_did_not_write_and_unknown_ids(project: Path) -
     assert not (project / "tests" / "test_new.py").exists()
 
 
+TWO_TARGETS = """\
+[project]
+name = "harden-fixture"
+version = "0"
+
+[tool.pytest.ini_options]
+pythonpath = ["src", "other"]
+
+[tool.mutcheck]
+jobs = 2
+timeout_constant = 5.0
+
+[tool.mutcheck.targets.histories]
+target = ["src"]
+tests = ["tests"]
+catalog = "mutants"
+
+[tool.mutcheck.targets.broken]
+target = ["other"]
+tests = ["other_tests"]
+catalog = "other_mutants"
+"""
+
+
+def test_a_later_targets_failing_baseline_keeps_what_the_earlier_one_proved(tmp_path: Path) -> None:
+    project = make_harden_project(tmp_path / "project", gap_entry("M-STATE", *MUTANTS["M-STATE"]))
+    (project / "pyproject.toml").write_text(TWO_TARGETS, encoding="utf-8")
+    width_gap = gap_entry("O-WIDTH", "width", "len(item)", "0").replace("src/histories.py", "other/shapes.py")
+    for path, text in [
+        ("other/shapes.py", "def width(item):\n    return len(item)\n"),
+        (
+            "other_tests/test_shapes.py",
+            "from shapes import width\n\n\ndef test_width():\n    assert width('ab') == 3\n",
+        ),
+        ("other_mutants/families.toml", families("guard", "guards", "守护")),
+        ("other_mutants/shapes.toml", width_gap),
+    ]:
+        (project / path).parent.mkdir(exist_ok=True)
+        (project / path).write_text(text, encoding="utf-8")
+    done = mutcheck(project, "harden", "M-STATE", "O-WIDTH", "--out", "tests/test_guards.py", "--update-catalog")
+    assert done.returncode == 3, done.stdout + done.stderr  # the broken target's baseline fails
+    assert "hardened: M-STATE  by tests/test_guards.py::test_kills_m_state" in done.stdout
+    assert "O-WIDTH" not in _lines(done.stdout)
+    catalog = tomllib.loads((project / "mutants" / "histories.toml").read_text(encoding="utf-8"))
+    assert catalog["mutant"][0]["killed_by"] == ["tests/test_guards.py::test_kills_m_state"]
+
+
 class Colour(enum.Enum):
     RED = "red"
 

@@ -244,6 +244,7 @@ def harden(request: HardenRequest, console: Console) -> tuple[list[Hardening], E
     if problems:
         raise InputError(problems)
     hardenings: list[Hardening] = []
+    code = ExitCode.OK
     by_target: dict[Path, list[AppliedMutant]] = {}
     for one in applied:
         by_target.setdefault(config.target_of(one.mutant.file).catalog_dir, []).append(one)
@@ -257,8 +258,9 @@ def harden(request: HardenRequest, console: Console) -> tuple[list[Hardening], E
                 target, files, lambda _progress, group=group: Prepared(group), engine_options(target, False), console
             )
             matrix = build_matrix(engine_run, prepared.mutants, bail=False)
-            if not matrix.baseline_ok:
-                return hardenings, ExitCode.BASELINE_FAILED
+            if not matrix.baseline_ok:  # the targets before it keep what they proved, in the catalog too
+                code = ExitCode.BASELINE_FAILED
+                break
             lab = Lab(folder, project, config.root, target.pytest_args)
             hardener = _Hardener(lab, target, out)
             for result in matrix.results:
@@ -267,7 +269,7 @@ def harden(request: HardenRequest, console: Console) -> tuple[list[Hardening], E
         _update_catalog(config, {mutant.id: mutant for mutant in mutants}, hardenings)
     if request.results is not None:
         _annotate(request.results, out, hardenings)
-    return hardenings, ExitCode.OK
+    return hardenings, code
 
 
 def _annotate(path: Path, out: str, hardenings: list[Hardening]) -> None:
