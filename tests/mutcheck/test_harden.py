@@ -182,6 +182,7 @@ MUTANTS = {
     # id: (scope, match, replacement or None to delete), and what harden must end with
     "M-STATE": ("Tracker.close", "self.is_open = False", None),
     "M-DEDUPE": ("merge_blocks", 'seen.add(block.get("id"))', None),
+    "M-SKIP": ("merge_blocks", 'block.get("id") in seen', "False"),  # M-DEDUPE's test kills it too
     "M-STAMP": ("stamp", "list(events)", "events"),
     "M-LOCK": ("held", "lock.locked()", "True"),
     "M-PAIRS": ("pairs", "len(items) - 1", "len(items)"),
@@ -258,6 +259,10 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
     lines = _lines(done.stdout)
     assert set(lines) == set(MUTANTS) - {"M-STATE"}, done.stdout
     assert "(a variation of a recorded call: result differs)" in lines["M-DEDUPE"]
+    assert lines["M-SKIP"] == (
+        "hardened: M-SKIP  by tests/test_guards.py::test_kills_m_dedupe (a variation of a recorded call: "
+        "result differs; the test written for another mutant checks the same)"
+    )
     # a nested function, through the function around it; a call the original refuses, as pytest.raises
     assert "by tests/test_guards.py::test_kills_m_nested (a recorded call: result differs)" in lines["M-NESTED"]
     assert (
@@ -272,7 +277,7 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
     )
     assert lines["M-ASYNC"] == "gave-up: M-ASYNC  doubled: a coroutine: replaying it needs the caller's event loop"
     # M-STAMP's and M-LOCK's tests call their functions too; the generator and coroutine are refused first
-    assert "hardened 4 of 8 survivors, 4 of the 6 whose tests call the mutated function; 0 equivalent" in done.stdout
+    assert "hardened 5 of 9 survivors, 5 of the 7 whose tests call the mutated function; 0 equivalent" in done.stdout
 
     written = (project / "tests" / "test_guards.py").read_text(encoding="utf-8")
     assert written.startswith(HEADER)
@@ -289,8 +294,8 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
 
     # Each written test under plain pytest: passes on the original, fails with its mutant applied by hand.
     source = project / "src" / "histories.py"
-    for mutant_id in ("M-STATE", "M-DEDUPE", "M-NESTED", "M-ROLE", "M-MERGE"):
-        name = "test_kills_" + mutant_id.lower().replace("-", "_")
+    for mutant_id in ("M-STATE", "M-DEDUPE", "M-SKIP", "M-NESTED", "M-ROLE", "M-MERGE"):
+        name = "test_kills_" + ("m_dedupe" if mutant_id == "M-SKIP" else mutant_id.lower().replace("-", "_"))
         _scope, match, replacement = MUTANTS[mutant_id]
         assert _plain_pytest(project, f"tests/test_guards.py::{name}") == 0
         mutated = SOURCE.replace(match, replacement or "pass", 1)

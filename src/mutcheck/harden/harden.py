@@ -23,7 +23,7 @@ from mutcheck.engine.engine import Prepared
 from mutcheck.engine.session import catalog_of, engine_options, run_with_progress
 from mutcheck.harden.children import ChildFailed, Lab, run_child
 from mutcheck.harden.proof import mutant_in, prove
-from mutcheck.harden.test_source import WrittenTest, merged_file, ours, snippet, write_test
+from mutcheck.harden.test_source import WrittenTest, merged_file, ours, same_checks, snippet, write_test
 from mutcheck.harden.variations import edit_constants, variations
 from mutcheck.harden.witness import RECORDED, VARIATION, Witness, witnesses
 from mutcheck.mutation.mutate import AppliedMutant, MutationError, apply_mutant
@@ -204,14 +204,18 @@ class _Hardener:
         reasons = []
         for witness in found[:_PROVEN_TRIES]:
             written = write_test(applied.mutant, self.config.languages, located, witness)
-            text = merged_file(self.previous, [*self.kept, written])
-            nodeid, why_not = prove(self.lab, applied, self.out, text, written.name)
+            # a test this run kept for another mutant that checks the same is proven against this one, not repeated
+            twin = next((kept for kept in self.kept if same_checks(kept, written)), None)
+            candidate, tests = (twin, self.kept) if twin else (written, [*self.kept, written])
+            nodeid, why_not = prove(self.lab, applied, self.out, merged_file(self.previous, tests), candidate.name)
             if nodeid:
-                self.kept.append(written)
-                self._write()  # at once: an interrupted harden keeps every test it proved
+                if twin is None:
+                    self.kept.append(written)
+                    self._write()  # at once: an interrupted harden keeps every test it proved
                 call = "a recorded call" if witness.origin == RECORDED else "a variation of a recorded call"
-                hardening.status, hardening.test, hardening.written = HARDENED, nodeid, written
+                hardening.status, hardening.test, hardening.written = HARDENED, nodeid, candidate
                 hardening.witness = f"{call}: {', '.join(witness.differs)} differs"
+                hardening.witness += "; the test written for another mutant checks the same" if twin else ""
                 return hardening
             reasons.append(why_not)
         hardening.reason = f"{len(reasons)} written tests did not prove: {reasons[0]}"

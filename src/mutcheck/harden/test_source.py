@@ -144,6 +144,13 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
     return WrittenTest(test, source, frozenset(imports))
 
 
+def same_checks(one: WrittenTest, other: WrittenTest) -> bool:
+    """Whether two tests build the same input, make the same call and assert the same (their names
+    and docstrings aside)."""
+    bodies = [ast.parse(test.source).body[0].body[1:] for test in (one, other)]  # type: ignore[attr-defined]
+    return [ast.dump(node) for node in bodies[0]] == [ast.dump(node) for node in bodies[1]]
+
+
 def ours(text: str) -> bool:
     """Whether a file's text is one `harden` wrote (it starts with its header)."""
     return text.startswith(HEADER)
