@@ -491,4 +491,7 @@ def test_an_enum_member_is_written_by_name_and_varied_to_its_enums_other_members
     imports: set[tuple[str, str]] = set()
     assert format_tree(checked_tree({"role": Role.USER}, imports)) == '{"role": Role.USER}'
     sources = {format_tree(variant["args"][0]) for variant in variations([_call({"role": Role.USER})], [], [])}
-    assert {'{"role": Role.ASSISTANT}', '{"role": Role.TOOL}'} <= sources
+    assert {'{"role": Role.ASSISTANT}', '{"role": Role.TOOL}', '{"role": "x"}'} <= sources
+    # an enum of no str: only its members
+    colours = {format_tree(variant["args"][0]) for variant in variations([_call([Colour.RED, 1])], [], [])}
+    assert not any('"x"' in source for source in colours)

@@ -5,10 +5,11 @@ members, dataclasses and pydantic models of importable types, and standard-libra
 `repr` evaluates back (dates, decimals, paths, ...). Anything else (an open file, a lock, an
 object of a class with no constructor fields) is refused with the reason, never guessed at.
 
-A tree is JSON: `{"text": SOURCE}` for a leaf (an enum member's also lists `"others"`, the
-source of its enum's other members), or `{"open", "close", "items": [[prefix, accessor,
-tree], ...]}` for a container, where `prefix` is what precedes the item (`key: `, `name=`) and
-`accessor` how a test reaches it from its container (`[0]`, `["key"]`, `.name`; empty: not by itself).
+A tree is JSON: `{"text": SOURCE}` for a leaf (an enum member's also lists `"others"`: the source
+of its enum's other members, and of a string no member has when its enum is a str), or
+`{"open", "close", "items": [[prefix, accessor, tree], ...]}` for a container, where `prefix` is
+what precedes the item (`key: `, `name=`) and `accessor` how a test reaches it from its container
+(`[0]`, `["key"]`, `.name`; empty: not by itself).
 """
 
 import dataclasses
@@ -72,8 +73,11 @@ def tree_of(value: object, imports: set[tuple[str, str]], depth: int = 0) -> Tre
     inner = depth + 1
     if isinstance(value, enum.Enum):  # first: a str or int enum's member is not its value
         name = _importable(type(value), imports)
-        others = [f"{name}.{member.name}" for member in type(value) if member is not value]
-        return {"text": f"{name}.{value.name}", "others": others[:_MEMBERS]}
+        others = [f"{name}.{member.name}" for member in type(value) if member is not value][:_MEMBERS]
+        if isinstance(value, str) and "x" not in {member.value for member in type(value)}:
+            # a str enum's field takes any string at run time: one that no member has
+            others.append(_string_source("x"))
+        return {"text": f"{name}.{value.name}", "others": others}
     if isinstance(value, str):
         return _leaf(_string_source(value))
     if value is None or isinstance(value, (bool, bytes)) or type(value) is int:

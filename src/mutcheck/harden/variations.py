@@ -126,18 +126,38 @@ def _near_edit(node: dict[str, Any], strings: list[str]) -> bool:
 def _tree_variants(
     tree: dict[str, Any], shape: Shape, edit: tuple[list[str], list[int]], pool: Donors, near: bool
 ) -> Iterator[dict[str, Any]]:
-    """The variants at the places near the edit (`near`), deepest first, or at the others; an item
-    added from another call counts as near when it holds the edit's strings."""
-    strings = edit[0]
-    places = [(path, shape, node, _near_edit(node, strings)) for path, shape, node in _places(tree, shape)]
-    for path, place_shape, node, place_near in sorted(places, key=lambda place: -len(place[0])):
-        if place_near == near:
-            yield from _place_variants(tree, path, node, edit)
-        for item in _additions(node, pool.get(place_shape, [])):
-            if (place_near or _near_edit(item[2], strings)) == near:
-                yield _edited(tree, path, [*node["items"], item])
-                if _kind(node) == "sequence":
-                    yield _edited(tree, path, [item, *node["items"]])
+    """The variants at the places near the edit (`near`), or at the others: one from each place in
+    turn, deepest first, so that a bounded run reaches every place."""
+    places = sorted(_places(tree, shape), key=lambda place: -len(place[0]))
+    at_places = [_variants_at(tree, path, place_shape, node, edit, pool, near) for path, place_shape, node in places]
+    while at_places:
+        for variants in [*at_places]:
+            variant = next(variants, None)
+            if variant is None:
+                at_places.remove(variants)
+            else:
+                yield variant
+
+
+def _variants_at(
+    tree: dict[str, Any],
+    path: tuple[int, ...],
+    shape: Shape,
+    node: dict[str, Any],
+    edit: tuple[list[str], list[int]],
+    pool: Donors,
+    near: bool,
+) -> Iterator[dict[str, Any]]:
+    """At one place: the items or keys other calls hold there (near when they hold the edit's
+    strings), then its own changes."""
+    place_near = _near_edit(node, edit[0])
+    for item in _additions(node, pool.get(shape, [])):
+        if (place_near or _near_edit(item[2], edit[0])) == near:
+            yield _edited(tree, path, [*node["items"], item])
+            if _kind(node) == "sequence":
+                yield _edited(tree, path, [item, *node["items"]])
+    if place_near == near:
+        yield from _place_variants(tree, path, node, edit)
 
 
 def _additions(node: dict[str, Any], recorded: list[list[Any]]) -> list[list[Any]]:
