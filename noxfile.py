@@ -1,13 +1,16 @@
 """The engine under each supported pytest and Python, and the oldest supported mutmut and PyGithub: what CI runs
 (`nox`)."""
 
+import os
 import re
 import tomllib
 from pathlib import Path
 
 import nox
 
-nox.options.default_venv_backend = "venv"
+# uv builds the cells' environments in seconds where pip takes a minute; it never downloads a Python
+nox.options.default_venv_backend = "uv"
+os.environ["UV_PYTHON_DOWNLOADS"] = "never"
 nox.options.error_on_missing_interpreters = True  # a missing interpreter fails the matrix, never shrinks it
 
 # The oldest and newest pytest series on the oldest and newest Python, and the newest pytest between.
@@ -39,6 +42,8 @@ ENGINE_TESTS = [
     "tests/mutcheck/decisions/test_scopes.py",
     "tests/mutcheck/decisions/test_edit_code.py",
 ]
+# the tests in pytest-xdist's workers, one per core (at most 4), as the README's test command runs them
+WORKERS = ["-n", "auto", "--maxprocesses", "4"]
 EXTRAS = tomllib.loads(Path("pyproject.toml").read_text())["project"]["optional-dependencies"]
 
 
@@ -59,13 +64,13 @@ def engine(session: nox.Session, pytest: str) -> None:
     """The engine tests (the self-isolation test among them) and `mutcheck run` on the embedded catalog,
     with the newest release of one pytest series; mutcheck's own catalog too in the matrix's two
     corners (the oldest pytest on the oldest Python, the newest on the newest), to keep CI short."""
-    session.install("-e", ".[test]", f"pytest=={pytest}.*")
+    session.install("-e", ".[test]", f"pytest=={pytest}.*", "pytest-xdist")
     # reuse watches what tests run under a mutant with sys.monitoring from 3.12 on: the newest corner checks it
     reuse = ["tests/mutcheck/test_reuse.py"] if (session.python, pytest) == CELLS[-1] else []
     # harden's pytest plugins on the newest Python with the oldest pytest (the README's test command
     # runs them on the oldest Python with the newest)
     harden = ["tests/mutcheck/test_harden.py"] if (session.python, pytest) == ("3.13", "8.0") else []
-    session.run("python", "-m", "pytest", "-q", *ENGINE_TESTS, *reuse, *harden)
+    session.run("python", "-m", "pytest", "-q", *WORKERS, *ENGINE_TESTS, *reuse, *harden)
     session.run("mutcheck", "run")
     if (session.python, pytest) in (CELLS[0], CELLS[-1]):
         session.run("mutcheck", "run", "--profile", "self")
@@ -97,4 +102,4 @@ GITHUB_TESTS = [
 def github_oldest(session: nox.Session) -> None:
     """The GitHub tests with the oldest PyGithub mutcheck supports (`.[dev]` brings the fake's contract check)."""
     session.install("-e", ".[dev]", f"PyGithub=={OLDEST_PYGITHUB}")
-    session.run("python", "-m", "pytest", "-q", *GITHUB_TESTS)
+    session.run("python", "-m", "pytest", "-q", *WORKERS, *GITHUB_TESTS)
