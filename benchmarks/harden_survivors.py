@@ -1,5 +1,5 @@
-"""`mutcheck harden --all-survivors` on a project, and every test it wrote checked by hand: each
-test's mutant written into the source, plain pytest run on the test with and without it.
+"""`mutcheck harden --all-survivors` on a project, and every hardened mutant's test checked by hand:
+the mutant written into the source, plain pytest run on its test with and without it.
 
     python benchmarks/harden_survivors.py [PROJECT --out TESTS_FILE] [--suggest FILE ...]
 
@@ -7,13 +7,12 @@ Without PROJECT: a fresh clone of this repository, `mutcheck suggest` on every f
 embedded targets (their gaps are the survivors), the tests written to tests/test_mutcheck_guards.py.
 With PROJECT: its catalog's gaps as they are (after `suggest` on each `--suggest FILE`), the tests
 written to `--out` (relative to PROJECT). Prints each mutant's line, the counts, the share hardened
-among survivors whose tests call the mutated function, harden's wall time, and for every test in
-the file whether it passes on the original and fails with its mutant under plain pytest. Exits 1
-when a written test does not.
+among survivors whose tests call the mutated function, harden's wall time, and for every hardened
+mutant whether its test (two mutants may share one) passes on the original and fails with the
+mutant under plain pytest. Exits 1 when one does not.
 """
 
 import argparse
-import ast
 import re
 import subprocess
 import sys
@@ -26,11 +25,11 @@ sys.path[:0] = [str(REPOSITORY / "src"), str(REPOSITORY)]
 
 from mutcheck.catalog.config import load_config  # noqa: E402
 from mutcheck.engine.session import catalog_of  # noqa: E402
-from mutcheck.harden.test_source import test_name  # noqa: E402
 from mutcheck.mutation.mutate import apply_mutant  # noqa: E402
 
 EMBEDDED = ("src/consolidation", "src/bridge")
 STATUS = re.compile(r"^(hardened|gave-up|equivalent-in-practice|not-a-survivor): (\S+)")
+HARDENED = re.compile(r"^hardened: (\S+)  by (\S+)", re.MULTILINE)
 
 
 def mutcheck(project: Path, *args: str) -> subprocess.CompletedProcess:
@@ -42,18 +41,16 @@ def plain_pytest(project: Path, test: str) -> int:
     return subprocess.run(command, cwd=project, capture_output=True, text=True, timeout=600).returncode
 
 
-def verify(project: Path, out: str) -> list[tuple[str, str, int, int]]:
-    """(test, mutant id, exit status on the original, exit status with the mutant) per test in `out`."""
-    config = load_config(project)
-    by_name = {test_name(mutant.id): mutant for mutant in catalog_of(config).mutants}
-    tree = ast.parse((project / out).read_text(encoding="utf-8"))
+def verify(project: Path, proven: dict[str, str]) -> list[tuple[str, str, int, int]]:
+    """(test, mutant id, exit status on the original, exit status with the mutant) per hardened
+    mutant (`proven`: its id and the node id of its test; two mutants may share one)."""
+    mutants = {mutant.id: mutant for mutant in catalog_of(load_config(project)).mutants}
     checked = []
-    for name in [node.name for node in tree.body if isinstance(node, ast.FunctionDef)]:
-        mutant = by_name[name]
+    for mutant_id, test in proven.items():
+        mutant = mutants[mutant_id]
         applied = apply_mutant(mutant, project)
         path = project / mutant.file
         original = path.read_bytes()
-        test = f"{out}::{name}"
         passed = plain_pytest(project, test)
         path.write_text(applied.mutated, encoding=applied.encoding)
         try:
@@ -90,13 +87,13 @@ def main() -> int:
         if not (project / options.out).is_file():
             print("no test written")
             return 0 if done.returncode == 0 else 1
-        checked = verify(project, options.out)
+        checked = verify(project, dict(HARDENED.findall(done.stdout)))
         wrong = [row for row in checked if row[2:] != (0, 1)]
         for test, mutant, passed, failed in wrong:
             print(f"NOT PROVEN: {test} ({mutant}): exit {passed} on the original, {failed} with the mutant")
         print(
-            f"plain pytest: {len(checked) - len(wrong)} of {len(checked)} written tests pass on the original "
-            "and fail with their mutant"
+            f"plain pytest: {len(checked) - len(wrong)} of {len(checked)} hardened mutants' tests pass on the "
+            "original and fail with their mutant"
         )
         return 1 if wrong or done.returncode else 0
 
