@@ -103,8 +103,9 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
         callee = f"{receiver}.{name}"
     else:
         callee = name if kind == FUNCTION else f"{owner_path}.{name}"
-    flat = ", ".join(format_tree(tree) for tree in witness.call["args"])
-    long_call = len(f"    result = {callee}({flat})") > _WIDTH
+    flat = [format_tree(tree) for tree in witness.call["args"]]
+    flat += [f"{key}={format_tree(tree)}" for key, tree in witness.call["kwargs"].items()]
+    long_call = len(f"    result = {callee}({', '.join(flat)})") > _WIDTH
     for index, tree in enumerate(witness.call["args"]):
         key = f"arg{index}"
         if long_call or key in witness.differs:
@@ -114,7 +115,7 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
         else:
             arguments.append(format_tree(tree, 4))
     for key, tree in witness.call["kwargs"].items():
-        if key in witness.differs:
+        if long_call or key in witness.differs:
             variables[key] = _variable(key, taken)
             lines.append(f"    {variables[key]} = {format_tree(tree, 4)}")
             arguments.append(f"{key}={variables[key]}")
