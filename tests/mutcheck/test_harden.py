@@ -6,6 +6,7 @@ import dataclasses
 import datetime
 import enum
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -15,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from mutcheck.harden.lines_run import lines_run
 from mutcheck.harden.test_source import HEADER, WrittenTest, merged_file
 from mutcheck.harden.values import Unwritable, checked_tree, format_tree, namespace, tree_of
-from mutcheck.harden.variations import variations
+from mutcheck.harden.variations import novel, variations
 from mutcheck.report.markdown import render_inline_finding
 from mutcheck.results.results import load_results
 from tests.mutcheck.cli_runs import mutcheck
@@ -104,13 +106,29 @@ def merged_texts(parts):
 
 def _is_text(part):
     return part["kind"] == "text"
+
+
+def merged_turns(messages):
+    """Consecutive messages of one role become one turn: a text part after a text part is joined to it."""
+    out = []
+    for message in messages:
+        if out and out[-1]["role"] == message["role"]:
+            for part in message["parts"]:
+                last = out[-1]["parts"][-1]
+                if part["type"] == "text" and last["type"] == "text":
+                    out[-1]["parts"][-1] = {"type": "text", "text": last["text"] + part["text"]}
+                else:
+                    out[-1]["parts"].append(part)
+        else:
+            out.append({"role": message["role"], "parts": list(message["parts"])})
+    return out
 '''
 
 TESTS = """\
 import asyncio
 import threading
 
-from histories import Tracker, doubled, held, labels, merge_blocks, merged_texts, pairs, role_of, stamp
+from histories import Tracker, doubled, held, labels, merge_blocks, merged_texts, merged_turns, pairs, role_of, stamp
 
 
 def test_close_records_it():
@@ -157,6 +175,12 @@ def test_merged_texts_joins_texts():
 
 def test_merged_texts_keeps_an_image():
     assert merged_texts([{"kind": "image", "url": "u"}]) == [{"kind": "image", "url": "u"}]
+
+
+def test_merged_turns_keeps_two_roles_apart():
+    user = {"role": "user", "parts": [{"type": "text", "text": "a"}]}
+    assistant = {"role": "assistant", "parts": [{"type": "text", "text": "b"}]}
+    assert len(merged_turns([user, assistant])) == 2
 """
 
 
@@ -191,6 +215,8 @@ MUTANTS = {
     "M-ROLE": ("role_of", 'role not in ("user", "assistant")', "False"),
     # only a text after an image tells: no recorded call holds both, the other one's item is added
     "M-MERGE": ("merged_texts", "_is_text(part) and out and _is_text(out[-1])", "_is_text(part) and out"),
+    # two changes at once: two messages of one role (the recorded call has two roles), the first not text
+    "M-TURNS": ("merged_turns", 'part["type"] == "text" and last["type"] == "text"', 'part["type"] == "text"'),
 }
 
 
@@ -269,6 +295,8 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
         "by tests/test_guards.py::test_kills_m_role (a variation of a recorded call: result, raised" in lines["M-ROLE"]
     )
     assert "by tests/test_guards.py::test_kills_m_merge (a variation of a recorded call: result" in lines["M-MERGE"]
+    # a repeated message (it runs the merge) whose copy then loses its text type
+    assert "by tests/test_guards.py::test_kills_m_turns (a recorded call with two changes: result" in lines["M-TURNS"]
     assert lines["M-STAMP"].startswith("gave-up") and "non-deterministic" in lines["M-STAMP"]
     assert lines["M-LOCK"].startswith("gave-up")
     assert "cannot be written as source (arg0: a _thread.lock" in lines["M-LOCK"]
@@ -277,7 +305,7 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
     )
     assert lines["M-ASYNC"] == "gave-up: M-ASYNC  doubled: a coroutine: replaying it needs the caller's event loop"
     # M-STAMP's and M-LOCK's tests call their functions too; the generator and coroutine are refused first
-    assert "hardened 5 of 9 survivors, 5 of the 7 whose tests call the mutated function; 0 equivalent" in done.stdout
+    assert "hardened 6 of 10 survivors, 6 of the 8 whose tests call the mutated function; 0 equivalent" in done.stdout
 
     written = (project / "tests" / "test_guards.py").read_text(encoding="utf-8")
     assert written.startswith(HEADER)
@@ -289,12 +317,13 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
         "test_kills_m_nested",
         "test_kills_m_role",
         "test_kills_m_merge",
+        "test_kills_m_turns",
     ]
     assert "    with pytest.raises(ValueError):\n        role_of(" in written
 
     # Each written test under plain pytest: passes on the original, fails with its mutant applied by hand.
     source = project / "src" / "histories.py"
-    for mutant_id in ("M-STATE", "M-DEDUPE", "M-SKIP", "M-NESTED", "M-ROLE", "M-MERGE"):
+    for mutant_id in ("M-STATE", "M-DEDUPE", "M-SKIP", "M-NESTED", "M-ROLE", "M-MERGE", "M-TURNS"):
         name = "test_kills_" + ("m_dedupe" if mutant_id == "M-SKIP" else mutant_id.lower().replace("-", "_"))
         _scope, match, replacement = MUTANTS[mutant_id]
         assert _plain_pytest(project, f"tests/test_guards.py::{name}") == 0
@@ -495,3 +524,43 @@ def test_an_enum_member_is_written_by_name_and_varied_to_its_enums_other_members
     # an enum of no str: only its members
     colours = {format_tree(variant["args"][0]) for variant in variations([_call([Colour.RED, 1])], [], [])}
     assert not any('"x"' in source for source in colours)
+
+
+def _built(call: dict) -> list:
+    return [eval(format_tree(tree)) for tree in call["args"]]
+
+
+def _branches(flag: bool, items: list) -> int:
+    if flag:
+        return len(items)
+    return 0
+
+
+def test_lines_run_are_those_of_the_function_and_the_call_that_took_a_new_branch_is_changed_again() -> None:
+    file, first = os.path.realpath(__file__), _branches.__code__.co_firstlineno
+    value, taken = lines_run(file, "_branches", lambda: _branches(True, [1]))
+    assert value == 1 and taken == {first + 1, first + 2}
+    _value, skipped = lines_run(file, "_branches", lambda: _branches(False, [1]))
+    assert skipped == {first + 1, first + 3}
+    calls = [_call(False, [1])]
+    varied = variations(calls, [], [])
+    # each variation really run: only the flipped flag runs a line (the return of len()) the call did not
+    ran = [sorted(lines_run(file, "_branches", lambda call=call: _branches(*_built(call)))[1]) for call in varied]
+    again = novel(varied, ran, [sorted(skipped)])
+    assert [format_tree(call["args"][0]) for call in again] == ["True"]
+    assert "parent" not in again[0]
+    twice = variations(again, [], [], known=[*calls, *varied])
+    assert all(variant["args"][0]["text"] == "True" for variant in twice)  # the second change is elsewhere
+    assert {format_tree(variant["args"][1]) for variant in twice} >= {"[]", "[1, 1]"}
+
+
+def test_a_repeated_item_is_a_copy_that_changes_alone() -> None:
+    sources = {format_tree(variant["args"][0]) for variant in variations([_call([{"a": 1}])], [], [])}
+    repeated = next(
+        call
+        for call in variations([_call([{"a": 1}])], [], [])
+        if format_tree(call["args"][0]) == '[{"a": 1}, {"a": 1}]'
+    )
+    assert '[{"a": 1}, {"a": 1}]' in sources
+    changed = {format_tree(variant["args"][0]) for variant in variations([repeated], [], [])}
+    assert '[{"a": 2}, {"a": 1}]' in changed and '[{"a": 1}, {"a": 2}]' in changed

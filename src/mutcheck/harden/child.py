@@ -5,7 +5,8 @@ One JSON spec in (argv), one JSON answer out (the spec's `answer` path). The mod
 - `record`: the tests run with the function wrapped; each call whose arguments can be written as
   source is kept with what the function did (its return value or exception, and the arguments
   afterwards: a change in place is behaviour too).
-- `replay`: each call, built from its source, made again `rounds` times; what it did each time.
+- `replay`: each call, built from its source, made again `rounds` times; what it did each time and,
+  asked (`trace`), the lines of the function its first time ran.
 - `pytest`: pytest on the named test ids; each test's outcome.
 """
 
@@ -23,6 +24,7 @@ from typing import Any
 
 import pytest
 
+from mutcheck.harden.lines_run import lines_run
 from mutcheck.harden.values import Unwritable, checked_tree, format_tree, namespace
 from mutcheck.host.pytest_options import switch_off_xdist
 from mutcheck.sandbox.imports import redirect_imports
@@ -237,8 +239,8 @@ def _built(tree: dict[str, Any], names: dict[str, Any]) -> Any:
     return eval(format_tree(tree), names)  # source the recording child wrote
 
 
-def _replayed(spec: dict[str, Any], call: dict[str, Any], owner: Any, module: Any) -> dict[str, Any]:
-    """One call built from its source and made: what it did."""
+def _replayed(spec: dict[str, Any], call: dict[str, Any], owner: Any, module: Any, trace: bool) -> dict[str, Any]:
+    """One call built from its source and made: what it did (and, traced, the lines it ran)."""
     name = spec["qualname"].split(".")[-1]
     try:
         names = namespace({tuple(pair) for pair in call["imports"]})
@@ -249,9 +251,10 @@ def _replayed(spec: dict[str, Any], call: dict[str, Any], owner: Any, module: An
         return {"unbuildable": f"{type(error).__name__}: {error}"}
     called = {METHOD: receiver, FUNCTION: module}.get(spec["kind"], owner)
     target = getattr(called, name)
-    result, error = _made(lambda: target(*args, **kwargs))
+    made = lambda: _made(lambda: target(*args, **kwargs))  # noqa: E731
+    (result, error), ran = lines_run(spec["file"], spec["qualname"], made) if trace else (made(), set())
     after = _after({"self": receiver} if receiver is not None else {}, tuple(args), kwargs)
-    return {**_outcome(result, error), **after}
+    return {**_outcome(result, error), **after, **({"lines": sorted(ran)} if trace else {})}
 
 
 def _replay(spec: dict[str, Any]) -> dict[str, Any]:
@@ -263,7 +266,11 @@ def _replay(spec: dict[str, Any]) -> dict[str, Any]:
         _kind, owner, _function = locate(module, spec["qualname"])
     except Refused as error:
         return {"refused": str(error)}
-    observed = [[_replayed(spec, call, owner, module) for _round in range(spec["rounds"])] for call in spec["calls"]]
+    traced = spec.get("trace", False)
+    observed = [
+        [_replayed(spec, call, owner, module, traced and not round_) for round_ in range(spec["rounds"])]
+        for call in spec["calls"]
+    ]
     return {"observed": observed}
 
 

@@ -24,8 +24,8 @@ from mutcheck.engine.session import catalog_of, engine_options, run_with_progres
 from mutcheck.harden.children import ChildFailed, Lab, run_child
 from mutcheck.harden.proof import mutant_in, prove
 from mutcheck.harden.test_source import WrittenTest, merged_file, ours, same_checks, snippet, write_test
-from mutcheck.harden.variations import edit_constants, variations
-from mutcheck.harden.witness import RECORDED, VARIATION, Witness, witnesses
+from mutcheck.harden.variations import donors, edit_constants, novel, variations
+from mutcheck.harden.witness import RECORDED, TWO_CHANGES, VARIATION, Witness, witnesses
 from mutcheck.mutation.mutate import AppliedMutant, MutationError, apply_mutant
 from mutcheck.results.matrix import MutantResult, build_matrix
 from mutcheck.results.model import Hardened
@@ -133,9 +133,10 @@ class _Hardener:
         os.replace(partial, path)
 
     def _replays(self, located: dict[str, Any], calls: list[dict[str, Any]], applied: AppliedMutant) -> Any:
-        """Each call made twice on the original and once on the mutant; what each did."""
+        """Each call made twice on the original (the lines it ran traced the first time) and once on
+        the mutant; what each did."""
         spec = {"mode": "replay", "tests": [], "calls": calls, **located}
-        originals = run_child(self.lab, {**spec, "rounds": 2}, _REPLAY_TIMEOUT)
+        originals = run_child(self.lab, {**spec, "rounds": 2, "trace": True}, _REPLAY_TIMEOUT)
         with mutant_in(self.lab, applied):
             mutants = run_child(self.lab, {**spec, "rounds": 1}, _REPLAY_TIMEOUT)
         for answer in (originals, mutants):
@@ -171,12 +172,7 @@ class _Hardener:
             return hardening
         located = recorded["located"]
         try:
-            found = self._witnesses(located, calls, applied, RECORDED, skipped)
-            if not found:
-                original, replacement = applied.original[slice(*applied.edited_range())], applied.replacement
-                varied = variations(calls, *edit_constants(original, replacement))
-                hardening.variations = len(varied)
-                found = self._witnesses(located, varied, applied, VARIATION, skipped) if varied else []
+            found = self._search(hardening, located, calls, applied, skipped)
         except ChildFailed as error:
             hardening.reason = f"replaying its calls {error}"
             return hardening
@@ -187,6 +183,33 @@ class _Hardener:
             return hardening
         return self._proven(hardening, applied, located, found)
 
+    def _search(
+        self,
+        hardening: Hardening,
+        located: dict[str, Any],
+        calls: list[dict[str, Any]],
+        applied: AppliedMutant,
+        skipped: Counter[str],
+    ) -> list[Witness]:
+        """The witnesses among the recorded calls; failing those, among their variations; failing
+        those, among second changes to the variations that ran lines their recorded call did not."""
+        found, lines = self._witnesses(located, calls, applied, RECORDED, skipped)
+        if found:
+            return found
+        constants = edit_constants(applied.original[slice(*applied.edited_range())], applied.replacement)
+        pool = donors(calls)
+        varied = variations(calls, *constants, pool=pool)
+        hardening.variations = len(varied)
+        if not varied:
+            return []
+        found, varied_lines = self._witnesses(located, varied, applied, VARIATION, skipped)
+        bases = novel(varied, varied_lines, lines)
+        if found or not bases:
+            return found
+        again = variations(bases, *constants, pool=pool, known=[*calls, *varied])
+        hardening.variations += len(again)
+        return self._witnesses(located, again, applied, TWO_CHANGES, skipped)[0] if again else []
+
     def _witnesses(
         self,
         located: dict[str, Any],
@@ -194,9 +217,11 @@ class _Hardener:
         applied: AppliedMutant,
         origin: str,
         skipped: Counter[str],
-    ) -> list[Witness]:
+    ) -> tuple[list[Witness], list[list[int]]]:
+        """The witnesses among `calls`, and the lines each ran on the original."""
         originals, mutants = self._replays(located, calls, applied)
-        return witnesses(calls, originals, mutants, origin, skipped)
+        lines = [rounds[0].get("lines", []) for rounds in originals]
+        return witnesses(calls, originals, mutants, origin, skipped), lines
 
     def _proven(
         self, hardening: Hardening, applied: AppliedMutant, located: dict[str, Any], found: list[Witness]
@@ -212,7 +237,9 @@ class _Hardener:
                 if twin is None:
                     self.kept.append(written)
                     self._write()  # at once: an interrupted harden keeps every test it proved
-                call = "a recorded call" if witness.origin == RECORDED else "a variation of a recorded call"
+                call = {RECORDED: "a recorded call", VARIATION: "a variation of a recorded call"}.get(
+                    witness.origin, "a recorded call with two changes"
+                )
                 hardening.status, hardening.test, hardening.written = HARDENED, nodeid, candidate
                 hardening.witness = f"{call}: {', '.join(witness.differs)} differs"
                 hardening.witness += "; the test written for another mutant checks the same" if twin else ""

@@ -105,7 +105,7 @@ def _edited(tree: dict[str, Any], path: tuple[int, ...], items: list[list[Any]])
     """A copy of the tree with the node at `path` holding `items` (a one-item tuple keeps its comma)."""
     variant = copy.deepcopy(tree)
     node = _at(variant, path)
-    node["items"] = copy.deepcopy(items)
+    node["items"] = [copy.deepcopy(item) for item in items]  # a repeated item is a copy: it can change alone
     if node["open"] == "(":
         node["close"] = ",)" if len(items) == 1 else ")"
     return variant
@@ -199,24 +199,53 @@ def _place_variants(
         yield _edited(tree, path, items[::-1])
 
 
-def variations(calls: list[dict[str, Any]], strings: list[str], numbers: list[int]) -> list[dict[str, Any]]:
-    """Up to LIMIT distinct calls, each a recorded call with one place changed (at each place, the
-    edit's constants first): first at places near the edit, then elsewhere, round-robin over the
-    calls so that every call gets some."""
-    pool = donors(calls)
-    per_call = [_call_variants(call, (strings, numbers), pool, near) for near in (True, False) for call in calls]
-    seen = {json.dumps(call, sort_keys=True) for call in calls}
+def variations(
+    calls: list[dict[str, Any]],
+    strings: list[str],
+    numbers: list[int],
+    pool: Donors | None = None,
+    known: list[dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """Up to LIMIT distinct calls, each one of `calls` (its index is the variant's `parent`) with one
+    place changed (at each place, the edit's constants first): first at places near the edit, then
+    elsewhere, round-robin over the calls so that every call gets some. The items added come from
+    `pool` (by default, the calls' own); a call in `known` is not made again."""
+    pool = donors(calls) if pool is None else pool
+    per_call = [
+        (parent, _call_variants(call, (strings, numbers), pool, near))
+        for near in (True, False)
+        for parent, call in enumerate(calls)
+    ]
+    seen = {_key(call) for call in [*calls, *(known or [])]}
     found: list[dict[str, Any]] = []
     while per_call and len(found) < LIMIT:
-        for variants in [*per_call[: len(calls)]]:
+        for parent, variants in [*per_call[: len(calls)]]:
             variant = next(variants, None)
             if variant is None:
-                per_call.remove(variants)
+                per_call.remove((parent, variants))
                 continue
-            key = json.dumps(variant, sort_keys=True)
+            key = _key(variant)
             if key not in seen and len(found) < LIMIT:
                 seen.add(key)
-                found.append(variant)
+                found.append({**variant, "parent": parent})
+    return found
+
+
+def _key(call: dict[str, Any]) -> str:
+    return json.dumps({name: call.get(name) for name in ("self", "args", "kwargs")}, sort_keys=True)
+
+
+def novel(
+    varied: list[dict[str, Any]], varied_lines: list[list[int]], parents_lines: list[list[int]]
+) -> list[dict[str, Any]]:
+    """The variations that ran a line of the function their recorded call did not (each new set of
+    lines once): those worth a second change, as a fuzzer keeps the inputs that reach new code."""
+    found, seen = [], set()
+    for variant, lines in zip(varied, varied_lines, strict=True):
+        new = frozenset(lines) - set(parents_lines[variant["parent"]])
+        if new and (variant["parent"], new) not in seen:
+            seen.add((variant["parent"], new))
+            found.append({name: value for name, value in variant.items() if name != "parent"})
     return found
 
 

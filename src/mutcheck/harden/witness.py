@@ -5,7 +5,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-RECORDED, VARIATION = "recorded", "variation"
+RECORDED, VARIATION, TWO_CHANGES = "recorded", "variation", "two-changes"
 
 
 @dataclass(frozen=True)
@@ -13,7 +13,7 @@ class Witness:
     call: dict[str, Any]  # self, args, kwargs (trees) and the imports they need
     original: dict[str, Any]  # what the original did: result or raised, after, and their imports
     mutant: dict[str, Any]
-    origin: str  # RECORDED or VARIATION
+    origin: str  # RECORDED, VARIATION or TWO_CHANGES
     differs: tuple[str, ...]  # "result", "raised", or the name of an argument changed in place
 
     @property
