@@ -16,10 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from mutcheck.catalog.catalog import Mutant
 from mutcheck.harden.lines_run import lines_run
-from mutcheck.harden.test_source import HEADER, WrittenTest, merged_file
+from mutcheck.harden.test_source import HEADER, WrittenTest, merged_file, write_test
 from mutcheck.harden.values import Unwritable, checked_tree, format_tree, namespace, tree_of
 from mutcheck.harden.variations import novel, variations
+from mutcheck.harden.witness import Witness
 from mutcheck.report.markdown import render_inline_finding
 from mutcheck.results.results import load_results
 from tests.mutcheck.cli_runs import mutcheck
@@ -564,3 +566,17 @@ def test_a_repeated_item_is_a_copy_that_changes_alone() -> None:
     assert '[{"a": 1}, {"a": 1}]' in sources
     changed = {format_tree(variant["args"][0]) for variant in variations([repeated], [], [])}
     assert '[{"a": 2}, {"a": 1}]' in changed and '[{"a": 1}, {"a": 2}]' in changed
+
+
+def test_a_call_too_long_for_one_line_names_each_argument_first() -> None:
+    mutant = Mutant(
+        "M-LONG", "guard", "src/histories.py", "role_of", "x", "y", (), None, "fixture",
+        {"en": "long"}, {"en": "a long call"}, None, (), "mutants/histories.toml",
+    )  # fmt: skip
+    words = "a sentence long enough to push the call past the line's width"
+    call = {"self": None, "args": [tree_of(1, set())], "kwargs": {"text": tree_of(words, set())}, "imports": []}
+    located = {"module": "histories", "kind": "function", "qualname": "role_of", "parameters": ["message", "text"]}
+    witness = Witness(call, {"result": tree_of(2, set())}, {"result": tree_of(3, set())}, "variation", ("result",))
+    source = write_test(mutant, ("en",), located, witness).source
+    assert f'    text = "{words}"\n' in source and "    result = role_of(message, text=text)\n" in source
+    assert max(len(line) for line in source.splitlines()) <= 88
