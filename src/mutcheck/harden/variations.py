@@ -4,10 +4,12 @@ The edit says where to look: a constant it touches (a string such as `"anthropic
 added to, removed from or put in place of the recorded strings and numbers; a flipped branch is
 reached by flipping booleans, putting another member of its enum in a member's place, emptying,
 filling or leaving out (None) a string, filling an empty mapping, dropping, repeating or
-reordering items. Two kinds of item seldom meet in one recorded call (a text part followed by an
-image, a call carrying a signature): an item or a key that another recorded call holds at the
-same place is added too. Each variation changes one place of one recorded call, and there are at
-most `LIMIT` of them per mutant.
+reordering items, or putting None in an item's place (a guard on its type). Two kinds of item
+seldom meet in one recorded call (a text part followed by an image, a call carrying a signature):
+an item or a key that another recorded call holds at the same place is added too. Each variation
+changes one place of one recorded call (or a string at every place that holds it, as a model name
+passed and kept in an item's metadata is), and there are at most `LIMIT` of them per call of
+`variations`.
 """
 
 import ast
@@ -189,6 +191,11 @@ def _place_variants(
             yield variant
         return
     items = node["items"]
+    if path:  # an item or field of another type: a guard on its type (`isinstance(x, dict)`) is reached
+        variant = copy.deepcopy(tree)
+        _at(variant, path).clear()
+        _at(variant, path)["text"] = "None"
+        yield variant
     if not items and node["open"] == "{":  # an empty mapping filled: a guard on its truth is reached
         yield _edited(tree, path, [['"key": ', '["key"]', {"text": '"value"'}]])
     for index in range(min(len(items), _ITEMS)):
@@ -205,21 +212,27 @@ def variations(
     numbers: list[int],
     pool: Donors | None = None,
     known: list[dict[str, Any]] | None = None,
+    leads: int | None = None,
 ) -> list[dict[str, Any]]:
     """Up to LIMIT distinct calls, each one of `calls` (its index is the variant's `parent`) with one
     place changed (at each place, the edit's constants first): first at places near the edit, then
-    elsewhere, round-robin over the calls so that every call gets some. The items added come from
-    `pool` (by default, the calls' own); a call in `known` is not made again."""
+    elsewhere, round-robin over the calls so that every call gets some; the first `leads` calls
+    (by default all) before the others. The items added come from `pool` (by default, the calls'
+    own); a call in `known` is not made again."""
     pool = donors(calls) if pool is None else pool
+    leads = len(calls) if leads is None else leads
     per_call = [
-        (parent, _call_variants(call, (strings, numbers), pool, near))
+        (parent, _call_variants(calls[parent], (strings, numbers), pool, near))
+        for group in (range(leads), range(leads, len(calls)))
         for near in (True, False)
-        for parent, call in enumerate(calls)
+        for parent in group
     ]
     seen = {_key(call) for call in [*calls, *(known or [])]}
     found: list[dict[str, Any]] = []
     while per_call and len(found) < LIMIT:
-        for parent, variants in [*per_call[: len(calls)]]:
+        lead = per_call[0][0] < leads  # the leads' variants first, then the others'
+        window = [entry for entry in per_call if (entry[0] < leads) == lead][: leads if lead else len(calls) - leads]
+        for parent, variants in window:
             variant = next(variants, None)
             if variant is None:
                 per_call.remove((parent, variants))
@@ -229,6 +242,20 @@ def variations(
                 seen.add(key)
                 found.append({**variant, "parent": parent})
     return found
+
+
+def distinct_first(calls: list[dict[str, Any]], lines: list[list[int]]) -> tuple[list[int], int]:
+    """The calls' indexes reordered: the smallest call of each set of lines run first (calls that
+    run the same lines are alike to the search: varying one of each spreads the bounded variations
+    over the function's paths), then the others; and how many lead."""
+    order = sorted(range(len(calls)), key=lambda index: len(json.dumps(calls[index])))
+    leads: list[int] = []
+    seen: set[tuple[int, ...]] = set()
+    for index in order:
+        if (ran := tuple(lines[index])) not in seen:
+            seen.add(ran)
+            leads.append(index)
+    return [*leads, *(index for index in order if index not in leads)], len(leads)
 
 
 def _key(call: dict[str, Any]) -> str:
@@ -253,6 +280,7 @@ def _call_variants(
     call: dict[str, Any], edit: tuple[list[str], list[int]], pool: Donors, near: bool
 ) -> Iterator[dict[str, Any]]:
     base = {key: call[key] for key in ("self", "args", "kwargs", "imports")}
+    yield from _everywhere(base, edit, near)
     for index, tree in enumerate(base["args"]):
         for variant in _tree_variants(tree, (str(index),), edit, pool, near):
             yield {**base, "args": [*base["args"][:index], variant, *base["args"][index + 1 :]]}
@@ -262,3 +290,30 @@ def _call_variants(
     if base["self"] is not None:
         for variant in _tree_variants(base["self"], ("self",), edit, pool, near):
             yield {**base, "self": variant}
+
+
+def _everywhere(call: dict[str, Any], edit: tuple[list[str], list[int]], near: bool) -> Iterator[dict[str, Any]]:
+    """A string the call holds at more than one place (a model name passed as an argument and kept in
+    an item's metadata), changed at all of them at once: a guard comparing the two is reached."""
+    found: dict[str, int] = {}
+    for _, tree in _slots(call):
+        for _, _, node in _places(tree, ()):
+            if node.get("text", "").startswith('"'):
+                found[node["text"]] = found.get(node["text"], 0) + 1
+    for text, count in found.items():
+        if count < 2 or _near_edit({"text": text}, edit[0]) != near:
+            continue
+        for changed in _leaf_values(ast.literal_eval(text), *edit):
+            replacement = format_tree(tree_of(changed, set()))
+            yield _replaced(call, text, replacement)
+
+
+def _replaced(value: Any, text: str, replacement: str) -> Any:
+    """A copy of a call or tree with every leaf written `text` written `replacement`."""
+    if isinstance(value, dict):
+        if value.get("text") == text and "items" not in value:
+            return {**value, "text": replacement}
+        return {key: _replaced(item, text, replacement) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_replaced(item, text, replacement) for item in value]
+    return value
