@@ -579,6 +579,10 @@ def test_a_call_too_long_for_one_line_names_each_argument_first() -> None:
     witness = Witness(call, {"result": tree_of(2, set())}, {"result": tree_of(3, set())}, "variation", ("result",))
     source = write_test(mutant, ("en",), located, witness).source
     assert f'    text = "{words}"\n' in source and "    result = role_of(message, text=text)\n" in source
+    long_name = "the_message_" * 6
+    source = write_test(mutant, ("en",), {**located, "parameters": [long_name]}, witness).source
+    call = f"    result = role_of(\n        {long_name},\n        text=text,\n    )\n"
+    assert call in source and compile(source, "test.py", "exec")
     assert max(len(line) for line in source.splitlines()) <= 88
 
 

@@ -121,20 +121,20 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
             arguments.append(f"{key}={variables[key]}")
         else:
             arguments.append(f"{key}={format_tree(tree, 4)}")
-    call = f"{callee}({', '.join(arguments)})"
+    call = _call_source(callee, arguments)
     raised = witness.original.get("raised")
     if raised is not None:
         exception = raised["qualname"]
         if raised["module"] != "builtins":
             imports.add((raised["module"], exception.split(".")[0]))
         imports.add(("", "pytest"))
-        lines += [f"    with pytest.raises({exception}):", f"        {call}"]
+        lines += [f"    with pytest.raises({exception}):", textwrap.indent(call, "        ")]
     elif "result" in witness.differs or "raised" in witness.differs:
-        lines.append(f"    result = {call}")
+        lines.append("    result = " + textwrap.indent(call, "    ").lstrip())
         for expr, expected in _focused("result", witness.original["result"], witness.mutant.get("result")):
             lines.append(_assertion(expr, expected))
     else:
-        lines.append(f"    {call}")
+        lines.append(textwrap.indent(call, "    "))
     for key in witness.differs:
         if key in variables:
             after = witness.mutant.get("after", {}).get(key)
@@ -143,6 +143,15 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
     test = test_name(mutant.id)
     source = f"def {test}():\n    {_docstring(mutant, languages)}\n" + "\n".join(lines) + "\n"
     return WrittenTest(test, source, frozenset(imports))
+
+
+def _call_source(callee: str, arguments: list[str]) -> str:
+    """The call, one argument a line when it would not fit on one beside `result = ` (then every
+    argument is a name or a short literal)."""
+    one_line = f"{callee}({', '.join(arguments)})"
+    if len(f"    result = {one_line}") <= _WIDTH or "\n" in one_line:
+        return one_line
+    return f"{callee}(\n" + "".join(f"    {argument},\n" for argument in arguments) + ")"
 
 
 def same_checks(one: WrittenTest, other: WrittenTest) -> bool:
