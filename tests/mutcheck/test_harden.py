@@ -20,7 +20,7 @@ from mutcheck.catalog.catalog import Mutant
 from mutcheck.harden.lines_run import lines_run
 from mutcheck.harden.test_source import HEADER, WrittenTest, merged_file, write_test
 from mutcheck.harden.values import Unwritable, checked_tree, format_tree, namespace, tree_of
-from mutcheck.harden.variations import distinct_first, novel, variations
+from mutcheck.harden.variations import novel, variations
 from mutcheck.harden.witness import Witness
 from mutcheck.report.markdown import render_inline_finding
 from mutcheck.results.results import load_results
@@ -584,15 +584,6 @@ def test_a_call_too_long_for_one_line_names_each_argument_first() -> None:
     call = f"    result = role_of(\n        {long_name},\n        text=text,\n    )\n"
     assert call in source and compile(source, "test.py", "exec")
     assert max(len(line) for line in source.splitlines()) <= 88
-
-
-def test_the_smallest_call_of_each_set_of_lines_run_is_varied_first() -> None:
-    small, large, other = _call([1], "a"), _call([1, 2, 3], "a"), _call([4, 5], "b")
-    order, leads = distinct_first([large, other, small], [[1, 2], [1, 3], [1, 2]])
-    assert (order, leads) == ([2, 1, 0], 2)  # small (lines 1, 2), other (1, 3), then large
-    varied = variations([small, other, large], [], [], leads=2)
-    parents = [variant["parent"] for variant in varied]
-    assert set(parents[: parents.index(2)]) == {0, 1} and set(parents[parents.index(2) :]) == {2}
 
 
 def test_a_string_held_at_two_places_changes_at_both_and_an_item_becomes_none() -> None:

@@ -24,7 +24,7 @@ from mutcheck.engine.session import catalog_of, engine_options, run_with_progres
 from mutcheck.harden.children import ChildFailed, Lab, run_child
 from mutcheck.harden.proof import mutant_in, prove
 from mutcheck.harden.test_source import WrittenTest, merged_file, ours, same_checks, snippet, write_test
-from mutcheck.harden.variations import distinct_first, donors, edit_constants, novel, variations
+from mutcheck.harden.variations import donors, edit_constants, novel, variations
 from mutcheck.harden.witness import RECORDED, TWO_CHANGES, VARIATION, Witness, witnesses
 from mutcheck.mutation.mutate import AppliedMutant, MutationError, apply_mutant
 from mutcheck.results.matrix import MutantResult, build_matrix
@@ -191,17 +191,14 @@ class _Hardener:
         applied: AppliedMutant,
         skipped: Counter[str],
     ) -> list[Witness]:
-        """The witnesses among the recorded calls; failing those, among their variations (one call of
-        each set of lines run first); failing those, among second changes to the variations that ran
-        lines their recorded call did not."""
+        """The witnesses among the recorded calls; failing those, among their variations; failing
+        those, among second changes to the variations that ran lines their recorded call did not."""
         found, lines = self._witnesses(located, calls, applied, RECORDED, skipped)
         if found:
             return found
         constants = edit_constants(applied.original[slice(*applied.edited_range())], applied.replacement)
         pool = donors(calls)
-        order, leads = distinct_first(calls, lines)
-        calls, lines = [calls[index] for index in order], [lines[index] for index in order]
-        varied = variations(calls, *constants, pool=pool, leads=leads)
+        varied = variations(calls, *constants, pool=pool)
         hardening.variations = len(varied)
         if not varied:
             return []

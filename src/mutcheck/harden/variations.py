@@ -22,7 +22,7 @@ from typing import Any
 
 from mutcheck.harden.values import format_tree, tree_of
 
-LIMIT = 1000
+LIMIT = 2000
 _ITEMS = 6  # the first items of a container that are dropped or repeated one by one
 _DONORS = 6  # items or keys from other recorded values added at one place
 
@@ -212,27 +212,21 @@ def variations(
     numbers: list[int],
     pool: Donors | None = None,
     known: list[dict[str, Any]] | None = None,
-    leads: int | None = None,
 ) -> list[dict[str, Any]]:
     """Up to LIMIT distinct calls, each one of `calls` (its index is the variant's `parent`) with one
     place changed (at each place, the edit's constants first): first at places near the edit, then
-    elsewhere, round-robin over the calls so that every call gets some; the first `leads` calls
-    (by default all) before the others. The items added come from `pool` (by default, the calls'
-    own); a call in `known` is not made again."""
+    elsewhere, round-robin over the calls so that every call gets some. The items added come from
+    `pool` (by default, the calls' own); a call in `known` is not made again."""
     pool = donors(calls) if pool is None else pool
-    leads = len(calls) if leads is None else leads
     per_call = [
-        (parent, _call_variants(calls[parent], (strings, numbers), pool, near))
-        for group in (range(leads), range(leads, len(calls)))
+        (parent, _call_variants(call, (strings, numbers), pool, near))
         for near in (True, False)
-        for parent in group
+        for parent, call in enumerate(calls)
     ]
     seen = {_key(call) for call in [*calls, *(known or [])]}
     found: list[dict[str, Any]] = []
     while per_call and len(found) < LIMIT:
-        lead = per_call[0][0] < leads  # the leads' variants first, then the others'
-        window = [entry for entry in per_call if (entry[0] < leads) == lead][: leads if lead else len(calls) - leads]
-        for parent, variants in window:
+        for parent, variants in [*per_call[: len(calls)]]:
             variant = next(variants, None)
             if variant is None:
                 per_call.remove((parent, variants))
@@ -242,20 +236,6 @@ def variations(
                 seen.add(key)
                 found.append({**variant, "parent": parent})
     return found
-
-
-def distinct_first(calls: list[dict[str, Any]], lines: list[list[int]]) -> tuple[list[int], int]:
-    """The calls' indexes reordered: the smallest call of each set of lines run first (calls that
-    run the same lines are alike to the search: varying one of each spreads the bounded variations
-    over the function's paths), then the others; and how many lead."""
-    order = sorted(range(len(calls)), key=lambda index: len(json.dumps(calls[index])))
-    leads: list[int] = []
-    seen: set[tuple[int, ...]] = set()
-    for index in order:
-        if (ran := tuple(lines[index])) not in seen:
-            seen.add(ran)
-            leads.append(index)
-    return [*leads, *(index for index in order if index not in leads)], len(leads)
 
 
 def _key(call: dict[str, Any]) -> str:
