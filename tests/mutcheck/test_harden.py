@@ -601,3 +601,29 @@ def test_a_string_held_at_two_places_changes_at_both_and_an_item_becomes_none() 
     assert ('[{"model": "anthropic/claude", "text": "a"}]', '"/claude"') in sources  # and each alone
     assert ("[None]", '"anthropic/claude"') in sources  # an item of another type
     assert not any(args == "None" for args, _ in sources)  # an argument itself keeps its type
+
+
+def test_a_variation_is_changed_again_only_when_it_ran_lines_its_own_recorded_call_did_not() -> None:
+    varied = [{**_call("c"), "parent": 1}, {**_call("d"), "parent": 1}, {**_call("e"), "parent": 1}]
+    # all three vary the second recorded call: c ran line 3, which that call ran too (only the
+    # first did not); d ran line 4, new to it; e ran what d ran: one of each new set is enough
+    again = novel(varied, [[1, 3], [1, 4], [1, 4]], [[1, 2], [1, 3]])
+    assert [format_tree(call["args"][0]) for call in again] == ['"d"']
+
+
+def test_a_written_test_imports_only_what_it_uses() -> None:
+    mutant = Mutant(
+        "M-IMPORTS", "guard", "src/histories.py", "role_of", "x", "y", (), None, "fixture",
+        {"en": "imports"}, {"en": "a dropped item's type"}, None, (), "mutants/histories.toml",
+    )  # fmt: skip
+    call = {"self": None, "args": [tree_of([None], set())], "kwargs": {}, "imports": [["pkg.parts", "Part"]]}
+    located = {"module": "histories", "kind": "function", "qualname": "role_of", "parameters": ["parts"]}
+    witness = Witness(call, {"result": tree_of(2, set())}, {"result": tree_of(3, set())}, "variation", ("result",))
+    assert write_test(mutant, ("en",), located, witness).imports == {("histories", "role_of")}
+
+
+def test_a_string_quoted_with_single_quotes_also_changes_at_every_place() -> None:
+    said = 'say "hi"'
+    call = {"self": None, "args": [tree_of([said], set())], "kwargs": {"text": tree_of(said, set())}, "imports": []}
+    both = [variant for variant in variations([call], [], []) if variant["kwargs"]["text"]["text"] == '""']
+    assert any(format_tree(variant["args"][0]) == '[""]' for variant in both)

@@ -36,7 +36,8 @@ from mutcheck.sandbox.scratch import copy_project
 HARDENED, GAVE_UP, NOT_A_SURVIVOR = "hardened", "gave-up", "not-a-survivor"
 EQUIVALENT_IN_PRACTICE = "equivalent-in-practice"
 _RECORD_TIMEOUT = 600.0
-_REPLAY_TIMEOUT = 120.0
+_REPLAY_TIMEOUT = 120.0  # and _REPLAY_PER_CALL more for each call of the batch
+_REPLAY_PER_CALL = 0.1
 _PROVEN_TRIES = 3  # witnesses written and proven per mutant before giving up on it
 
 
@@ -136,9 +137,10 @@ class _Hardener:
         """Each call made twice on the original (the lines it ran traced the first time) and once on
         the mutant; what each did."""
         spec = {"mode": "replay", "tests": [], "calls": calls, **located}
-        originals = run_child(self.lab, {**spec, "rounds": 2, "trace": True}, _REPLAY_TIMEOUT)
+        timeout = _REPLAY_TIMEOUT + _REPLAY_PER_CALL * len(calls)
+        originals = run_child(self.lab, {**spec, "rounds": 2, "trace": True}, timeout)
         with mutant_in(self.lab, applied):
-            mutants = run_child(self.lab, {**spec, "rounds": 1}, _REPLAY_TIMEOUT)
+            mutants = run_child(self.lab, {**spec, "rounds": 1}, timeout)
         for answer in (originals, mutants):
             if "refused" in answer:
                 raise ChildFailed(answer["refused"])

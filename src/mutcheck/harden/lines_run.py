@@ -12,14 +12,14 @@ def lines_run(file: str, qualname: str, call: Callable[[], Any]) -> tuple[Any, s
     """`call()`'s value and the line numbers it ran in the frames of `qualname` and its nested
     functions, in the module whose real path is `file`."""
     ran: set[int] = set()
-    watched: dict[CodeType, bool] = {}
+    watched: dict[tuple[str, str], bool] = {}  # by file and name: equal code objects of two files are two
 
     def in_scope(code: CodeType) -> bool:
-        if code not in watched:
-            name = code.co_qualname
-            nested = name == qualname or name.startswith(qualname + ".<locals>.")
-            watched[code] = nested and os.path.realpath(code.co_filename) == file
-        return watched[code]
+        key = (code.co_filename, code.co_qualname)
+        if key not in watched:
+            nested = key[1] == qualname or key[1].startswith(qualname + ".<locals>.")
+            watched[key] = nested and os.path.realpath(code.co_filename) == file
+        return watched[key]
 
     def local(frame: FrameType, event: str, _arg: object) -> Any:
         if event == "line":

@@ -142,7 +142,10 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
                 lines.append(_assertion(expr, expected))
     test = test_name(mutant.id)
     source = f"def {test}():\n    {_docstring(mutant, languages)}\n" + "\n".join(lines) + "\n"
-    return WrittenTest(test, source, frozenset(imports))
+    # a variation that dropped the only value of an imported type leaves its import unused
+    code = "\n".join(lines)
+    used = {pair for pair in imports if re.search(rf"\b{re.escape(pair[1].split('.')[0])}\b", code)}
+    return WrittenTest(test, source, frozenset(used))
 
 
 def _call_source(callee: str, arguments: list[str]) -> str:

@@ -278,7 +278,7 @@ def _everywhere(call: dict[str, Any], edit: tuple[list[str], list[int]], near: b
     found: dict[str, int] = {}
     for _, tree in _slots(call):
         for _, _, node in _places(tree, ()):
-            if node.get("text", "").startswith('"'):
+            if _is_string(node.get("text", "")):
                 found[node["text"]] = found.get(node["text"], 0) + 1
     for text, count in found.items():
         if count < 2 or _near_edit({"text": text}, edit[0]) != near:
@@ -297,3 +297,11 @@ def _replaced(value: Any, text: str, replacement: str) -> Any:
     if isinstance(value, list):
         return [_replaced(item, text, replacement) for item in value]
     return value
+
+
+def _is_string(text: str) -> bool:
+    """Whether a leaf's source is a string literal (quoted either way)."""
+    try:
+        return isinstance(ast.literal_eval(text), str)
+    except (ValueError, SyntaxError):
+        return False  # an enum member, a constructor
