@@ -38,6 +38,11 @@ EQUIVALENT_IN_PRACTICE = "equivalent-in-practice"
 _RECORD_TIMEOUT = 600.0
 _REPLAY_TIMEOUT = 120.0  # and _REPLAY_PER_CALL more for each call of the batch
 _REPLAY_PER_CALL = 0.1
+_ORIGINS = {
+    RECORDED: "a recorded call",
+    VARIATION: "a variation of a recorded call",
+    TWO_CHANGES: "a recorded call with two changes",
+}
 _PROVEN_TRIES = 3  # witnesses written and proven per mutant before giving up on it
 
 
@@ -239,9 +244,7 @@ class _Hardener:
                 if twin is None:
                     self.kept.append(written)
                     self._write()  # at once: an interrupted harden keeps every test it proved
-                call = {RECORDED: "a recorded call", VARIATION: "a variation of a recorded call"}.get(
-                    witness.origin, "a recorded call with two changes"
-                )
+                call = _ORIGINS[witness.origin]
                 hardening.status, hardening.test, hardening.written = HARDENED, nodeid, candidate
                 hardening.witness = f"{call}: {', '.join(witness.differs)} differs"
                 hardening.witness += "; the test written for another mutant checks the same" if twin else ""

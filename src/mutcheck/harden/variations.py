@@ -113,6 +113,20 @@ def _edited(tree: dict[str, Any], path: tuple[int, ...], items: list[list[Any]])
     return variant
 
 
+def _with_node(tree: dict[str, Any], path: tuple[int, ...], node: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the tree with `node` in place of the node at `path`."""
+    variant = copy.deepcopy(tree)
+    replaced = _at(variant, path)
+    replaced.clear()
+    replaced.update(copy.deepcopy(node))
+    return variant
+
+
+def _changed_texts(text: str, edit: tuple[list[str], list[int]]) -> list[str]:
+    """The sources of a literal leaf's changed values; ValueError or SyntaxError when it is none."""
+    return [format_tree(tree_of(changed, set())) for changed in _leaf_values(ast.literal_eval(text), *edit)]
+
+
 def _at(tree: dict[str, Any], path: tuple[int, ...]) -> dict[str, Any]:
     for index in path:
         tree = tree["items"][index][2]
@@ -180,22 +194,15 @@ def _place_variants(
     """One leaf changed, or one container's items dropped, repeated, reversed or an empty mapping filled."""
     if "text" in node:
         try:
-            texts = [
-                format_tree(tree_of(changed, set())) for changed in _leaf_values(ast.literal_eval(node["text"]), *edit)
-            ]
+            texts = _changed_texts(node["text"], edit)
         except (ValueError, SyntaxError):
             texts = node.get("others", [])  # an enum member: another member of its enum
         for text in texts:
-            variant = copy.deepcopy(tree)
-            _at(variant, path)["text"] = text
-            yield variant
+            yield _with_node(tree, path, {**node, "text": text})
         return
     items = node["items"]
     if path:  # an item or field of another type: a guard on its type (`isinstance(x, dict)`) is reached
-        variant = copy.deepcopy(tree)
-        _at(variant, path).clear()
-        _at(variant, path)["text"] = "None"
-        yield variant
+        yield _with_node(tree, path, {"text": "None"})
     if not items and node["open"] == "{":  # an empty mapping filled: a guard on its truth is reached
         yield _edited(tree, path, [['"key": ', '["key"]', {"text": '"value"'}]])
     for index in range(min(len(items), _ITEMS)):
@@ -283,8 +290,7 @@ def _everywhere(call: dict[str, Any], edit: tuple[list[str], list[int]], near: b
     for text, count in found.items():
         if count < 2 or _near_edit({"text": text}, edit[0]) != near:
             continue
-        for changed in _leaf_values(ast.literal_eval(text), *edit):
-            replacement = format_tree(tree_of(changed, set()))
+        for replacement in _changed_texts(text, edit):
             yield _replaced(call, text, replacement)
 
 
