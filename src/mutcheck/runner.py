@@ -19,8 +19,10 @@ from mutcheck.core.git import head_sha
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import target_files
 from mutcheck.core.texts import say
-from mutcheck.results.unchanged import keep_results, run_key, stored_results
-from mutcheck.reuse.store import load_store, save_store, store_path
+from mutcheck.reuse.key import outcome_settings, run_key
+from mutcheck.reuse.module_code import digest
+from mutcheck.reuse.store import Store, WholeRun, load_store, save_store, store_path
+from mutcheck.reuse.whole import request_digest, stored_whole
 from mutcheck.sandbox.lab import remove_stale
 
 if TYPE_CHECKING:  # the results' modules load once the run is over
@@ -86,11 +88,12 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         message = f"reverts one target's change at a time: add --target NAME ({names})"
         raise InputError([Problem("--revert", request.revert_base, "", message)])
     remove_stale()  # what runs killed outright left behind, even when no engine starts
-    unchanged = [_unchanged_run(target, request) for target in config.each_target()]
+    stores = _Stores(request.fresh, config.languages[0])
+    unchanged = [_unchanged_run(target, request, stores) for target in config.each_target()]
     if all(unchanged):  # nothing any target's run stood on changed: no catalog is applied, no test runs
         runs = [(target.target_name, *found) for target, found in zip(config.each_target(), unchanged, strict=True)]
     else:
-        runs = _run_targets(config, request, console)
+        runs = _run_targets(config, request, console, stores)
     if not config.targets:
         results = runs[0][1]
     else:
@@ -100,7 +103,27 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     return _report(config, request, results, console)
 
 
-def _run_targets(config: Config, request: RunRequest, console: Console) -> list[tuple[str | None, "Results", int]]:
+class _Stores:
+    """Each target's reuse store, read once (never with --fresh); a damaged one is said once."""
+
+    def __init__(self, fresh: bool, lang: str) -> None:
+        self.fresh, self.lang = fresh, lang
+        self.read: dict[Path, Store] = {}
+
+    def of(self, config: Config) -> Store | None:
+        if self.fresh:
+            return None
+        path = store_path(config.root, config.profile, config.target_name)
+        if path not in self.read:
+            self.read[path] = load_store(path)
+            if self.read[path].damaged:
+                print(say(self.lang, "progress", "store_damaged", reason=self.read[path].damaged), file=sys.stderr)
+        return self.read[path]
+
+
+def _run_targets(
+    config: Config, request: RunRequest, console: Console, stores: _Stores
+) -> list[tuple[str | None, "Results", int]]:
     """Each target's run, one after the other: its name, results and how many mutants it chose."""
     from mutcheck.engine.session import target_catalogs, unknown_only
 
@@ -117,8 +140,7 @@ def _run_targets(config: Config, request: RunRequest, console: Console) -> list[
             if request.only and not only:
                 continue  # --only chose none of this target's mutants
             console.print(say(config.languages[0], "progress", "target", name=target.target_name), highlight=False)
-        key = _run_key(target, request)
-        results, chosen = _run_target(target, catalog, replace(request, only=only), console, started, key)
+        results, chosen = _run_target(target, catalog, replace(request, only=only), console, started, stores)
         runs.append((target.target_name, results, chosen))
         started = time.monotonic()
     return runs
@@ -129,44 +151,55 @@ def _whole_runs(request: RunRequest) -> bool:
     return not (request.diff_base or request.revert_base)
 
 
-def _unchanged_run(config: Config, request: RunRequest) -> tuple["Results", int] | None:
-    """A target's stored run, taken whole when nothing it stood on changed (see `unchanged`)."""
-    if request.fresh or not _whole_runs(request):
+def _unchanged_run(config: Config, request: RunRequest, stores: _Stores) -> tuple["Results", int] | None:
+    """A target's stored run, taken whole when nothing it stood on changed (see `reuse.whole`)."""
+    store = stores.of(config)
+    if store is None or not _whole_runs(request):
         return None
-    store = store_path(config.root, config.profile, config.target_name)
-    return stored_results(store, config, _run_key(config, request), STARTED)
+    found = stored_whole(store, config.root, _key(config, request), _request_digest(config, request))
+    if found is None:
+        return None
+    from mutcheck.results.unchanged import taken_whole
+
+    results = taken_whole(found[0], config.root, STARTED)
+    return None if results is None else (results, found[1])
 
 
-def _run_key(config: Config, request: RunRequest) -> str:
-    """What a target's results depend on besides the files it stood on and the environment."""
+def _key(config: Config, request: RunRequest) -> dict[str, str]:
+    """What every outcome of a target's run stands on (see `reuse.key`)."""
+    return run_key(outcome_settings(config, request.bail), config.root, os.environ)
+
+
+def _files_digest(root: Path, folders: list[str], suffix: str) -> str:
+    paths = sorted(path for folder in folders for path in (root / folder).rglob(f"*{suffix}") if path.is_file())
+    return digest("\0".join(f"{path.relative_to(root)}:{digest(path.read_bytes())}" for path in paths))
+
+
+def _request_digest(config: Config, request: RunRequest) -> str:
+    """What a target's results depend on besides its key and its tests' evidence: which mutants (the
+    catalog and the target's files they apply to, whose lines the reports show), and how reported."""
     facts = {
         "only": request.only,
         "shard": request.shard,
-        "bail": request.bail,
         "targets": request.targets,
-        "target": config.target,
-        "tests": config.tests,
-        "catalog": str(config.catalog_dir),
-        "pytest_args": config.pytest_args,
+        "catalog": _files_digest(config.root, [str(config.catalog_dir.relative_to(config.root))], ".toml"),
+        "target": _files_digest(config.root, list(config.target), ".py"),
         "generic": config.generic,
         "strict_generic": config.strict_generic,
         "languages": config.languages,
         "jobs": config.jobs or os.cpu_count() or 1,
-        "timeout_factor": config.timeout_factor,
-        "timeout_constant": config.timeout_constant,
-        "baseline_rounds": config.baseline_rounds,
     }
-    return run_key(facts)
+    return request_digest(facts)
 
 
 def _run_target(
-    config: Config, catalog: "Catalog", request: RunRequest, console: Console, started: float, key: str
+    config: Config, catalog: "Catalog", request: RunRequest, console: Console, started: float, stores: _Stores
 ) -> tuple["Results", int]:
     """One target's run: its results, and how many mutants it chose before `--shard` took its part.
     `started`: when this target's turn began (mutcheck's start for the first)."""
     from mutcheck.engine.engine import Prepared
-    from mutcheck.engine.reusing import ReuseRequest, merged
     from mutcheck.engine.session import applied_or_drifted, engine_options, run_with_progress
+    from mutcheck.reuse.reusing import ReuseRequest
     from mutcheck.selection.plan import Shard, narrow
 
     store_file = store_path(config.root, config.profile, config.target_name)
@@ -213,11 +246,10 @@ def _run_target(
     if request.revert_base:  # the change's files are among the target's; their functions' coverage is needed
         files += target_files(config.root, config.target)
     engine_started = time.monotonic()
-    stored = load_store(store_file)
     lang = config.languages[0]
-    if stored.damaged:
-        print(say(lang, "progress", "store_damaged", reason=stored.damaged), file=sys.stderr)
-    reuse = ReuseRequest(None if request.fresh else stored, head_sha(config.root))
+    stored = stores.of(config)
+    usable = None if stored is None else Store() if stored.damaged else stored  # damaged: as if none
+    reuse = ReuseRequest(usable, head_sha(config.root), _key(config, request), request.bail)
     options = replace(engine_options(config, request.bail), reuse=reuse)
     engine_run, prepared = run_with_progress(config, files, prepare, options, console)
     kept = engine_run.kept
@@ -252,10 +284,12 @@ def _run_target(
     guard = change_guard_section(change, matrix, config.root) if change is not None else None
     results = build_results(matrix, engine_run, catalog, config.root, facts, prepared.order, guard, prepared.drifts)
     if kept is not None:
+        from mutcheck.results.unchanged import whole_keepable
+
+        if engine_run.kept_whole and _whole_runs(request) and whole_keepable(results):
+            kept.whole = WholeRun(_request_digest(config, request), results.to_json(), len(prepared.order))
         try:
-            save_store(store_file, merged(stored, kept, set(engine_run.mutants)))
-            if _whole_runs(request):
-                keep_results(store_file, key, kept.files, results, len(prepared.order))
+            save_store(store_file, kept, carry=not request.fresh)
         except OSError as error:
             print(say(lang, "progress", "store_not_saved", error=error), file=sys.stderr)
     return results, len(prepared.order)

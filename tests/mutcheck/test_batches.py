@@ -16,6 +16,7 @@ from mutcheck.host.events import EventWriter
 from mutcheck.host.reach import Reach
 from mutcheck.host.subprocesses import SubprocessReach, follow_subprocesses
 from mutcheck.host.swap import Marker
+from mutcheck.host.watch import Watch
 from mutcheck.host.wire import FULL, HostSpec
 
 pytest_plugins = ["pytester"]
@@ -218,7 +219,10 @@ def test_with_a_marker_each_test_says_whether_the_mutated_code_started_during_it
 
 
 def _chunk(items: list[pytest.Item], chunk: list[int], reach: Reach | None = None, folder: Path | None = None):
-    return baseline_chunk(items, chunk, reach, SubprocessReach(folder) if folder else None)
+    watch = None
+    if reach is not None:
+        watch = Watch(EventWriter(os.open(os.devnull, os.O_WRONLY)), reach)  # its fixtures' events go nowhere
+    return baseline_chunk(items, chunk, watch, SubprocessReach(folder) if folder else None)
 
 
 def test_a_baseline_chunk_reports_its_tests_in_its_order_as_one_run_of_them(pytester):
@@ -267,3 +271,4 @@ def test_with_reach_each_baseline_result_says_what_that_test_reached_here_and_in
     ]
     assert all(result["fresh"] == [] and result["cached"] == [] for result in results)
     assert [result["outcome"] for result in results] == ["passed"] * 3
+    assert all("seen" in result for result in results)  # what each was seen to depend on (see `watch`)

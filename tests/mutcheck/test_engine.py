@@ -273,7 +273,7 @@ def test_known_gaps_survive_as_catalogued_and_a_killed_one_must_move_to_killed_b
     code, output, data = run(project, "--only", "GAP", "--only", "GAP-NOCOV")
     assert code == ExitCode.OK, output
     assert (
-        "2 mutants: 1 survived, 1 no coverage; 2 known gap(s); 1 of 1 reused (evidence unchanged); "
+        "2 mutants: 1 survived, 1 no coverage; 2 known gap(s); 3 of 3 test outcomes reused (evidence unchanged); "
         "every expectation met" in output
     )
 

@@ -20,7 +20,8 @@ def test_a_results_file_read_and_written_back_is_the_same_document_with_its_late
     again = json.loads(written.read_text(encoding="utf-8"))
     filled = {"run": {**DOCUMENT["run"], "uncommitted_changes": None}}  # null: not known, as the schema says
     filled["baseline"] = {**DOCUMENT["baseline"], "order_dependent": []}
-    filled["summary"] = {**DOCUMENT["summary"], "reused": 0}  # none: a run that consulted no store
+    # none: a run that consulted no store
+    filled["summary"] = {**DOCUMENT["summary"], "reused": 0, "reused_tests": 0, "reuse_considered": 0}
     assert again == {**DOCUMENT, **filled}
     assert load_results(written) == load_results(GOLDEN)
 

@@ -44,10 +44,8 @@ def test_a_run_saves_its_results_in_the_cache_and_leaves_the_working_tree_clean(
     saved = [path.relative_to(cache) for path in (cache / "mutcheck" / "runs").rglob("*") if path.is_file()]
     head = git(project, "rev-parse", "HEAD").strip()
     assert saved == [Path("mutcheck", "runs", project_folder(project).name, f"{head}.json")]
-    store = store_path(project, None, None)  # and the reuse store: each mutant's outcomes, and the run whole
-    assert sorted(path.name for path in store.parent.iterdir()) == sorted(
-        [store.name, store.with_suffix(".results.json").name, store.with_suffix(".inputs.json").name]
-    )
+    store = store_path(project, None, None)  # the reuse store (each outcome, the run whole), its ledger and lock
+    assert sorted(path.name for path in store.parent.iterdir()) == sorted([store.name, ".ledger", ".lock"])
     assert document(cache / saved[0]) == document(tmp_path / "results.json")
 
 

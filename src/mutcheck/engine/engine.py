@@ -15,9 +15,8 @@ from typing import TYPE_CHECKING, Any
 from mutcheck.catalog.config import Config
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.engine.collect import pytest_args_problem
-from mutcheck.engine.reusing import Kept, ReuseRequest, Reusing
 from mutcheck.host.collection_errors import log_lines
-from mutcheck.host.timeouts import time_limit
+from mutcheck.host.timeouts import test_limit, time_limit
 from mutcheck.host.wire import (
     FULL,
     BaselineRan,
@@ -27,10 +26,15 @@ from mutcheck.host.wire import (
     MutantPlan,
     MutantRan,
     RunDone,
+    Seen,
     UnusableOption,
     read_event,
 )
-from mutcheck.reuse.decide import Reuse
+from mutcheck.reuse.decide import MutantDecision
+from mutcheck.reuse.keep import Observed, ObservedMutant
+from mutcheck.reuse.labels import Places
+from mutcheck.reuse.reusing import ReuseRequest, Reusing, edit_of, names_of
+from mutcheck.reuse.store import Store
 from mutcheck.sandbox.imports import Relocation, start_host
 from mutcheck.sandbox.interrupt import deferred
 from mutcheck.sandbox.lab import remove_stale, scratch_folder
@@ -70,8 +74,10 @@ class MutantRun:
     seconds: float
     time_limit: float
     keepable: bool = False  # its outcomes can be kept for a later run's reuse (see `scheduler`)
-    reached: list[str] | None = None  # a keepable one's: the target functions its tests ran (None: not watched)
-    reuse: Reuse | None = None  # what the store said of it (None: no store, or --fresh)
+    code_watched: bool = False  # the code its tests ran was watched (see `host.watch`)
+    seen: dict[int, Seen] = field(default_factory=dict)  # a keepable one's: what each test was seen to depend on
+    fixtures: dict[str, Seen] = field(default_factory=dict)  # and each shared fixture's setup
+    reuse: MutantDecision | None = None  # what the store said of it (None: no store, or --fresh)
 
 
 @dataclass
@@ -83,7 +89,12 @@ class EngineRun:
     coverage: list[set[str]] = field(default_factory=list)  # per test, every target function it reached, however
     import_reached: set[str] = field(default_factory=set)  # target functions that ran before any test
     in_subprocesses: set[int] = field(default_factory=set)  # tests that ran target code in a subprocess
-    import_elsewhere: list[str] | None = None  # the project's other code run during collection, where watched
+    module_names: dict[str, str] = field(default_factory=dict)  # the project's module files, their module names
+    loaded: list[str] = field(default_factory=list)  # every module loaded when collecting ended
+    collection_seen: Seen = field(default_factory=Seen)  # what collecting was seen to depend on
+    collection_code_watched: bool = False
+    seen: list[Seen | None] = field(default_factory=list)  # per test: what the baseline saw it depend on
+    fixtures_seen: dict[str, Seen] = field(default_factory=dict)  # per shared fixture: what its setups depended on
     notes: list[str] = field(default_factory=list)  # what the host changed of the project's pytest options
     mutants: dict[str, MutantRun] = field(default_factory=dict)
     collection_error: str | None = None
@@ -94,7 +105,8 @@ class EngineRun:
     copy: ScratchCopy = field(default_factory=lambda: ScratchCopy(0, 0, 0.0))  # the project's scratch copy
     controls: dict[str, int] = field(default_factory=lambda: {"runs": 0, "tests": 0})  # unmutated runs, tests in them
     log: str = ""
-    kept: Kept | None = None  # what the run leaves the reuse store (None: asked for no reuse)
+    kept: Store | None = None  # what the run leaves the reuse store (None: asked for no reuse, or nothing to keep)
+    kept_whole: bool = False  # the run can be taken whole by the next (see `reuse.whole`)
 
 
 @dataclass(frozen=True)
@@ -133,13 +145,19 @@ def _durations(run: EngineRun) -> list[float]:
     return [max(round_.durations[index] for round_ in run.baseline) for index in range(len(run.tests))]
 
 
+def _edit(applied: "AppliedMutant") -> str:
+    start, end = applied.edited_range()
+    replaced = applied.original[start:end]
+    return edit_of(applied.mutant.file, applied.scope_qualname, replaced, applied.replacement, applied.swap_target)
+
+
 def _plan_mutants(
     run: EngineRun, applied: list["AppliedMutant"], options: EngineOptions, scratch: Path, reusing: Reusing | None
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """The mutants the host runs, and the text of each file they edit: a mutant of one file carries
     its edit (where in that text, and what goes there), not the whole edited file, so the plan grows
-    with the edits, not with the files times the mutants. A mutant whose stored outcomes stand (see
-    `reusing`) is not run."""
+    with the edits, not with the files times the mutants. Of a mutant's tests, those whose stored
+    outcomes stand (see `reuse`) are not run; a mutant with none left is not run at all."""
     durations = _durations(run)
     planned, sources = [], {}
     for mutant in applied:
@@ -149,7 +167,17 @@ def _plan_mutants(
             mutant.mutant.id, "none", None, selected, {}, {}, {}, False, None, 0.0, limit
         )
         if selected and not mutant.equivalent_by_compilation and reusing is not None:
-            selected = reusing.consider(record, mutant, durations)
+            names = [run.tests[index] for index in selected]
+            limits = {
+                run.tests[index]: test_limit(durations[index], options.timeout_factor, options.timeout_constant)
+                for index in selected
+            }
+            record.reuse = reusing.decide(mutant.mutant.id, _edit(mutant), names, limits)
+            if record.reuse is not None:
+                to_run = set(record.reuse.to_run)
+                selected = [index for index in selected if run.tests[index] in to_run]
+                if not selected:
+                    _join_reused(run, record)
         if selected and not mutant.equivalent_by_compilation:
             file = mutant.mutant.file
             edit = None
@@ -175,18 +203,80 @@ def _plan_mutants(
     return planned, sources
 
 
+def _join_reused(run: EngineRun, mutant: "MutantRun", ran: dict[int, str] | None = None) -> None:
+    """The mutant's outcomes: those its tests had now (`ran`), the reused ones for the rest (see `decide`)."""
+    decision = mutant.reuse
+    ran = ran or {}
+    index = {name: position for position, name in enumerate(run.tests)}
+    names = [run.tests[position] for position in mutant.selected]
+    joined = decision.joined(names, {run.tests[position]: outcome for position, outcome in ran.items()})
+    mutant.outcomes = {index[name]: outcome for name, outcome in joined.items()}
+    for name, kept in decision.reused.items():
+        mutant.durations.setdefault(index[name], kept.duration)
+        if kept.witness and name in joined and joined[name] == kept.outcome:
+            mutant.witnesses.setdefault(index[name], kept.witness)
+    if not ran and mutant.path == "none":
+        mutant.path = "swap"  # only outcomes of the swap path are kept
+
+
 def _record_mutant(run: EngineRun, event: MutantRan) -> MutantRun:
     mutant = run.mutants[event.id]
     mutant.path = event.path
     mutant.fallback = event.fallback
-    mutant.outcomes = event.outcomes
     mutant.durations = event.durations
     mutant.witnesses = event.witnesses
     mutant.timed_out = event.timed_out
     mutant.broken = event.broken
     mutant.seconds = event.seconds
-    mutant.keepable, mutant.reached = event.keepable, event.reached
+    mutant.keepable, mutant.code_watched = event.keepable, event.code_watched
+    mutant.seen = {index: Seen.from_json(seen) for index, seen in event.seen.items()}
+    mutant.fixtures = {name: Seen.from_json(seen) for name, seen in event.fixtures.items()}
+    if mutant.reuse is not None:
+        _join_reused(run, mutant, event.outcomes)
+    else:
+        mutant.outcomes = event.outcomes
     return mutant
+
+
+def _observed(run: EngineRun, applied: list["AppliedMutant"], places: Places, head: str | None) -> Observed:
+    """What reuse keeps of the run (see `reuse.keep`)."""
+    tests = run.tests
+    mutants = []
+    for one in applied:
+        mutant = run.mutants.get(one.mutant.id)
+        if mutant is None:
+            continue
+        reused = set(mutant.reuse.reused) if mutant.reuse else set()
+        ran = {tests[i]: outcome for i, outcome in mutant.outcomes.items() if tests[i] not in reused}
+        plain = not run.order_dependent & set(mutant.selected) and not mutant.timed_out and not mutant.broken
+        mutants.append(
+            ObservedMutant(
+                id=mutant.id,
+                edit=_edit(one),
+                head=head,
+                scope=f"{one.mutant.file}::{one.scope_qualname}",
+                mutated_names=names_of(one.replacement),
+                decision=mutant.reuse,
+                keepable=mutant.keepable and plain,
+                code_watched=mutant.code_watched,
+                outcomes=ran,
+                durations={tests[i]: seconds for i, seconds in mutant.durations.items()},
+                witnesses={tests[i]: text for i, text in mutant.witnesses.items()},
+                seen={tests[i]: seen for i, seen in mutant.seen.items()},
+                fixtures=mutant.fixtures,
+            )
+        )
+    return Observed(
+        places=places,
+        collection=run.collection_seen,
+        collection_code_watched=run.collection_code_watched,
+        module_names=run.module_names,
+        loaded=run.loaded,
+        baseline={tests[i]: seen for i, seen in enumerate(run.seen) if seen is not None},
+        baseline_fixtures=run.fixtures_seen,
+        not_kept={tests[i] for i in run.in_subprocesses | run.order_dependent},
+        mutants=mutants,
+    )
 
 
 def run_engine(
@@ -245,11 +335,11 @@ def run_engine(
             host_started = time.monotonic()
             prepared = prepare(on_progress)
             run.timings["apply"] = time.monotonic() - host_started
-            reusing = _converse(
-                host, read_fd, run, config, target_files, prepared, options, on_progress, host_started, scratch
-            )
+            reusing = _converse(host, read_fd, run, config, prepared, options, on_progress, host_started, scratch)
             if reusing is not None:
-                run.kept = reusing.kept(run, prepared.mutants)
+                places = Places(str(scratch.resolve()), str(Path(directory).resolve()))
+                observed = _observed(run, prepared.mutants, places, options.reuse.head)
+                run.kept, run.kept_whole = reusing.keep(observed)
         finally:
             with deferred():
                 os.close(read_fd)
@@ -271,7 +361,6 @@ def _converse(
     read_fd: int,
     run: EngineRun,
     config: Config,
-    target_files: list[str],
     prepared: Prepared,
     options: EngineOptions,
     on_progress: Callable[[str, Any], None],
@@ -292,6 +381,8 @@ def _converse(
             if isinstance(event, Collected):
                 run.tests = event.tests
                 run.test_files, run.modules = event.files or [], event.modules or []
+                run.module_names, run.loaded = event.module_names or {}, event.loaded or []
+                run.collection_code_watched = event.code_watched
                 run.notes = event.notes
                 collected_at = event.collected
                 run.timings["host_start"] = event.collection_started - host_started
@@ -314,7 +405,9 @@ def _converse(
                         {name for kind in REACH_KINDS for name in result.get(kind, ())} for result in results
                     ]
                     run.import_reached = set(event.import_reached or ())
-                    run.import_elsewhere = event.import_elsewhere
+                    run.seen = [Seen.from_json(result["seen"]) if "seen" in result else None for result in results]
+                    run.fixtures_seen = {name: Seen.from_json(seen) for name, seen in (event.fixtures or {}).items()}
+                    run.collection_seen = Seen.from_json(event.collection or {})
                     run.in_subprocesses = {index for index, result in enumerate(results) if result.get("subprocess")}
                 on_progress("baseline", event.round)
                 if event.round == options.baseline_rounds:
@@ -323,7 +416,7 @@ def _converse(
                     planned, sources = [], {}
                     if baseline_passed(run):
                         if options.reuse is not None:
-                            reusing = Reusing(options.reuse, scratch, config, options, run, target_files)
+                            reusing = Reusing(options.reuse, config.root, run.copy.taken, run.module_names)
                         planned, sources = _plan_mutants(run, prepared.mutants, options, scratch, reusing)
                     on_progress("planned", len(planned))
                     plan = MutantPlan(

@@ -14,6 +14,7 @@ from mutcheck.core.problems import InputError, Problem
 from mutcheck.engine.engine import EngineOptions, EngineRun, Prepared, run_engine
 from mutcheck.engine.progress import Progress
 from mutcheck.reuse.guard import stamps, store_folder, undo_changes
+from mutcheck.reuse.key import outcome_settings
 
 if TYPE_CHECKING:
     from mutcheck.mutation.drift import Drift
@@ -90,12 +91,14 @@ def applied_or_drifted(
 
 
 def engine_options(config: Config, bail: bool) -> EngineOptions:
+    """Made from the settings the reuse key takes (see `reuse.key`), so that none is left out of it."""
+    settings = outcome_settings(config, bail)
     return EngineOptions(
         jobs=config.jobs or os.cpu_count() or 1,
-        bail=bail,
-        timeout_factor=config.timeout_factor,
-        timeout_constant=config.timeout_constant,
-        baseline_rounds=config.baseline_rounds,
+        bail=settings.bail,
+        timeout_factor=settings.timeout_factor,
+        timeout_constant=settings.timeout_constant,
+        baseline_rounds=settings.baseline_rounds,
     )
 
 

@@ -1,5 +1,6 @@
 """What a test process does: run its tests in order and say how each went, one event per test —
-a mutant's or a control's under time limits, a baseline chunk's with the functions each reached."""
+a mutant's or a control's under time limits, a baseline chunk's with the functions each reached —
+and, where it is watched (see `watch`), what each test was seen to depend on."""
 
 import signal
 from typing import Any
@@ -9,10 +10,10 @@ import pytest
 from mutcheck.core.outcome import PASSED, TIMEOUT
 from mutcheck.host.events import EventWriter
 from mutcheck.host.protocol import TestResult, run_item
-from mutcheck.host.reach import Reach
 from mutcheck.host.subprocesses import SubprocessReach
 from mutcheck.host.swap import Marker
 from mutcheck.host.timeouts import Alarm, TestTimeout
+from mutcheck.host.watch import Watch
 
 WITNESSES_PER_MUTANT = 2
 
@@ -24,25 +25,25 @@ def run_tests(
     bail: bool,
     limits: list[float],
     marker: Marker | None = None,
-    reach: Reach | None = None,
+    watch: Watch | None = None,
 ) -> None:
     """Run `selected` items in order, one event per test, stopping at the first failure if `bail`.
 
     A test charged more than its limit (seconds, one per selected test) is interrupted and
     recorded as a timeout; the tests after it still run. With a swapped mutant's `marker`, each
-    test's event says whether the mutated code started during it (`ran`); with a `reach`, the
-    target functions the tests ran are said before the end (`reached`). Only outcomes count here,
-    so failed phases get short reports (see `failure_reports`).
+    test's event says whether the mutated code started during it (`ran`); with a `watch`, what it was
+    seen to depend on beyond what it showed unmutated (`seen`). Only outcomes count here, so failed
+    phases get short reports (see `failure_reports`).
     """
     witnesses = 0
-    if reach:
-        reach.start_test()
     alarm = Alarm()
     signal.signal(signal.SIGALRM, alarm)
     for position, index in enumerate(selected):
         nextitem = items[selected[position + 1]] if position + 1 < len(selected) else None
         events.write({"test": index, "running": True})
         starts = marker.count() if marker else 0
+        if watch:
+            watch.start_test(index, items[index])
         alarm.arm(limits[position])
         try:
             want_witness = witnesses < WITNESSES_PER_MUTANT
@@ -57,31 +58,30 @@ def run_tests(
         event = {"test": index, "outcome": result.outcome, "duration": result.duration, "witness": result.witness}
         if marker:
             event["ran"] = marker.count() > starts
+        if watch:
+            event["seen"] = watch.stop_test()[1].to_json()
         events.write(event)
         if bail and result.outcome not in (PASSED, "skipped"):
             break
-    if reach:
-        reached = reach.stop_test()
-        events.write({"reached": sorted({*reached.covered, *reached.cached, *reached.elsewhere})})
     events.write({"done": True})
 
 
 def baseline_chunk(
-    items: list[pytest.Item], chunk: list[int], reach: Reach | None, subprocesses: SubprocessReach | None
+    items: list[pytest.Item], chunk: list[int], watch: Watch | None, subprocesses: SubprocessReach | None
 ) -> list[dict[str, Any]]:
     """The unmutated results of `chunk`, in order, each with what it reached (see `Reach`), in its own
-    process and in those it started, if given."""
+    process and in those it started, and what it was seen to depend on, if watched."""
     results = []
     for position, index in enumerate(chunk):
         nextitem = items[chunk[position + 1]] if position + 1 < len(chunk) else None
-        if reach:
+        if watch:
             subprocesses.start_test(index)
-            reach.start_test()
+            watch.start_test(index, items[index])
         result = run_item(items[index], nextitem)
         event = {"test": index, "outcome": result.outcome, "duration": result.duration, "witness": result.witness}
-        if reach:
-            reached = reach.stop_test()
-            event.update(covered=reached.covered, fresh=reached.fresh, cached=reached.cached)
+        if watch:
+            reached, seen = watch.stop_test()
+            event.update(covered=reached.covered, fresh=reached.fresh, cached=reached.cached, seen=seen.to_json())
             event["subprocess"] = subprocesses.stop_test(index)
         results.append(event)
     return results

@@ -61,7 +61,8 @@ class Child:
     resumes: int = 0
     sequences: list[list[int]] = field(default_factory=list)  # what each of its processes ran, in order
     seconds: float = 0.0  # from its start to its last process's end
-    reached: list[str] | None = None  # a swap's: the target functions its tests ran, said at the end
+    seen: dict[int, dict[str, list[str]]] = field(default_factory=dict)  # per test: see `watch`
+    fixture_events: list[dict[str, Any]] = field(default_factory=list)  # each shared fixture's setup: see `watch`
     confirmed: bool = False  # some outcomes were settled by a run in the suite's order (see `scheduler`)
 
     def overdue(self) -> float:
@@ -203,8 +204,8 @@ def absorb(child: Child, data: bytes) -> None:
         event = json.loads(line)
         if "broken" in event:
             child.broken = event["broken"]
-        elif "reached" in event:
-            child.reached = event["reached"]
+        elif "fixture" in event:
+            child.fixture_events.append(event)
         elif event.get("done"):
             child.finished = True
         elif event.get("running"):
@@ -220,6 +221,8 @@ def absorb(child: Child, data: bytes) -> None:
                 child.witnesses[index] = event["witness"]
             if "ran" in event:
                 child.ran[index] = event["ran"]
+            if "seen" in event:
+                child.seen[index] = event["seen"]
             child.running = None
 
 

@@ -12,8 +12,9 @@ import sys
 import tempfile
 import time
 from collections.abc import Generator
+from dataclasses import replace
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 import pytest
 
@@ -25,6 +26,7 @@ from mutcheck.host.collection_needs import NeedsRecorder
 from mutcheck.host.events import EventWriter
 from mutcheck.host.failure_reports import short_failure_reports
 from mutcheck.host.import_reach import ImportReach
+from mutcheck.host.observe import COLLECTION, OBSERVER
 from mutcheck.host.project_files import imported_modules, test_files
 from mutcheck.host.protocol import last_error, logged_failures
 from mutcheck.host.pytest_compat import rewrite_only_the_suite
@@ -33,6 +35,7 @@ from mutcheck.host.scheduler import Scheduler
 from mutcheck.host.subprocesses import follow_subprocesses
 from mutcheck.host.swap import modules_by_file
 from mutcheck.host.warm import warm_caches
+from mutcheck.host.watch import active, start_watching
 from mutcheck.host.wire import (
     COLLECT,
     FULL,
@@ -63,7 +66,8 @@ class HostPlugin:
         self.stopped_for_an_option = False
         self.import_reach: ImportReach | None = None  # from the first conftest to the end of collection
         self.import_reached: set[str] = set()
-        self.import_elsewhere: list[str] | None = None  # the project's other code run by then, where watched
+        self.collection_code: set[str] = set()  # the project's code that ran while collecting (see `watched`)
+        self.code_watched = False  # whether that is all the project's code that ran then, or the targets' alone
         self.notes: list[str] = []  # what the host changed of the project's options, said once by the engine
         self.collection_started = time.monotonic()
         self.needs: NeedsRecorder | None = None  # what collecting needs installed, when `mutcheck init` asks
@@ -108,11 +112,22 @@ class HostPlugin:
         self.stop_import_reach()
 
     def stop_import_reach(self) -> None:
-        """What the target code did before any test: decorators, tables built at import, parametrize lists."""
+        """What the target code did before any test (decorators, tables built at import, parametrize
+        lists), and what collecting was seen to depend on."""
         if self.import_reach is not None:
             self.import_reached = self.import_reach.stop() - {MODULE_SCOPE}
-            self.import_elsewhere = self.import_reach.elsewhere
+            self.collection_code, self.code_watched = set(self.import_reach.code), self.import_reach.watched
             self.import_reach = None
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_fixture_setup(self, fixturedef: Any) -> Generator[None, None, None]:
+        """A fixture shared by several tests is set up inside the first of them: what it does is its own."""
+        watch = active()
+        if watch is None or fixturedef.scope == "function":
+            yield
+            return
+        with watch.fixture(fixturedef.argname):
+            yield
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:
@@ -145,18 +160,28 @@ class HostPlugin:
             return True
         tests = [item.nodeid for item in session.items]
         needs = self.needs.found() if self.needs else None
-        files = modules = None
+        collected = Collected(tests, self.notes, self.collection_started, time.monotonic(), needs)
         if self.spec.mode == FULL:
-            files, modules = test_files(session.items, self.spec.project), imported_modules(self.spec.project)
-        collected = Collected(tests, self.notes, self.collection_started, time.monotonic(), needs, files, modules)
+            modules = imported_modules(self.spec.project)
+            collected = replace(
+                collected,
+                files=test_files(session.items, self.spec.project),
+                modules=list(modules),
+                module_names=modules,
+                loaded=sorted(sys.modules),
+                code_watched=self.code_watched,
+            )
         events.write_line(event_json(collected))
         if self.spec.mode == COLLECT:
             return True
         host = Scheduler(self.spec, session, time.monotonic() - STARTED)
-        host.import_reached, host.import_elsewhere = self.import_reached, self.import_elsewhere
+        host.import_reached = self.import_reached
         warm_caches(getattr(item, "obj", None) for item in session.items)  # the baseline's children too
         logged_failures(session.config)
         short_failure_reports(session.config)
+        # what collecting, and the host's start around it, was seen to depend on: every process's start
+        host.collection = OBSERVER.end()
+        host.collection.code = self.collection_code
         host.baseline()
         host.plan = MutantPlan.from_json(self.answers.readline())  # the engine answers with the plan
         # Children inherit the host's heap copy-on-write; a frozen heap is not walked (and so not
@@ -200,6 +225,9 @@ def main() -> None:
     args += ["-o", f"cache_dir={Path(spec.scratch) / 'pytest-cache'}"]
     answers = os.fdopen(os.dup(0), "r", encoding="utf-8") if spec.mode == FULL else None
     plugin = HostPlugin(spec, answers)
+    if spec.mode == FULL:  # what pytest's start and collection read, from its options on (see `observe`)
+        start_watching()
+        OBSERVER.begin(COLLECTION)
     code = pytest.main(args, plugins=[plugin, *([plugin.needs] if plugin.needs else [])])
     plugin.stop_import_reach()
     if not plugin.reached_run_loop and not plugin.stopped_for_an_option:

@@ -20,6 +20,7 @@ from importlib.machinery import ModuleSpec
 from types import CodeType, FunctionType, ModuleType
 from typing import Any
 
+from mutcheck.host.project_files import relative_path
 from mutcheck.host.reach import Reach
 from mutcheck.host.swap import Marker, first_statement
 
@@ -27,7 +28,7 @@ from mutcheck.host.swap import Marker, first_statement
 def _counted(
     code: CodeType,
     placeholder: str,
-    counters: list[tuple[str, Marker]],
+    counters: list[tuple[CodeType, Marker]],
     plain: CodeType,
     pairs: dict[int, tuple[CodeType, CodeType]],
 ) -> CodeType:
@@ -46,7 +47,7 @@ def _counted(
         constants.append(constant)
     counted = code.replace(co_consts=tuple(constants))
     if counter is not None:
-        counters.append((code.co_qualname, Marker(counter)))
+        counters.append((code, Marker(counter)))
     pairs[id(counted)] = (counted, plain)
     return counted
 
@@ -84,13 +85,15 @@ class _CountingLoader:
 class ImportReach:
     """What target code runs between `start` and `stop`."""
 
-    def __init__(self, target_files: set[str], project: str | None = None) -> None:
+    def __init__(self, target_files: set[str], project: str) -> None:
         self.target_files = target_files
+        self.project = project
         self.reach = Reach(target_files, project=project)
-        self.elsewhere: list[str] | None = None  # where monitoring watched: the project's other code that ran
+        self.code: list[str] = []  # the project's code that ran, "PATH::NAME" (see `watched`)
+        self.watched = False  # whether `code` holds all of the project's code that ran, or the targets' alone
         # one no source holds: a target's own strings (swap.py's marker, in mutcheck's catalog of itself) stay
         self.placeholder = f"\0mutcheck import reach {secrets.token_hex(8)}"
-        self.counters: list[tuple[str, Marker]] = []
+        self.counters: list[tuple[CodeType, Marker]] = []
         self.plain: dict[int, tuple[CodeType, CodeType]] = {}  # a counted code object's id -> it, its plain twin
 
     def start(self) -> None:
@@ -102,11 +105,15 @@ class ImportReach:
     def stop(self) -> set[str]:
         if self.reach.monitoring:
             reached = self.reach.stop_test()
-            self.elsewhere = reached.elsewhere
+            self.code, self.watched = reached.code, True
             return set(reached.covered)
         sys.meta_path.remove(self)
         self._restore()
-        return {qualname for qualname, marker in self.counters if marker.count()}
+        ran = [code for code, marker in self.counters if marker.count()]
+        self.code = sorted(
+            {f"{path}::{code.co_qualname}" for code in ran if (path := relative_path(code.co_filename, self.project))}
+        )
+        return {code.co_qualname for code in ran}
 
     def _restore(self) -> None:
         """The tests run the plain code, as imported without us: in every function, and wherever a

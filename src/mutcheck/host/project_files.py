@@ -12,6 +12,8 @@ _INSTALLED = {"site-packages", "dist-packages"}  # a virtual environment kept in
 
 def relative_path(path: str, project: str) -> str | None:
     """`path` relative to the project's folder (resolved), or None for a file outside it or an installed one."""
+    if not os.path.isabs(path):  # "<frozen abc>", "<string>": code with no file
+        return None
     real = os.path.realpath(path)
     if not real.startswith(project + os.sep):
         return None
@@ -25,12 +27,12 @@ def test_files(items: list[pytest.Item], project: str) -> list[str]:
     return [relative_path(str(item.path), root) or "" for item in items]
 
 
-def imported_modules(project: str) -> list[str]:
-    """The project's Python files imported so far, sorted."""
+def imported_modules(project: str) -> dict[str, str]:
+    """The project's Python files imported so far, each with its module's name, sorted by file."""
     root = os.path.realpath(project)
-    found = set()
-    for module in list(sys.modules.values()):
+    found = {}
+    for name, module in list(sys.modules.items()):
         filename = getattr(module, "__file__", None)
         if filename and filename.endswith(".py") and (relative := relative_path(filename, root)):
-            found.add(relative)
-    return sorted(found)
+            found[relative] = name
+    return dict(sorted(found.items()))

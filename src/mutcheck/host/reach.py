@@ -32,13 +32,14 @@ class Reached:
     covered: list[str]
     fresh: list[str] = field(default_factory=list)  # started from a code object the host did not hold
     cached: list[str] = field(default_factory=list)  # answered from a functools cache
-    elsewhere: list[str] = field(default_factory=list)  # with a `project`: its other code, as "PATH::NAME"
+    code: list[str] = field(default_factory=list)  # with a `project`: all of its code that ran, as "PATH::NAME"
 
 
 class Reach:
     """The qualified names of target code that starts or resumes between `start_test` and
-    `stop_test`, whichever thread runs it. Nothing is held between tests: the monitoring tool id
-    is taken at each start and given back at each stop."""
+    `stop_test`, whichever thread runs it; with a `project`, also every code object of the project's
+    files that ran, kept apart for each fixture set up inside the test (`enter`, `leave`). Nothing is
+    held between tests: the monitoring tool id is taken at each start and given back at each stop."""
 
     def __init__(
         self,
@@ -48,9 +49,9 @@ class Reach:
         project: str | None = None,
     ) -> None:
         self.target_files = target_files
-        self.project = project  # also note the code of the project's other files (see `relative_path`)
+        self.project = project  # also note the code of the project's files (see `relative_path`)
         self.paths: dict[str, str | None] = {}  # a code object's file -> its path in the project, or None
-        self.elsewhere: set[str] = set()
+        self.code: list[set[str]] = [set()]  # the innermost sink's last: the test's, then each fixture's
         self.known_codes = known_codes  # None: every code object counts as held
         self.caches = list(caches)  # (qualified name, functools cache wrapper)
         self.current: set[str] = set()
@@ -59,7 +60,7 @@ class Reach:
         self.monitoring = False
 
     def start_test(self) -> None:
-        self.current, self.fresh, self.elsewhere = set(), set(), set()
+        self.current, self.fresh, self.code = set(), set(), [set()]
         self.hits = [wrapper.cache_info().hits for _, wrapper in self.caches]
         self.monitoring = _claim_tool(self._on_start)
         if self.monitoring:
@@ -77,7 +78,20 @@ class Reach:
             for (name, wrapper), before in zip(self.caches, self.hits, strict=True)
             if wrapper.cache_info().hits > before
         ]
-        return Reached(sorted(self.current), sorted(self.fresh), sorted(set(cached)), sorted(self.elsewhere))
+        return Reached(sorted(self.current), sorted(self.fresh), sorted(set(cached)), sorted(self.code[0]))
+
+    def enter(self) -> None:
+        """A fixture's setup begins: the code it runs is its own (code the test ran already reports again)."""
+        self.code.append(set())
+        if self.monitoring:
+            sys.monitoring.restart_events()
+
+    def leave(self) -> list[str]:
+        """The fixture's setup is over: the code it ran; the test's code reports again."""
+        code = self.code.pop()
+        if self.monitoring:
+            sys.monitoring.restart_events()
+        return sorted(code)
 
     def _seen(self, code: CodeType) -> None:
         filename = code.co_filename
@@ -85,11 +99,11 @@ class Reach:
             self.current.add(code.co_qualname)
             if self.known_codes is not None and id(code) not in self.known_codes:
                 self.fresh.add(code.co_qualname)
-        elif self.project is not None:
+        if self.project is not None:
             if filename not in self.paths:
                 self.paths[filename] = relative_path(filename, self.project)
             if path := self.paths[filename]:
-                self.elsewhere.add(f"{path}::{code.co_qualname}")
+                self.code[-1].add(f"{path}::{code.co_qualname}")
 
     def _on_start(self, code: CodeType, _offset: int) -> object:
         self._seen(code)

@@ -24,7 +24,8 @@ from mutcheck.host.reach import Reach, watching_is_cheap
 from mutcheck.host.subprocesses import SubprocessReach
 from mutcheck.host.swap import LiveFunctions, Swap, prepare_swap
 from mutcheck.host.timeouts import test_limit, time_limit
-from mutcheck.host.wire import BaselineRan, HostSpec, MutantPlan, MutantRan, event_json
+from mutcheck.host.watch import Watch
+from mutcheck.host.wire import BaselineRan, HostSpec, MutantPlan, MutantRan, Seen, event_json, joined_fixtures
 
 RESUMES_PER_MUTANT = 2  # new children after time-outs, so a mutant that hangs every test stays bounded
 REACH_KINDS = ("covered", "fresh", "cached", "subprocess")  # what a baseline test reached, and how (see `Reach`)
@@ -40,6 +41,7 @@ def deal(tests: int, jobs: int) -> list[list[int]]:
 class Scheduler:
     def __init__(self, spec: HostSpec, session: pytest.Session, startup_seconds: float) -> None:
         self.spec = spec
+        self.project = os.path.realpath(spec.project)
         self.items: list[pytest.Item] = list(session.items)
         self.events = EventWriter(spec.events_fd)
         self.parent = os.getppid()
@@ -50,8 +52,10 @@ class Scheduler:
         self.pending: list[dict[str, Any]] = []  # mutants not started yet
         self.live: LiveFunctions | None = None  # found after collection, before the baseline forks
         self.import_reached: set[str] = set()  # target functions that ran while pytest imported the project
-        self.import_elsewhere: list[str] | None = None  # the project's other code that ran then, where watched
         self.reached: list[dict[str, set[str]]] = []  # per test, the baseline's first round: see `Reach`
+        self.seen: list[Seen | None] = []  # per test, what the baseline's first round saw it depend on
+        self.fixtures_seen: dict[str, Seen] = {}  # per shared fixture, what its setups in that round depended on
+        self.collection = Seen()  # what the host's start and collection were seen to depend on
         self.originals: dict[str, CodeType] = {}  # target files' code, compiled from the text the host imported
 
     # -- baseline ----------------------------------------------------------------------------
@@ -63,33 +67,42 @@ class Scheduler:
         self.live = LiveFunctions(target_files)
         chunks = deal(len(self.items), self.spec.jobs)
         for round_number in range(1, self.spec.baseline_rounds + 1):
-            coverage = Reach(target_files, self.live.known_codes, self.live.caches) if round_number == 1 else None
-            results = self._baseline_round(chunks, coverage)
+            watched = round_number == 1
+            results, fixtures = self._baseline_round(chunks, watched)
             split_failures = [result["test"] for result in results if result["outcome"] not in (PASSED, SKIPPED)]
             if len(chunks) > 1 and split_failures:
-                results = self._baseline_round([list(range(len(self.items)))], coverage)
+                results, fixtures = self._baseline_round([list(range(len(self.items)))], watched)
             # Failed only as the workers split the suite: they depend on the tests before them.
             order_dependent = [index for index in split_failures if results[index]["outcome"] in (PASSED, SKIPPED)]
-            import_reached = import_elsewhere = None
-            if round_number == 1:
+            import_reached = seen_fixtures = None
+            if watched:
                 self.reached = [{kind: set(result.get(kind, ())) for kind in REACH_KINDS} for result in results]
-                import_reached, import_elsewhere = sorted(self.import_reached), self.import_elsewhere
+                self.seen = [Seen.from_json(result["seen"]) if "seen" in result else None for result in results]
+                self.fixtures_seen = fixtures
+                import_reached = sorted(self.import_reached)
+                seen_fixtures = {name: seen.to_json() for name, seen in fixtures.items()}
+            collection = self.collection.to_json() if watched else None
             event = BaselineRan(
-                round_number, results, order_dependent, time.monotonic(), import_reached, import_elsewhere
+                round_number, results, order_dependent, time.monotonic(), import_reached, seen_fixtures, collection
             )
             self.events.write_line(event_json(event))
 
-    def _baseline_round(self, chunks: list[list[int]], coverage: Reach | None) -> list[dict[str, Any]]:
+    def _baseline_round(self, chunks: list[list[int]], watched: bool) -> tuple[list[dict[str, Any]], dict[str, Seen]]:
+        """One round's results, in order, and (`watched`) what each shared fixture's setups were seen to depend on."""
         children = []
         for chunk in chunks:
 
-            def body(events: EventWriter, chunk: list[int] = chunk, coverage: Reach | None = coverage) -> None:
-                subprocesses = SubprocessReach(Path(self.spec.subprocesses)) if coverage else None
-                for result in baseline_chunk(self.items, chunk, coverage, subprocesses):
+            def body(events: EventWriter, chunk: list[int] = chunk) -> None:
+                watch = subprocesses = None
+                if watched:
+                    reach = Reach(set(self.spec.target_files), self.live.known_codes, self.live.caches, self.project)
+                    watch, subprocesses = Watch(events, reach), SubprocessReach(Path(self.spec.subprocesses))
+                for result in baseline_chunk(self.items, chunk, watch, subprocesses):
                     events.write(result)
 
             children.append(fork(body))
-        return self._complete(read_all(children))
+        events = read_all(children)
+        return self._complete(events), joined_fixtures(events)
 
     def _complete(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """One result per test, in order; a test whose process died before reporting it is an error."""
@@ -177,13 +190,13 @@ class Scheduler:
 
             def body(events: EventWriter) -> None:
                 swap.apply()
-                # what the tests ran under the mutant, the evidence a later run's reuse checks, where
-                # watching is nearly free (3.12+); elsewhere a later run checks the target files whole
+                # what the tests depend on under the mutant, the evidence a later run's reuse checks;
+                # the code they run only where watching it is nearly free (3.12+: see `reuse`)
                 reach = None
                 if watching_is_cheap():
-                    project = os.path.realpath(self.spec.project)
-                    reach = Reach(set(self.spec.target_files), None, self.live.caches, project)
-                run_tests(self.items, selected, events, self.spec.bail, self._limits(selected), swap.marker, reach)
+                    reach = Reach(set(self.spec.target_files), None, self.live.caches, self.project)
+                watch = Watch(events, reach, self.seen, self.fixtures_seen)
+                run_tests(self.items, selected, events, self.spec.bail, self._limits(selected), swap.marker, watch)
 
             pid, read_fd = fork(body)
             child = Child(mutant, selected, pid, read_fd, budget, Stopwatch(pid), now, swap=swap)
@@ -293,7 +306,9 @@ class Scheduler:
             dict(child.witnesses),
             child.seconds,
             keepable := self._keepable(child),
-            child.reached if keepable else None,
+            keepable and watching_is_cheap(),
+            child.seen if keepable else {},
+            {name: seen.to_json() for name, seen in joined_fixtures(child.fixture_events).items()} if keepable else {},
         )
         self.events.write_line(event_json(event))
 

@@ -4,6 +4,7 @@ on the host's stdin), the spec the host's subprocesses read, and the host's even
 its events pipe). Each is written as JSON and read back whole."""
 
 import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Self
@@ -75,6 +76,50 @@ class SubprocessSpec(_Message):
     reached: str  # the folder where each process leaves the target functions it ran
 
 
+@dataclass
+class Seen:
+    """What one sink (collection, a test, or a fixture's setup) was seen to depend on; paths absolute, as opened."""
+
+    reads: set[str] = field(default_factory=set)  # files opened for reading (not written by this sink first)
+    lists: set[str] = field(default_factory=set)  # folders listed
+    probes: set[str] = field(default_factory=set)  # paths whose existence or kind was asked
+    env: set[str] = field(default_factory=set)  # environment variables read ("*": all of them)
+    imports: set[str] = field(default_factory=set)  # files of the modules first imported in this process
+    writes: set[str] = field(default_factory=set)  # paths written, created, removed or renamed
+    unfollowed: set[str] = field(default_factory=set)  # "subprocess", "network"
+    fixtures: set[str] = field(default_factory=set)  # the names of the shared fixtures it used
+    code: set[str] = field(default_factory=set)  # the project's code it ran, "PATH::NAME" (where watched)
+    # what pytest itself listed and asked about, finding the tests: which tests there are, not their outcomes
+    layout_lists: set[str] = field(default_factory=set)
+    layout_probes: set[str] = field(default_factory=set)
+
+    def to_json(self) -> dict[str, list[str]]:
+        return {name: sorted(values) for name, values in vars(self).items() if values}
+
+    @classmethod
+    def from_json(cls, data: dict[str, list[str]]) -> "Seen":
+        return cls(**{name: set(values) for name, values in data.items()})
+
+    def without(self, earlier: "Seen | None") -> "Seen":
+        """What this adds to `earlier` (what the same test or fixture showed unmutated)."""
+        if earlier is None:
+            return self
+        return Seen(**{name: values - getattr(earlier, name) for name, values in vars(self).items()})
+
+
+def joined_fixtures(events: Iterable[dict[str, Any]]) -> dict[str, Seen]:
+    """Each shared fixture's setups (the `fixture` events of a process or several), joined by name."""
+    joined: dict[str, Seen] = {}
+    for event in events:
+        if "fixture" in event:
+            seen = Seen.from_json(event["seen"])
+            if event["fixture"] in joined:
+                earlier = joined[event["fixture"]]
+                seen = Seen(**{name: values | getattr(earlier, name) for name, values in vars(seen).items()})
+            joined[event["fixture"]] = seen
+    return joined
+
+
 # -- the host's events, one JSON line each on the events pipe ------------------------------------
 
 
@@ -87,6 +132,9 @@ class Collected:
     needs: dict[str, list[str]] | None = None  # COLLECT with `needs`: what collecting took from outside
     files: list[str] | None = None  # FULL: per test, its file, relative to the project
     modules: list[str] | None = None  # FULL: the project's Python files imported by then, relative to it
+    module_names: dict[str, str] | None = None  # FULL: each of those files' module names
+    loaded: list[str] | None = None  # FULL: every module's name loaded by then
+    code_watched: bool = False  # FULL: whether collecting's code was all watched, or the targets' alone
 
 
 @dataclass(frozen=True)
@@ -108,7 +156,8 @@ class BaselineRan:
     order_dependent: list[int]  # tests that failed only as the workers split the suite
     at: float
     import_reached: list[str] | None = None  # the first round: target functions run during collection
-    import_elsewhere: list[str] | None = None  # the first round: the project's other code run then, where watched
+    fixtures: dict[str, dict[str, list[str]]] | None = None  # the first round: each shared fixture's setup, seen
+    collection: dict[str, list[str]] | None = None  # the first round: what the host's start and collecting read
 
 
 @dataclass(frozen=True)
@@ -123,7 +172,11 @@ class MutantRan:
     witnesses: dict[int, str]
     seconds: float
     keepable: bool = False  # ran on the swap path once, to the end: its outcomes can be kept for reuse
-    reached: list[str] | None = None  # a keepable swap's: the target functions its tests ran (None: not watched)
+    code_watched: bool = False  # the code its tests ran was watched (see `watch`)
+    # a keepable one's: what each test (by index) and each shared fixture was seen to depend on
+    # beyond what it showed in the baseline (see `watch`)
+    seen: dict[int, dict[str, list[str]]] = field(default_factory=dict)
+    fixtures: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -141,12 +194,13 @@ _NAMES: dict[type, str] = {
     RunDone: "done",
 }
 _KINDS = {name: kind for kind, name in _NAMES.items()}
-_BY_INDEX = ("outcomes", "durations", "witnesses")  # JSON keys are strings; test indices are not
+# JSON keys are strings; a mutant's test indices are not
+_BY_INDEX = ("outcomes", "durations", "witnesses", "seen")
 
 
 def event_json(event: HostEvent) -> str:
     data = asdict(event)
-    for name in _BY_INDEX:
+    for name in _BY_INDEX if isinstance(event, MutantRan) else ():
         if name in data:
             data[name] = {str(index): value for index, value in data[name].items()}
     return json.dumps({"event": _NAMES[type(event)], **data})
@@ -155,7 +209,7 @@ def event_json(event: HostEvent) -> str:
 def read_event(line: str) -> HostEvent:
     data = json.loads(line)
     kind = _KINDS[data.pop("event")]
-    for name in _BY_INDEX:
+    for name in _BY_INDEX if kind is MutantRan else ():
         if name in data:
             data[name] = {int(index): value for index, value in data[name].items()}
     return kind(**data)

@@ -51,8 +51,7 @@ def verdict_line(results: Results, lang: str) -> str:
     if summary.drifted:
         parts.append(_line(lang, "drifted", count=summary.drifted))
     if reused_from_store(results):
-        considered = sum(mutant.reuse is not None for mutant in results.mutants)
-        parts.append(_line(lang, "reused", count=summary.reused, total=considered))
+        parts.append(_line(lang, "reused", count=summary.reused_tests, total=summary.reuse_considered))
     unmet = summary.expectations_unmet
     if unmet:
         parts.append(_line(lang, "unmet", count=unmet))

@@ -244,11 +244,11 @@ def _facts(results: Results, lang: str) -> list[str]:
 
 
 def _reused(results: Results, lang: str) -> list[str]:
-    """How many mutants the run took from the reuse store, when it consulted one."""
+    """How many tests' outcomes under the mutants the run took from the reuse store, when it consulted one."""
     if not reused_from_store(results):
         return []
-    considered = sum(mutant.reuse is not None for mutant in results.mutants)
-    return [say(lang, "text", "reused_line", count=results.summary.reused, total=considered)]
+    summary = results.summary
+    return [say(lang, "text", "reused_line", count=summary.reused_tests, total=summary.reuse_considered)]
 
 
 def _order_dependent(tests: list[str], lang: str) -> list[str]:

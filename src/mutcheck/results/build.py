@@ -12,7 +12,7 @@ from mutcheck.core.ci import in_ci
 from mutcheck.core.git import head_sha, uncommitted_changes
 from mutcheck.core.outcome import ORDER_DEPENDENT
 from mutcheck.core.texts import say
-from mutcheck.engine.engine import EngineRun, baseline_passed
+from mutcheck.engine.engine import EngineRun, MutantRun, baseline_passed
 from mutcheck.results.matrix import Matrix, MutantResult
 from mutcheck.results.model import (
     Baseline,
@@ -43,6 +43,16 @@ def catalog_digest(catalog: Catalog) -> str:
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
 
 
+def _reused(run: MutantRun) -> Reused | None:
+    """What the store said of the mutant's tests (see `reuse.decide`)."""
+    decision = run.reuse
+    if decision is None:
+        return None
+    changed = sorted({why for reasons in decision.reasons.values() for why in reasons})
+    ran = {test: list(reasons) for test, reasons in decision.reasons.items()}
+    return Reused(not ran, decision.source, changed, ran, len(decision.reused))
+
+
 def _mutant_entry(result: MutantResult, order: int) -> MutantEntry:
     applied, run, mutant = result.applied, result.run, result.applied.mutant
     return MutantEntry(
@@ -69,7 +79,7 @@ def _mutant_entry(result: MutantResult, order: int) -> MutantEntry:
         killed_by=list(mutant.killed_by),
         path=run.path,
         fallback=Fallback(**run.fallback) if run.fallback else None,
-        reuse=Reused(run.reuse.reused, run.reuse.source, list(run.reuse.changed)) if run.reuse else None,
+        reuse=_reused(run),
         verdict=result.verdict,
         expectation_met=result.expectation_met,
         problems=list(result.problems),

@@ -4,9 +4,9 @@ back as it; the schema stays the file's format, these are what every reader and 
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from mutcheck.core.reuse_words import NOT_STORED
 from mutcheck.core.source_text import Span
 from mutcheck.core.verdicts import Unmet
-from mutcheck.reuse.decide import NOT_STORED
 
 FORMAT = "mutcheck-results"
 VERSION = 1
@@ -113,15 +113,24 @@ class Fallback:
 
 @dataclass(frozen=True)
 class Reused:
-    """What the reuse store said of a mutant: its outcomes reused (evidence unchanged), or what
-    changed so that it ran again. `source`: the commit of the run compared with (JSON: `from`)."""
+    """What the reuse store said of a mutant, test by test: `reused` when every test's outcome was
+    taken from it (evidence unchanged); else `ran` names each test that ran again and what changed
+    for it (`changed`: all of that), and `kept` counts the tests whose outcomes were taken.
+    `source`: the commit of the run compared with (JSON: `from`)."""
 
     reused: bool
     source: str | None
     changed: list[str]
+    ran: dict[str, list[str]] = field(default_factory=dict)
+    kept: int = 0
 
     def to_json(self) -> dict[str, Any]:
-        return {"reused": self.reused, "from": self.source, "changed": list(self.changed)}
+        data = {"reused": self.reused, "from": self.source, "changed": list(self.changed)}
+        return data | {"ran": {test: list(why) for test, why in self.ran.items()}, "kept": self.kept}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Reused":
+        return cls(data["reused"], data["from"], data["changed"], data.get("ran", {}), data.get("kept", 0))
 
 
 @dataclass(frozen=True)
@@ -183,7 +192,7 @@ class MutantEntry:
         return cls(
             **{
                 **data,
-                "reuse": Reused(reuse["reused"], reuse["from"], reuse["changed"]) if reuse else None,
+                "reuse": Reused.from_json(reuse) if reuse else None,
                 "hardened": Hardened(**hardened) if hardened else None,
                 "span": Span(**data["span"]),
                 "problems": [Unmet(**problem) for problem in data["problems"]],
@@ -236,7 +245,9 @@ class Summary:
     known_gaps: int = 0
     unreviewed_gaps: int = 0
     drifted: int = 0
-    reused: int = 0  # mutants whose stored outcomes were reused, generic ones too
+    reused: int = 0  # mutants whose stored outcomes were reused, every one of their tests', generic ones too
+    reused_tests: int = 0  # tests (of all mutants) whose stored outcome under a mutant was reused
+    reuse_considered: int = 0  # tests (of all mutants) the store was asked about
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Summary":

@@ -37,6 +37,8 @@ def summarize(mutants: list[MutantEntry], baseline_ok: bool, drifted: int = 0) -
         expectations_unmet=unmet,
         drifted=drifted,
         reused=sum(bool(mutant.reuse and mutant.reuse.reused) for mutant in mutants),
+        reused_tests=sum(mutant.reuse.kept for mutant in mutants if mutant.reuse),
+        reuse_considered=sum(mutant.reuse.kept + len(mutant.reuse.ran) for mutant in mutants if mutant.reuse),
         exit_code=int(run_status(baseline_ok, bool(unmet or drifted))),
     )
 

@@ -1,56 +1,153 @@
-"""Mutant by mutant, whether the store's outcomes stand today, and if not, which evidence changed."""
+"""Every reuse decision: test by test under each mutant, whether its stored outcome stands today (and
+if not, which evidence changed), and whether a stored whole run stands whole.
 
-from dataclasses import dataclass
+A stored outcome stands when the run's key is the same, the mutant's edit is the same, and every
+label of its evidence has today the value it had (see `today`), a function's code also referring to
+no name whose module-level binding changed (see `project_code`); and when the test took less than
+today's time limit under the mutant. A test with no stored outcome (new, or not kept) runs.
+"""
 
-from mutcheck.core.outcome import DETECTING
-from mutcheck.reuse.evidence import Evidence, changed
-from mutcheck.reuse.store import REUSABLE, Entry, Store
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
-NOT_STORED = "not-stored"  # no outcomes of this mutant are kept (a first run, or one that could not be kept)
-TIME_LIMIT = "time-limit"  # a test took longer under the mutant than today's limit allows
+from mutcheck.core.outcome import DETECTING, NOT_RUN
+from mutcheck.core.reuse_words import KEY, MUTANT, NAME, NOT_STORED, TIME_LIMIT
+from mutcheck.reuse.labels import CODE, kind_of
+from mutcheck.reuse.module_code import DYNAMIC
+from mutcheck.reuse.store import Store, TestOutcome
+from mutcheck.reuse.today import Today
 
 
 @dataclass(frozen=True)
-class Reuse:
-    """What the store said of one mutant: reused, or run again because of `changed`."""
+class MutantDecision:
+    """Test by test, what the store said of one mutant."""
 
-    reused: bool
     source: str | None  # the commit of the run whose outcomes were compared
-    changed: list[str]
+    reused: dict[str, TestOutcome]  # by test id: the stored outcomes taken
+    reasons: dict[str, list[str]]  # by test id: why each other test runs again
+    bail: bool = False
+
+    @property
+    def to_run(self) -> list[str]:
+        return list(self.reasons)
+
+    def joined(self, selected: list[str], ran: Mapping[str, str]) -> dict[str, str]:
+        """The outcome of every selected test (in the suite's order): run now, or reused; under
+        `--bail`, every test after the first that detects the mutant was not run, as in a run of all."""
+        outcomes = {}
+        stopped = False
+        for test in selected:
+            if stopped:
+                outcomes[test] = NOT_RUN
+                continue
+            outcome = ran.get(test) or (self.reused[test].outcome if test in self.reused else NOT_RUN)
+            outcomes[test] = outcome
+            stopped = self.bail and outcome in DETECTING
+        return outcomes
 
 
-@dataclass(frozen=True)
-class Decision:
-    reuse: Reuse
-    entry: Entry | None  # the stored outcomes: reused, or tried first (its killers) when run again
+@dataclass
+class Decider:
+    """The decisions of one run against one store, each label's change worked out once."""
+
+    store: Store
+    today: Today
+    key: dict[str, str]
+    bail: bool = False
+    _changed: dict[int, list[str]] = field(default_factory=dict)  # label index -> its change, [] for none
+    _sets: dict[int, list[str]] = field(default_factory=dict)
+
+    def key_changes(self) -> list[str]:
+        return [
+            KEY + part
+            for part in sorted(self.key.keys() | self.store.key.keys())
+            if self.key.get(part) != self.store.key.get(part)
+        ]
+
+    def label_change(self, index: int) -> list[str]:
+        if index not in self._changed:
+            text, value = self.store.labels[index]
+            if self.today.value(text) != value:
+                self._changed[index] = [text]
+            else:
+                self._changed[index] = self._names_changed(text)
+        return self._changed[index]
+
+    def _names_changed(self, text: str) -> list[str]:
+        """For an unchanged function: the changed module-level names its code refers to."""
+        kind, name = kind_of(text)
+        changed = self.today.code.changed_names
+        if kind != CODE or not changed:
+            return []
+        path, _, qualname = name.partition("::")
+        names = self.today.code.names(path, qualname)
+        if DYNAMIC in names:
+            return [NAME + DYNAMIC]
+        return [NAME + found for found in sorted(names & changed)]
+
+    def set_change(self, index: int) -> list[str]:
+        if index not in self._sets:
+            found: set[str] = set()
+            for label in self.store.sets[index]:
+                found.update(self.label_change(label))
+            self._sets[index] = sorted(found)
+        return self._sets[index]
+
+    def common_change(self) -> list[str]:
+        """What every stored outcome stands on: the key, and what collecting read."""
+        changes = self.key_changes()
+        if not changes and self.store.collection is not None:
+            changes = self.set_change(self.store.collection)
+        return changes or self.today.code.appeared()
+
+    def mutant(self, mutant: str, edit: str, selected: list[str], limits: Mapping[str, float]) -> MutantDecision:
+        """`selected`: the tests reaching the mutant today, in the suite's order; `limits`: each one's time limit."""
+        entry = self.store.mutants.get(mutant)
+        common = self.common_change()
+        if entry is None or common or entry.edit != edit:
+            why = [NOT_STORED] if entry is None else common or [MUTANT]
+            return MutantDecision(entry.head if entry else None, {}, dict.fromkeys(selected, why), self.bail)
+        reused, reasons = {}, {}
+        for test in selected:
+            kept = entry.tests.get(test)
+            if kept is None:
+                reasons[test] = [NOT_STORED]
+            elif changes := self.set_change(kept.evidence):
+                reasons[test] = changes
+            elif kept.duration >= limits[test]:
+                reasons[test] = [TIME_LIMIT]
+            else:
+                reused[test] = kept
+        if self.bail:
+            reasons = _before_a_reused_kill(selected, reused, reasons)
+        return MutantDecision(entry.head, reused, reasons, self.bail)
+
+    def whole(self, request: str) -> list[str]:
+        """Why the stored whole run does not stand today ([] when it does)."""
+        whole = self.store.whole
+        if whole is None:
+            return [NOT_STORED]
+        if whole.request != request:
+            return ["request"]
+        if changes := self.common_change():
+            return changes
+        for index in range(len(self.store.sets)):
+            if changes := self.set_change(index):
+                return changes
+        if self.today.code.changed_names:
+            return [NAME + name for name in sorted(self.today.code.changed_names)]
+        return []
 
 
-class Reuser:
-    def __init__(self, store: Store, evidence: Evidence, environment: dict[str, str]) -> None:
-        self.store = store
-        self.evidence = evidence
-        self.environment = environment
-        # Entries made under another environment all run again, for the same reason.
-        self.environment_changed = changed(store.environment, environment) if store.mutants else []
-
-    def decide(self, mutant_id: str, edit: str, tests: list[str], limits: dict[str, float]) -> Decision:
-        """`tests`: the node ids reaching the mutant today; `limits`: each one's time limit today."""
-        entry = self.store.mutants.get(mutant_id)
-        if entry is None:
-            return Decision(Reuse(False, None, [NOT_STORED]), None)
-        reasons = list(self.environment_changed)
-        if not reasons:
-            reasons = changed(entry.evidence, self.evidence.again(entry.evidence, edit, tests))
-        if not reasons and (set(entry.outcomes) != set(tests) or not set(entry.outcomes.values()) <= REUSABLE):
-            reasons = ["tests"]
-        if not reasons and any(entry.durations[test] >= limits[test] for test in tests):
-            reasons = [TIME_LIMIT]
-        return Decision(Reuse(not reasons, entry.head, reasons), entry)
-
-
-def killers_first(selected: list[int], tests: list[str], entry: Entry | None) -> list[int]:
-    """`selected` (test indices) with the tests that killed the mutant last time first, in their order."""
-    if entry is None:
-        return selected
-    killed = {test for test, outcome in entry.outcomes.items() if outcome in DETECTING}
-    return sorted(selected, key=lambda index: tests[index] not in killed)
+def _before_a_reused_kill(
+    selected: list[str], reused: dict[str, TestOutcome], reasons: dict[str, list[str]]
+) -> dict[str, list[str]]:
+    """Under `--bail`, a run of all stops at the first test that detects the mutant: the tests after
+    a reused detection need not run."""
+    kept = {}
+    for test in selected:
+        if test in reused and reused[test].outcome in DETECTING:
+            break
+        if test in reasons:
+            kept[test] = reasons[test]
+    return kept

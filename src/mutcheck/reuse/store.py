@@ -1,42 +1,105 @@
-"""The reuse store: each mutant's last outcomes by test, with the evidence they stood on, kept per
-project, profile and target in the user's cache folder (restored and saved by `actions/cache` in CI).
+"""The reuse store: for each mutant, the outcome each test had under it and the evidence that outcome
+stood on (labels and their values, see `labels`), the project's modules as they were (see
+`project_code`), and the last whole run's results. One file per project, profile and target in the
+user's cache folder (restored and saved by `actions/cache` in CI); every write takes the folder's
+lock, adds the entries of runs made meanwhile, and replaces the file whole, so that runs at the same
+time, of one project or several, never lose or break each other's entries.
 
-The store is data a run checks, never trusts: it is read before any of the project's code runs, and
-anything in it that is not exactly what `save_store` writes makes every mutant run again.
+The store is data a run checks, never trusts: anything in it that is not exactly what `save` writes
+(truncated, nested too deep, a field of the wrong type) makes it no store at all, with one warning.
 """
 
 import json
 import os
 import tempfile
-from dataclasses import asdict, dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mutcheck.core.outcome import ERROR, FAILED, NOT_RUN, PASSED, SKIPPED
-from mutcheck.reuse.digests import digest
-from mutcheck.reuse.guard import store_folder
+from mutcheck.core.outcome import ERROR, FAILED, PASSED, SKIPPED
+from mutcheck.reuse.guard import folder_lock, record_write, store_folder
+from mutcheck.reuse.module_code import digest
+from mutcheck.reuse.project_code import ModuleSummary
+from mutcheck.reuse.today import FileStatus
 
-FORMAT, VERSION = "mutcheck-reuse", 1
-REUSABLE = frozenset({PASSED, FAILED, ERROR, SKIPPED, NOT_RUN})  # never a time-out or an order-dependent one
+FORMAT, VERSION = "mutcheck-reuse", 2
+REUSABLE = frozenset({PASSED, FAILED, ERROR, SKIPPED})  # never a time-out, an order-dependent one or not-run
 
 
 @dataclass(frozen=True)
-class Entry:
-    """One mutant's outcomes, by test node id, and the evidence they stood on."""
+class TestOutcome:
+    """One test's outcome under one mutant, and the evidence set it stood on."""
 
-    head: str | None  # the commit of the run that ran it
-    evidence: dict[str, str]
-    outcomes: dict[str, str]
-    durations: dict[str, float]
-    witnesses: dict[str, str]
-    reached: list[str] | None  # None: not watched (the target files were checked whole)
+    outcome: str
+    duration: float
+    witness: str | None
+    evidence: int
+
+
+@dataclass(frozen=True)
+class MutantOutcomes:
+    edit: str  # the mutant's edit (see `decide.edit_of`)
+    head: str | None  # the commit of the run that ran its tests
+    tests: dict[str, TestOutcome]  # by test node id
+
+
+@dataclass(frozen=True)
+class WholeRun:
+    """A whole run's results, taken as they are when nothing it stood on changed."""
+
+    request: str  # the request's digest (see `whole`)
+    results: dict[str, Any]  # the results document
+    chosen: int  # how many mutants it chose before `--shard`
 
 
 @dataclass
 class Store:
-    environment: dict[str, str] = field(default_factory=dict)
-    mutants: dict[str, Entry] = field(default_factory=dict)
+    key: dict[str, str] = field(default_factory=dict)  # see `key.run_key`
+    labels: list[tuple[str, str]] = field(default_factory=list)  # each label and its value then
+    sets: list[list[int]] = field(default_factory=list)  # evidence sets: indices of `labels`
+    collection: int | None = None  # the set every outcome stands on: what collecting was seen to read
+    modules: dict[str, ModuleSummary] = field(default_factory=dict)
+    loaded: list[str] = field(default_factory=list)  # the modules loaded when collecting ended
+    files: dict[str, tuple[FileStatus, str]] = field(default_factory=dict)  # see `today.FileDigests`
+    mutants: dict[str, MutantOutcomes] = field(default_factory=dict)
+    whole: WholeRun | None = None
     damaged: str | None = None  # why what was on disk was not used
+
+    def evidence(self, index: int) -> list[tuple[str, str]]:
+        return [self.labels[label] for label in self.sets[index]]
+
+
+class Builder:
+    """A store being made: labels and sets, each kept once."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._labels = {pair: index for index, pair in enumerate(store.labels)}
+        self._sets = {tuple(found): index for index, found in enumerate(store.sets)}
+
+    def evidence(self, pairs: Iterable[tuple[str, str]]) -> int:
+        indices = []
+        for pair in set(pairs):
+            if pair not in self._labels:
+                self._labels[pair] = len(self.store.labels)
+                self.store.labels.append(pair)
+            indices.append(self._labels[pair])
+        key = tuple(sorted(indices))
+        if key not in self._sets:
+            self._sets[key] = len(self.store.sets)
+            self.store.sets.append(list(key))
+        return self._sets[key]
+
+    def carry(self, other: Store, mutant: str) -> None:
+        """Another run's entry of `mutant`, its evidence taken over (the collection's joined in)."""
+        earlier = other.mutants[mutant]
+        base = other.evidence(other.collection) if other.collection is not None else []
+        tests = {}
+        for test, kept in earlier.tests.items():
+            evidence = self.evidence([*base, *other.evidence(kept.evidence)])
+            tests[test] = TestOutcome(kept.outcome, kept.duration, kept.witness, evidence)
+        self.store.mutants[mutant] = MutantOutcomes(earlier.edit, earlier.head, tests)
 
 
 def store_path(root: Path, profile: str | None, target: str | None) -> Path:
@@ -45,65 +108,170 @@ def store_path(root: Path, profile: str | None, target: str | None) -> Path:
     return store_folder() / f"{digest(key)}.json"
 
 
-def _strings(value: Any) -> bool:
-    return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+# -- reading, each field checked ----------------------------------------------------------------
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError("a text")
+    return value
 
 
-def _entry(data: Any) -> Entry:
-    """An entry exactly as `save_store` writes it, or ValueError."""
-    if not isinstance(data, dict) or set(data) != {f for f in Entry.__dataclass_fields__}:
-        raise ValueError("an entry's fields")
-    head, evidence, outcomes, durations = data["head"], data["evidence"], data["outcomes"], data["durations"]
-    if not (head is None or isinstance(head, str)) or not _strings(evidence) or not _strings(outcomes):
-        raise ValueError("an entry's head, evidence or outcomes")
-    if not set(outcomes.values()) <= REUSABLE or not _strings(data["witnesses"]):
-        raise ValueError("an entry's outcomes or witnesses")
-    if not isinstance(durations, dict) or set(durations) != set(outcomes):
-        raise ValueError("an entry's durations")
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) and v >= 0 for v in durations.values()):
-        raise ValueError("an entry's durations")
-    reached = data["reached"]
-    if reached is not None and not (isinstance(reached, list) and all(isinstance(name, str) for name in reached)):
-        raise ValueError("an entry's reached functions")
-    return Entry(
-        head, evidence, outcomes, {k: float(v) for k, v in durations.items()}, data["witnesses"], data["reached"]
+def _texts(value: Any) -> dict[str, str]:
+    if not isinstance(value, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        raise ValueError("a table of texts")
+    return value
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise ValueError("a number")
+    return float(value)
+
+
+def _index(value: Any, size: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < size:
+        raise ValueError("an index")
+    return value
+
+
+def _list(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise ValueError("a list")
+    return value
+
+
+def _table(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise ValueError("a table")
+    return value
+
+
+def _fields(value: Any, names: set[str]) -> dict[str, Any]:
+    if not isinstance(value, dict) or set(value) != names:
+        raise ValueError(f"fields {sorted(names)}")
+    return value
+
+
+def _module(value: Any) -> ModuleSummary:
+    data = _fields(value, {"name", "whole", "binds", "effects", "plain"})
+    plain = [_text(name) for name in _list(data["plain"])]
+    binds = _texts(data["binds"])
+    return ModuleSummary(_text(data["name"]), _text(data["whole"]), binds, _text(data["effects"]), plain)
+
+
+def _status(value: Any) -> tuple[FileStatus, str]:
+    status, found = _list(value)[:2] if len(_list(value)) == 2 else (None, None)
+    numbers = _list(status)
+    if len(numbers) != 5 or not all(isinstance(n, int) and not isinstance(n, bool) for n in numbers):
+        raise ValueError("a file's status")
+    return tuple(numbers), _text(found)  # type: ignore[return-value]
+
+
+def _mutant(value: Any, sets: int) -> MutantOutcomes:
+    data = _fields(value, {"edit", "head", "tests"})
+    head = data["head"]
+    if head is not None:
+        _text(head)
+    tests = {}
+    for test, kept in _table(data["tests"]).items():
+        outcome, duration, witness, evidence = _list(kept) if len(_list(kept)) == 4 else (None,) * 4
+        if outcome not in REUSABLE or (witness is not None and not isinstance(witness, str)):
+            raise ValueError("an outcome")
+        tests[test] = TestOutcome(outcome, _number(duration), witness, _index(evidence, sets))
+    return MutantOutcomes(_text(data["edit"]), head, tests)
+
+
+_PARTS = {"files", "mutants", "whole"}
+
+
+def _store(data: Any) -> Store:
+    data = _fields(data, {"format", "version", "key", "labels", "sets", "collection", "modules", "loaded"} | _PARTS)
+    if data["format"] != FORMAT or data["version"] != VERSION:
+        raise ValueError("not a mutcheck reuse store of this version")
+    labels = []
+    for pair in _list(data["labels"]):
+        if len(_list(pair)) != 2:
+            raise ValueError("a label")
+        labels.append((_text(pair[0]), _text(pair[1])))
+    sets = [[_index(index, len(labels)) for index in _list(found)] for found in _list(data["sets"])]
+    collection = None if data["collection"] is None else _index(data["collection"], len(sets))
+    whole = None
+    if data["whole"] is not None:
+        part = _fields(data["whole"], {"request", "results", "chosen"})
+        whole = WholeRun(_text(part["request"]), _table(part["results"]), int(_number(part["chosen"])))
+    return Store(
+        key=_texts(data["key"]),
+        labels=labels,
+        sets=sets,
+        collection=collection,
+        modules={_text(path): _module(value) for path, value in _table(data["modules"]).items()},
+        loaded=[_text(name) for name in _list(data["loaded"])],
+        files={_text(path): _status(value) for path, value in _table(data["files"]).items()},
+        mutants={_text(name): _mutant(value, len(sets)) for name, value in _table(data["mutants"]).items()},
+        whole=whole,
     )
 
 
 def load_store(path: Path) -> Store:
     """The store at `path`; empty when there is none, and empty with `damaged` set when it is not one."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except (FileNotFoundError, NotADirectoryError):  # none yet (or no cache folder to keep one in)
         return Store()
     except (OSError, ValueError) as error:
         return Store(damaged=f"{path}: {error}")
     try:
-        if not isinstance(data, dict) or data.get("format") != FORMAT or data.get("version") != VERSION:
-            raise ValueError("not a mutcheck reuse store of this version")
-        if set(data) != {"format", "version", "environment", "mutants"} or not _strings(data["environment"]):
-            raise ValueError("its fields")
-        if not isinstance(data["mutants"], dict):
-            raise ValueError("its mutants")
-        mutants = {str(key): _entry(value) for key, value in data["mutants"].items()}
-    except ValueError as error:
-        return Store(damaged=f"{path}: {error}")
-    return Store(data["environment"], mutants)
+        return _store(json.loads(text))
+    except (ValueError, RecursionError, TypeError) as error:
+        return Store(damaged=f"{path}: {error or type(error).__name__}")
 
 
-def save_store(path: Path, store: Store) -> None:
-    """Write `store` under a temporary name and rename it, so no reader sees half a file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    document = {
+def _document(store: Store) -> dict[str, Any]:
+    return {
         "format": FORMAT,
         "version": VERSION,
-        "environment": store.environment,
-        "mutants": {key: asdict(entry) for key, entry in sorted(store.mutants.items())},
+        "key": store.key,
+        "labels": [list(pair) for pair in store.labels],
+        "sets": store.sets,
+        "collection": store.collection,
+        "modules": {path: vars(summary) for path, summary in sorted(store.modules.items())},
+        "loaded": store.loaded,
+        "files": {path: [list(status), found] for path, (status, found) in sorted(store.files.items())},
+        "mutants": {
+            name: {
+                "edit": entry.edit,
+                "head": entry.head,
+                "tests": {
+                    test: [kept.outcome, kept.duration, kept.witness, kept.evidence]
+                    for test, kept in sorted(entry.tests.items())
+                },
+            }
+            for name, entry in sorted(store.mutants.items())
+        },
+        "whole": None if store.whole is None else vars(store.whole),
     }
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".saving-", suffix=".json")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            json.dump(document, file, separators=(",", ":"))
-        os.replace(temporary, path)
-    finally:
-        Path(temporary).unlink(missing_ok=True)
+
+
+def save_store(path: Path, store: Store, carry: bool = True) -> None:
+    """Write `store` at `path` under the folder's lock; with `carry`, the entries of mutants it does
+    not hold are taken from the store there (a run made meanwhile, or an `--only` run's others)
+    when both have the same key. Written under a temporary name and renamed: no reader sees half a
+    file; the write is recorded for the tamper guard (see `guard`)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with folder_lock(path.parent):
+        if carry:
+            there = load_store(path)
+            if not there.damaged and there.key == store.key:
+                builder = Builder(store)
+                for name in there.mutants.keys() - store.mutants.keys():
+                    builder.carry(there, name)
+                store.files = {**there.files, **store.files}
+                store.modules = {**there.modules, **store.modules}
+        text = json.dumps(_document(store), separators=(",", ":"))
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".saving-", suffix=".json")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(text)
+            os.replace(temporary, path)
+        finally:
+            Path(temporary).unlink(missing_ok=True)
+        record_write(path, text.encode())

@@ -6,7 +6,7 @@ import shutil
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from mutcheck.core import git
@@ -30,11 +30,24 @@ _SKIPPED_NAMES = {
 ENVIRONMENT_MARKERS = ("pyvenv.cfg", "conda-meta")
 
 
+FileStatus = tuple[int, int, int, int, int]  # device, inode, size, modification and status-change times (ns)
+
+
+def file_status(path: str | Path) -> FileStatus | None:
+    """What changes whenever a file's bytes do (a write changes the status-change time, which no one can set back)."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
+
+
 @dataclass(frozen=True)
 class ScratchCopy:
     files: int
     bytes: int
     seconds: float
+    taken: dict[str, FileStatus | None] = field(default_factory=dict)  # each file copied, and its status then
 
 
 def _skipping(root: Path) -> Callable[[PurePath], bool]:
@@ -145,8 +158,10 @@ def copy_project(root: Path, destination: Path) -> ScratchCopy:
     files += _bytecode(root, files)
     copied = set(files)
     real_root = root.resolve()
+    taken: dict[str, FileStatus | None] = {}
     for relative in files:
         source, target = root / relative, destination / relative
+        taken[relative.as_posix()] = None
         if _under_link(destination, relative):  # reached through a folder link copied before: written there
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -157,6 +172,9 @@ def copy_project(root: Path, destination: Path) -> ScratchCopy:
         if source.is_dir():  # a link to a folder outside the project
             target.symlink_to(source.resolve())
             continue
+        status = file_status(source)
         shutil.copy2(source, target)
+        # written while copied: what the copy holds is unknown, and matches no status
+        taken[relative.as_posix()] = status if file_status(source) == status else (-1, -1, -1, -1, -1)
         size += target.stat().st_size
-    return ScratchCopy(len(files), size, time.monotonic() - started)
+    return ScratchCopy(len(files), size, time.monotonic() - started, taken)

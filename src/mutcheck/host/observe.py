@@ -1,0 +1,235 @@
+"""What a test process sees a test depend on besides the code it runs: the files it reads, the
+folders it lists, the paths whose existence it asks, the environment variables it reads, the modules
+it imports first, what it writes, and whether it did something no record follows (a subprocess, the
+network). Collection, each test, and each fixture set up for several tests (its own "sink") are
+seen apart.
+
+The interpreter's audit events (`sys.addaudithook`) say what is opened, listed, written and started;
+environment reads go through `os._Environ`'s item access and existence questions through `os.stat`
+and `os.lstat`, wrapped once per host (every fork inherits them). Outside a sink (mutcheck's own
+machinery between tests) every record is dropped at once.
+"""
+
+import functools
+import os
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from mutcheck.host.wire import Seen
+
+COLLECTION = "collection"
+_WRITING = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
+# What no record follows: the tests that did it are never reused (what they reached is unseen).
+_UNFOLLOWED = {
+    "subprocess.Popen": "subprocess",
+    "os.system": "subprocess",
+    "os.posix_spawn": "subprocess",
+    "os.spawn": "subprocess",
+    "os.exec": "subprocess",
+    "os.fork": "subprocess",
+    "os.forkpty": "subprocess",
+    "socket.connect": "network",
+    "socket.sendto": "network",
+    "socket.sendmsg": "network",
+    "socket.getaddrinfo": "network",
+    "socket.gethostbyname": "network",
+    "socket.gethostbyaddr": "network",
+}
+_CHANGING = ("os.remove", "os.rmdir", "os.mkdir", "os.symlink", "os.truncate", "os.chmod", "os.utime", "shutil.rmtree")
+# Set by pytest (the running test's id) or by mutcheck for its own processes: never a test's input.
+_OWN_VARIABLES = ("PYTEST_CURRENT_TEST", "MUTCHECK_")
+WHOLE_ENVIRONMENT = "*"
+
+
+def _path(value: object) -> str | None:
+    """An absolute path for a path-like argument; None for a file descriptor or anything else."""
+    if isinstance(value, int) or value is None:
+        return None
+    try:
+        return os.path.abspath(os.fsdecode(value))
+    except (TypeError, ValueError):
+        return None
+
+
+class Sink:
+    def __init__(self, key: str, allowed: Iterable[str]) -> None:
+        self.key = key
+        self.allowed = {key, COLLECTION, *allowed}  # whose writes this sink's reads may follow
+        self.seen = Seen()
+
+
+class Observer:
+    """The process's one observer: the sinks in turn, and who wrote each path so far."""
+
+    def __init__(self) -> None:
+        self.stack: list[Sink] = []
+        self.sink: Sink | None = None
+        self.written_by: dict[str, str] = {}  # path -> the sink that last wrote it, in this process
+        self.modules = set(sys.modules)
+
+    # -- sinks ------------------------------------------------------------------------------
+    def begin(self, key: str, allowed: Iterable[str] = ()) -> None:
+        self._imports()  # what the outer sink imported so far is its own
+        sink = Sink(key, allowed)
+        self.stack.append(sink)
+        self.sink = sink
+
+    def end(self) -> Seen:
+        self._imports()
+        sink = self.stack.pop()
+        self.sink = self.stack[-1] if self.stack else None
+        return sink.seen
+
+    def _imports(self) -> None:
+        """The modules new since the last look, for the sink in force: their files."""
+        if len(sys.modules) == len(self.modules) or self.sink is None:
+            return
+        modules = dict(sys.modules)
+        for name in modules.keys() - self.modules:
+            filename = getattr(modules[name], "__file__", None)
+            if isinstance(filename, str):
+                self.sink.seen.imports.add(os.path.abspath(filename))
+        self.modules = set(modules)
+
+    # -- records ----------------------------------------------------------------------------
+    def read(self, path: str) -> None:
+        sink = self.sink
+        if self.written_by.get(path) not in sink.allowed:
+            sink.seen.reads.add(path)
+
+    def wrote(self, path: str) -> None:
+        self.sink.seen.writes.add(path)
+        self.written_by[path] = self.sink.key
+        folder = os.path.dirname(path)
+        self.sink.seen.writes.add(folder)  # its folder's listing changed
+        self.written_by[folder] = self.sink.key
+
+    def listed(self, path: str, by_pytest: bool) -> None:
+        if self.written_by.get(path) not in self.sink.allowed:
+            (self.sink.seen.layout_lists if by_pytest else self.sink.seen.lists).add(path)
+
+    def probed(self, path: str, by_pytest: bool) -> None:
+        if self.written_by.get(path) not in self.sink.allowed:
+            (self.sink.seen.layout_probes if by_pytest else self.sink.seen.probes).add(path)
+
+    def variable(self, name: str) -> None:
+        if not name.startswith(_OWN_VARIABLES):
+            self.sink.seen.env.add(name)
+
+
+OBSERVER = Observer()
+
+
+def _on_open(args: tuple[Any, ...]) -> None:
+    path = _path(args[0])
+    if path is None:
+        return
+    flags = args[2] if len(args) > 2 and isinstance(args[2], int) else 0
+    mode = args[1] if len(args) > 1 and isinstance(args[1], str) else ""
+    writing = flags & _WRITING or any(letter in mode for letter in "wax+")
+    if not writing or flags & os.O_RDWR or "+" in mode:
+        OBSERVER.read(path)
+    if writing:
+        OBSERVER.wrote(path)
+
+
+# Standard library modules that list or ask about paths for their caller: the caller is who asked.
+_PATH_HELPERS = ("pathlib", "genericpath", "posixpath", "os.py", "<frozen os>", "glob.py", "fnmatch.py")
+_PYTEST = f"{os.sep}_pytest{os.sep}"
+
+
+def _asker(depth: int) -> str:
+    """The file of the code that asked, `depth` frames up, passing the standard library's path helpers."""
+    frame = sys._getframe(depth + 1)
+    for _ in range(6):
+        name = frame.f_code.co_filename
+        if frame.f_back is None or not (name.endswith(_PATH_HELPERS) or _PATH_HELPERS[0] in name):
+            return name
+        frame = frame.f_back
+    return frame.f_code.co_filename
+
+
+def _on_list(args: tuple[Any, ...]) -> None:
+    path = _path(args[0] if args and args[0] is not None else ".")
+    if path is None:
+        return
+    asker = _asker(2)  # past `_audit`
+    if asker.startswith("<frozen importlib"):  # the import system's own look for modules
+        return
+    OBSERVER.listed(path, by_pytest=_PYTEST in asker)
+
+
+def _on_rename(args: tuple[Any, ...]) -> None:
+    for value in args[:2]:
+        if (path := _path(value)) is not None:
+            OBSERVER.wrote(path)
+
+
+def _on_change(args: tuple[Any, ...]) -> None:
+    if args and (path := _path(args[0])) is not None:
+        OBSERVER.wrote(path)
+
+
+def _on_load(args: tuple[Any, ...]) -> None:
+    """A database or a shared library opened by C code, named by its path: read."""
+    if args and (path := _path(args[0])) is not None and os.path.exists(path):
+        OBSERVER.read(path)
+
+
+_HANDLERS: dict[str, Callable[[tuple[Any, ...]], None]] = {
+    "open": _on_open,
+    "sqlite3.connect": _on_load,
+    "ctypes.dlopen": _on_load,
+    "os.listdir": _on_list,
+    "os.scandir": _on_list,
+    "os.rename": _on_rename,
+    "os.link": _on_rename,
+    **dict.fromkeys(_CHANGING, _on_change),
+}
+
+
+def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if OBSERVER.sink is None:
+        return
+    handler = _HANDLERS.get(event)
+    if handler is not None:
+        handler(args)
+    elif event in _UNFOLLOWED:
+        OBSERVER.sink.seen.unfollowed.add(_UNFOLLOWED[event])
+
+
+def _environment_reads() -> None:
+    """`os.environ[name]`, `.get`, `in`, `os.getenv` all read through `__getitem__`; iterating reads all."""
+    environ = type(os.environ)
+    getitem, iterate = environ.__getitem__, environ.__iter__
+
+    def __getitem__(self: Any, key: Any) -> Any:
+        if OBSERVER.sink is not None:
+            OBSERVER.variable(os.fsdecode(key) if isinstance(key, bytes) else str(key))
+        return getitem(self, key)
+
+    def __iter__(self: Any) -> Any:
+        if OBSERVER.sink is not None:
+            OBSERVER.variable(WHOLE_ENVIRONMENT)
+        return iterate(self)
+
+    environ.__getitem__, environ.__iter__ = __getitem__, __iter__
+
+
+def _probing(real: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(real)
+    def probe(path: Any, *args: Any, **kwargs: Any) -> Any:
+        if OBSERVER.sink is not None and kwargs.get("dir_fd") is None and (absolute := _path(path)) is not None:
+            OBSERVER.probed(absolute, by_pytest=_PYTEST in _asker(1))
+        return real(path, *args, **kwargs)
+
+    return probe
+
+
+def start_observing() -> None:
+    """Once per host, before the project's code runs: from here on, every sink records."""
+    sys.addaudithook(_audit)
+    _environment_reads()
+    os.stat, os.lstat = _probing(os.stat), _probing(os.lstat)
+    OBSERVER.modules = set(sys.modules)

@@ -1,0 +1,123 @@
+"""The run's key: what every outcome of a run stands on, whatever its tests read — the settings that
+change an outcome, Python, the installed distributions (their names, versions and path files, and
+the finders of editable installs, by their bytes), mutcheck itself, the environment variables that
+the interpreter and pytest read before any test can be watched, and every file pytest could take its
+configuration from. Two runs with different keys reuse nothing of each other's.
+"""
+
+import json
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
+
+from mutcheck import __version__
+from mutcheck.catalog.config import Config
+from mutcheck.reuse.module_code import digest
+
+# Where pytest looks for its configuration, in each folder from the tests' up to the root.
+CONFIG_FILES = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
+# Read by the interpreter or pytest themselves (at their start, before any test), by prefix or whole.
+_READ_AT_START = ("PYTHON", "PYTEST_", "LC_", "PY_COLORS", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES", "TERM")
+_READ_AT_START_WHOLE = ("LANG", "LANGUAGE", "TZ")
+_OWN = ("PYTEST_CURRENT_TEST",)
+
+
+@dataclass(frozen=True)
+class OutcomeSettings:
+    """Every setting that can change a test's outcome under a mutant, in one place: the key takes
+    them all (a setting added here is in the key)."""
+
+    pytest_args: tuple[str, ...]
+    tests: tuple[str, ...]
+    target: tuple[str, ...]
+    timeout_factor: float
+    timeout_constant: float
+    baseline_rounds: int
+    bail: bool
+
+
+def outcome_settings(config: Config, bail: bool) -> OutcomeSettings:
+    """The run's settings that change outcomes (the engine's options are made from these too)."""
+    return OutcomeSettings(
+        pytest_args=tuple(config.pytest_args),
+        tests=tuple(config.tests),
+        target=tuple(config.target),
+        timeout_factor=config.timeout_factor,
+        timeout_constant=config.timeout_constant,
+        baseline_rounds=config.baseline_rounds,
+        bail=bail,
+    )
+
+
+@cache
+def mutcheck_itself() -> str:
+    """mutcheck's version and its own files (an editable install changes without a new version)."""
+    package = Path(__file__).resolve().parents[1]
+    files = sorted(path for path in package.rglob("*") if path.is_file() and "__pycache__" not in path.parts)
+    return digest(
+        "\0".join([__version__, *(f"{path.relative_to(package)}:{digest(path.read_bytes())}" for path in files)])
+    )
+
+
+def installed(path: Iterable[str] | None = None) -> str:
+    """The distributions installed on `path` (default `sys.path`): their metadata folders' names
+    (name and version), their path files and editable finders by their bytes (an editable install
+    pointed at another checkout changes its `.pth` or its finder, not its version)."""
+    parts = []
+    for folder in sys.path if path is None else path:
+        try:
+            entries = sorted(os.listdir(folder or "."))
+        except OSError:
+            continue
+        for name in entries:
+            if name.endswith((".dist-info", ".egg-info", ".egg-link")):
+                parts.append(f"{folder}/{name}")
+            elif name.endswith(".pth") or (name.startswith("__editable__") and name.endswith(".py")):
+                try:
+                    parts.append(f"{folder}/{name}:{digest(Path(folder, name).read_bytes())}")
+                except OSError:
+                    parts.append(f"{folder}/{name}:")
+    return digest("\n".join(parts))
+
+
+def start_variables(environment: Mapping[str, str]) -> dict[str, str]:
+    """The environment variables the interpreter and pytest read at their start."""
+    return {
+        name: value
+        for name, value in environment.items()
+        if (name.startswith(_READ_AT_START) or name in _READ_AT_START_WHOLE) and name not in _OWN
+    }
+
+
+def config_files(root: Path, tests: Iterable[str]) -> dict[str, str]:
+    """Every file pytest could take its configuration from (see CONFIG_FILES), in each folder from
+    the tests' folders up to the file system's root, by its bytes ("" where there is none)."""
+    folders: set[Path] = set()
+    for test in [*tests, "."]:
+        folder = (root / test).resolve()
+        folder = folder if folder.is_dir() else folder.parent
+        folders |= {folder, *folder.parents}
+    found = {}
+    for folder in sorted(folders):
+        for name in CONFIG_FILES:
+            path = folder / name
+            try:
+                found[str(path)] = digest(path.read_bytes())
+            except OSError:
+                continue
+    return found
+
+
+def run_key(settings: OutcomeSettings, root: Path, environment: Mapping[str, str]) -> dict[str, str]:
+    """The key's parts, each a digest, by name (so that a changed one can be named)."""
+    return {
+        "python": digest(sys.version + sys.executable),
+        "packages": installed(),
+        "mutcheck": mutcheck_itself(),
+        "settings": digest(json.dumps(asdict(settings), sort_keys=True)),
+        "variables": digest(json.dumps(start_variables(environment), sort_keys=True)),
+        "config": digest(json.dumps(config_files(root, settings.tests), sort_keys=True)),
+    }

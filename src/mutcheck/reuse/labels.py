@@ -1,0 +1,92 @@
+"""Evidence labels: each thing a test was seen to depend on, named so that a later run can work it out
+again from what it has then. A path inside the project is relative to it; one outside, absolute;
+what the run made itself (its temporary and cache folders) and the kernel's pseudo-files are no one's
+evidence.
+
+    read:PATH      a file's bytes            list:PATH    a folder's entries
+    probe:PATH     whether a path exists, and as a file or a folder
+    env:NAME       an environment variable's value ("env:*": the whole environment)
+    import:PATH    the file of a module loaded from outside the project's Python code (a library,
+                   an editable dependency's checkout, a compiled extension)
+    code:PATH::NAME  a function's code (or a class statement's) in one of the project's files
+    effects:PATH   a project module's statements with effects (see `module_code`)
+"""
+
+import os
+from dataclasses import dataclass, field
+
+from mutcheck.host.wire import Seen
+
+READ, LIST, PROBE, ENV, IMPORT, CODE, EFFECTS = "read", "list", "probe", "env", "import", "code", "effects"
+MODULE_LEVEL = "<module>"
+_SYSTEM = ("/proc/", "/dev/", "/sys/")
+
+
+def label(kind: str, name: str) -> str:
+    return f"{kind}:{name}"
+
+
+def kind_of(text: str) -> tuple[str, str]:
+    kind, _, name = text.partition(":")
+    return kind, name
+
+
+@dataclass(frozen=True)
+class Places:
+    """Where the run's processes saw paths: its copy of the project, and its own folder around it."""
+
+    project: str  # the copy, absolute
+    run_folder: str  # the run's folder: the copy, temporary files, caches, fallback copies
+
+    def place(self, path: str) -> str | None:
+        """`path` as a label names it: relative inside the project, absolute outside; None for what
+        the run itself made or the kernel provides."""
+        for project in {self.project, os.path.realpath(self.project)}:
+            if path == project:
+                return "."
+            if path.startswith(project + os.sep):
+                return path[len(project) + 1 :]
+        for folder in {self.run_folder, os.path.realpath(self.run_folder)}:
+            if path == folder or path.startswith(folder + os.sep):
+                return None
+        if path.startswith(_SYSTEM):
+            return None
+        return path
+
+
+@dataclass
+class Labelled:
+    """One sink's evidence as labels, and what may keep it from being reused."""
+
+    labels: set[str] = field(default_factory=set)
+    layout: set[str] = field(default_factory=set)  # what pytest listed and asked about to find the tests
+    reads: set[str] = field(default_factory=set)  # places it read or listed: nobody else may have written them
+    writes: set[str] = field(default_factory=set)  # places it wrote
+    fixtures: set[str] = field(default_factory=set)
+    unfollowed: set[str] = field(default_factory=set)
+
+
+def labelled(seen: Seen, places: Places, modules: set[str]) -> Labelled:
+    """`seen` as labels. `modules`: the project's Python files loaded as modules (their code is
+    evidence function by function and statement by statement, not by their bytes)."""
+    found = Labelled(fixtures=set(seen.fixtures), unfollowed=set(seen.unfollowed))
+    for kind, paths in ((READ, seen.reads), (LIST, seen.lists), (PROBE, seen.probes)):
+        for path in paths:
+            place = places.place(path)
+            if place is None or place.endswith(".pyc") or (kind != LIST and place in modules):
+                continue
+            found.labels.add(label(kind, place))
+            found.reads.add(place)
+    for kind, paths in ((LIST, seen.layout_lists), (PROBE, seen.layout_probes)):
+        found.layout |= {label(kind, place) for path in paths if (place := places.place(path)) is not None}
+    found.labels |= {label(ENV, name) for name in seen.env}
+    for path in seen.imports:
+        place = places.place(path)
+        if place is None:
+            continue
+        found.labels.add(label(EFFECTS, place) if place in modules else label(IMPORT, place))
+    for code in seen.code:
+        path, _, name = code.partition("::")
+        found.labels.add(label(EFFECTS, path) if name == MODULE_LEVEL else label(CODE, code))
+    found.writes = {place for path in seen.writes if (place := places.place(path)) is not None}
+    return found

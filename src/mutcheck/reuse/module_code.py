@@ -1,0 +1,426 @@
+"""A Python file's code as reuse compares it: each function's code and the names it refers to, and
+the module-level statements by what they do: those that only bind names (a plain value, an
+import, a `def`, a class whose creation runs nothing of its own) and those with effects (a call, a
+decorator, a change to another object, a star import), in order.
+
+Code is compared as Python parses it (`ast.dump`), so comments, blank lines and moved lines change
+nothing; a file that does not parse is one change, whole.
+"""
+
+import ast
+import builtins
+import copy
+import hashlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+_Def = ast.FunctionDef | ast.AsyncFunctionDef
+DYNAMIC = "*"  # among a function's names: it reaches names the code does not spell (getattr with a computed name, …)
+# Calls that build a value and do nothing else, spelled as the code calls them.
+_PURE_CALLS = frozenset(
+    {
+        *("dict", "list", "tuple", "set", "frozenset", "str", "int", "float", "bool", "bytes", "object"),
+        *("range", "len", "sorted", "min", "max", "sum", "any", "all", "enumerate", "zip", "reversed", "abs"),
+        *("round", "isinstance", "issubclass", "ord", "chr", "repr"),
+        *("TypeVar", "ParamSpec", "TypeVarTuple", "NewType", "cast", "namedtuple", "field"),
+        *("typing.TypeVar", "typing.ParamSpec", "typing.NewType", "typing.cast", "collections.namedtuple"),
+        *("dataclasses.field", "re.compile", "logging.getLogger", "getLogger", "frozendict"),
+    }
+)
+# Method decorators that only wrap the function (a class body's `def` stays a plain binding).
+_PURE_DECORATORS = frozenset(
+    {
+        *("property", "staticmethod", "classmethod", "abstractmethod", "abc.abstractmethod", "cached_property"),
+        *("functools.cached_property", "overload", "typing.overload", "override", "typing.override"),
+    }
+)
+_ACCESSORS = ("setter", "getter", "deleter")
+# Bases whose class creation runs nothing that could register the class elsewhere.
+_PLAIN_BASES = frozenset(
+    {
+        *(name for name, value in vars(builtins).items() if isinstance(value, type)),
+        *("ABC", "abc.ABC", "Protocol", "typing.Protocol", "Generic", "typing.Generic", "NamedTuple"),
+        *("typing.NamedTuple", "TypedDict", "typing.TypedDict", "Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"),
+        *("enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"),
+    }
+)
+_DYNAMIC_CALLS = frozenset({"globals", "vars", "locals", "eval", "exec", "__import__", "import_module"})
+_DYNAMIC_ATTRIBUTES = frozenset({"__dict__", "__getattribute__", "import_module"})
+_BY_NAME = frozenset({"getattr", "hasattr", "setattr", "delattr"})
+
+
+def digest(text: str | bytes) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text).hexdigest()[:20]
+
+
+def _dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and (outer := _dotted(node.value)):
+        return f"{outer}.{node.attr}"
+    return None
+
+
+def _node_names(node: ast.AST, found: set[str]) -> None:
+    """The names one node refers to (not its children's)."""
+    if isinstance(node, ast.Name):
+        found.add(node.id)
+        if node.id in _DYNAMIC_CALLS:
+            found.add(DYNAMIC)
+    elif isinstance(node, ast.Attribute):
+        found.add(node.attr)
+        if node.attr in _DYNAMIC_ATTRIBUTES:
+            found.add(DYNAMIC)
+    elif isinstance(node, ast.alias):
+        found.update(node.name.split("."))
+    elif isinstance(node, ast.ImportFrom):
+        found.update((node.module or "").split("."))
+        if any(alias.name == "*" for alias in node.names):
+            found.add(DYNAMIC)
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _BY_NAME:
+        name = node.args[1] if len(node.args) > 1 else None
+        if isinstance(name, ast.Constant) and isinstance(name.value, str):
+            found.add(name.value)
+        else:
+            found.add(DYNAMIC)
+
+
+def names_in(nodes: Iterable[ast.AST]) -> set[str]:
+    """The names the code refers to, all of it: variables, attributes, imported names;
+    `getattr(x, "a")` counts as `a`; DYNAMIC where it reaches names it does not spell."""
+    found: set[str] = set()
+    for top in nodes:
+        for node in ast.walk(top):
+            _node_names(node, found)
+    found.discard("")
+    return found
+
+
+def executed_names(statement: ast.stmt) -> set[str]:
+    """The names a statement refers to when it runs (see `_executed`)."""
+    found: set[str] = set()
+    for node in _executed(statement):
+        _node_names(node, found)
+    found.discard("")
+    return found
+
+
+def _executed(node: ast.AST) -> Iterator[ast.AST]:
+    """The nodes a statement evaluates when it runs: a function's body and a lambda's are left out."""
+    if isinstance(node, _Def | ast.Lambda):
+        parts = [*node.decorator_list, node.returns] if isinstance(node, _Def) else []
+        for part in [*parts, *_signature(node.args)]:
+            if part is not None:
+                yield from _executed(part)
+        return
+    yield node
+    for child in ast.iter_child_nodes(node):
+        yield from _executed(child)
+
+
+def _signature(arguments: ast.arguments) -> list[ast.expr]:
+    every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
+    annotations = [argument.annotation for argument in every if argument is not None and argument.annotation]
+    return [*arguments.defaults, *(value for value in arguments.kw_defaults if value is not None), *annotations]
+
+
+def _calls(node: ast.AST) -> bool:
+    """Whether running the statement calls something that is not a plain value's constructor (or awaits)."""
+    for inner in _executed(node):
+        if isinstance(inner, ast.Await | ast.Yield | ast.YieldFrom):
+            return True
+        if isinstance(inner, ast.Call) and _dotted(inner.func) not in _PURE_CALLS:
+            return True
+    return False
+
+
+def _bound(target: ast.expr) -> set[str] | None:
+    """The names an assignment target binds; None for a target that changes another object."""
+    if isinstance(target, ast.Name):
+        return {target.id}
+    if isinstance(target, ast.Starred):
+        return _bound(target.value)
+    if isinstance(target, ast.Tuple | ast.List):
+        found: set[str] = set()
+        for element in target.elts:
+            inner = _bound(element)
+            if inner is None:
+                return None
+            found |= inner
+        return found
+    return None
+
+
+@dataclass(frozen=True)
+class Statement:
+    binds: frozenset[str]
+    refers: frozenset[str]
+    effects: bool
+    text: str  # its code, function bodies left out
+    imports: tuple[tuple[str, int], ...] = ()  # (module, relative level) of an import
+
+
+@dataclass(frozen=True)
+class ModuleCode:
+    whole: str  # the file's bytes
+    functions: dict[str, str]  # qualified name -> its `def` (decorators, signature, body, nested code)
+    names: dict[str, frozenset[str]]  # qualified name -> the names its `def` refers to, and its own scopes'
+    classes: dict[str, str]  # qualified name -> its statement (methods' bodies left out)
+    methods: dict[str, tuple[str, ...]]  # class qualified name -> its methods' qualified names
+    statements: tuple[Statement, ...]  # the module's own, in order
+    parsed: bool = True
+
+    @property
+    def binds(self) -> dict[str, str]:
+        """Each name the module binds, and the code of the statements binding it, in order; a
+        statement also counts how often each name it refers to was bound before it (an order)."""
+        order: dict[str, list[str]] = {}
+        counts: dict[str, int] = {}
+        for statement in self.statements:
+            text = _with_order(statement, counts)
+            for name in statement.binds:
+                order.setdefault(name, []).append(text)
+            for name in statement.binds:
+                counts[name] = counts.get(name, 0) + 1
+        return {name: digest("\0".join(texts)) for name, texts in order.items()}
+
+    @property
+    def effects_any(self) -> bool:
+        return any(statement.effects for statement in self.statements) or not self.parsed
+
+    @property
+    def effects(self) -> str:
+        """The statements with effects, in order (each with how often the names it refers to were bound before it)."""
+        counts: dict[str, int] = {}
+        texts = []
+        for statement in self.statements:
+            if statement.effects:
+                texts.append(_with_order(statement, counts))
+            for name in statement.binds:
+                counts[name] = counts.get(name, 0) + 1
+        return digest("\0".join(texts)) if self.parsed else self.whole
+
+    def code(self, qualname: str) -> str:
+        """The code of `qualname`: a function's, or a class statement's; for a lambda or a
+        comprehension, its function's; "" for a name the file no longer has."""
+        name = qualname
+        while name and name != "<module>":
+            if name in self.functions:
+                return self.functions[name]
+            if name in self.classes:
+                return self.classes[name]
+            name = name.rpartition(".")[0].removesuffix(".<locals>")
+        return ""
+
+    def holder(self, qualname: str) -> str | None:
+        """The function or class `qualname` belongs to in this file, or None."""
+        name = qualname
+        while name and name != "<module>":
+            if name in self.functions or name in self.classes:
+                return name
+            name = name.rpartition(".")[0].removesuffix(".<locals>")
+        return None
+
+
+def _with_order(statement: Statement, counts: dict[str, int]) -> str:
+    before = sorted(f"{name}={counts[name]}" for name in statement.refers if name in counts)
+    return statement.text + "\0" + ",".join(before)
+
+
+class _Reader:
+    """One pass over a module: its functions and classes by qualified name, and its statements."""
+
+    def __init__(self) -> None:
+        self.functions: dict[str, str] = {}
+        self.names: dict[str, frozenset[str]] = {}
+        self.classes: dict[str, str] = {}
+        self.methods: dict[str, list[str]] = {}
+
+    def collect(self, node: ast.AST, scope: list[str]) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, _Def | ast.ClassDef):
+                qualname = ".".join([*scope, child.name])
+                if isinstance(child, ast.ClassDef):
+                    self.classes[qualname] = digest(ast.dump(_stubbed(child)))
+                    self.methods[qualname] = [
+                        f"{qualname}.{item.name}" for item in child.body if isinstance(item, _Def)
+                    ]
+                    self.names[qualname] = frozenset(names_in([_stubbed(child)]) | set(scope))
+                    self.collect(child, [*scope, child.name])
+                else:
+                    self.functions.setdefault(qualname, digest(ast.dump(child)))
+                    self.names[qualname] = frozenset(names_in([child]) | set(scope) - {"<locals>"})
+                    self.collect(child, [*scope, child.name, "<locals>"])
+            else:
+                self.collect(child, scope)
+
+
+class _Stub(ast.NodeTransformer):
+    def visit_FunctionDef(self, node: ast.AST) -> ast.AST:
+        self.generic_visit(node)
+        node.body = [ast.Expr(ast.Constant(...))]
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+
+def _stubbed(node: ast.AST) -> ast.AST:
+    """A copy of `node` with every function's body left out (its decorators and signature kept)."""
+    return _Stub().visit(copy.deepcopy(node))
+
+
+def _decorator_name(decorator: ast.expr) -> str:
+    return _dotted(decorator.func if isinstance(decorator, ast.Call) else decorator) or ""
+
+
+def _plain_decorators(node: _Def, in_class: str | None) -> bool:
+    """A test's marks, or a method's property, static or class wrapper: nothing runs but the wrapping."""
+    for decorator in node.decorator_list:
+        name = _decorator_name(decorator)
+        if name.startswith(("pytest.mark.", "mark.")) and (node.name.startswith("test") or in_class):
+            continue
+        if in_class and (name in _PURE_DECORATORS or name.endswith(_ACCESSORS)) and not isinstance(decorator, ast.Call):
+            continue
+        return False
+    return True
+
+
+def _class_effects(node: ast.ClassDef, plain_classes: frozenset[str]) -> bool:
+    if node.decorator_list or node.keywords:
+        return True
+    for base in node.bases:
+        base = base.value if isinstance(base, ast.Subscript) else base
+        name = _dotted(base)
+        if name is None or (name not in _PLAIN_BASES and name.rpartition(".")[2] not in plain_classes):
+            return True
+    return any(_effects(item, node.name, plain_classes) for item in node.body)
+
+
+# Names pytest reads from a module itself (hooks, plugins, marks, what to leave out): binding one acts.
+_PYTEST_NAMES = ("pytest", "collect_ignore")
+
+
+def _effects(node: ast.stmt, in_class: str | None = None, plain_classes: frozenset[str] = frozenset()) -> bool:
+    importing = isinstance(node, ast.Import | ast.ImportFrom)
+    if in_class is None and not importing and any(name.startswith(_PYTEST_NAMES) for name in _binds(node)):
+        return True
+    if isinstance(node, _Def):
+        signature = [*_signature(node.args), *([node.returns] if node.returns else [])]
+        return not _plain_decorators(node, in_class) or any(_calls(part) for part in signature)
+    if isinstance(node, ast.ClassDef):
+        return _class_effects(node, plain_classes)
+    if isinstance(node, ast.Assign):
+        return any(_bound(target) is None for target in node.targets) or _calls(node.value)
+    if isinstance(node, ast.AnnAssign | ast.AugAssign):
+        return _bound(node.target) is None or _calls(node)
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        return any(alias.name == "*" for alias in node.names)
+    if isinstance(node, ast.Expr):
+        return _calls(node)
+    if isinstance(node, ast.If | ast.Try | ast.TryStar):
+        children = [*node.body, *node.orelse, *getattr(node, "finalbody", [])]
+        children += [item for handler in getattr(node, "handlers", []) for item in handler.body]
+        tests = [node.test] if isinstance(node, ast.If) else [h.type for h in node.handlers if h.type]
+        return any(_calls(test) for test in tests) or any(
+            _effects(child, in_class, plain_classes) for child in children
+        )
+    if isinstance(node, ast.Delete):
+        return any(_bound(target) is None for target in node.targets)
+    if isinstance(node, ast.Assert):
+        return _calls(node)
+    if isinstance(node, ast.Pass | ast.Global | ast.Nonlocal):
+        return False
+    return not (hasattr(ast, "TypeAlias") and isinstance(node, ast.TypeAlias))  # with, for, while, match, …
+
+
+def _binds(node: ast.stmt) -> set[str]:
+    if isinstance(node, _Def | ast.ClassDef):
+        found = {node.name}
+        if isinstance(node, ast.ClassDef):
+            found |= {name for item in node.body for name in _binds(item)}
+        return found
+    if isinstance(node, ast.Assign):
+        return {name for target in node.targets for name in (_bound(target) or ())}
+    if isinstance(node, ast.AnnAssign | ast.AugAssign):
+        return _bound(node.target) or set()
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        return {(alias.asname or alias.name).partition(".")[0] for alias in node.names if alias.name != "*"}
+    if isinstance(node, ast.Delete):
+        return {name for target in node.targets for name in (_bound(target) or ())}
+    if hasattr(ast, "TypeAlias") and isinstance(node, ast.TypeAlias):
+        return {node.name.id}
+    found: set[str] = set()
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.stmt):
+            found |= _binds(child)
+        elif isinstance(child, ast.ExceptHandler):
+            found |= {child.name} if child.name else set()
+            found |= {name for item in child.body for name in _binds(item)}
+        else:
+            stored = (inner for inner in ast.walk(child) if isinstance(inner, ast.Name))
+            found |= {inner.id for inner in stored if isinstance(inner.ctx, ast.Store)}
+    return found
+
+
+def _imports(node: ast.stmt) -> tuple[tuple[str, int], ...]:
+    if isinstance(node, ast.Import):
+        return tuple((alias.name, 0) for alias in node.names)
+    if isinstance(node, ast.ImportFrom):
+        base = node.module or ""
+        return tuple((f"{base}.{alias.name}" if base else alias.name, node.level) for alias in node.names)
+    return tuple(
+        entry for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt) for entry in _imports(child)
+    )
+
+
+def _plain_classes(tree: ast.Module) -> set[str]:
+    """The module's classes that define no `__init_subclass__` and take no metaclass: a class
+    statement deriving from one of them (by name) runs nothing of the project's own."""
+    return {
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef)
+        and not node.keywords
+        and not any(isinstance(item, _Def) and item.name == "__init_subclass__" for item in node.body)
+    }
+
+
+def parse_module(source: bytes, plain_classes: frozenset[str] | None = None) -> ModuleCode:
+    """`source`'s code; `plain_classes`: the project's classes a class statement may derive from and
+    stay a plain binding (by default this file's own)."""
+    whole = digest(source)
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return ModuleCode(whole, {}, {}, {}, {}, (), parsed=False)
+    plain = frozenset(_plain_classes(tree)) if plain_classes is None else plain_classes
+    reader = _Reader()
+    reader.collect(tree, [])
+    statements = []
+    for node in tree.body:
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # a docstring
+        importing = isinstance(node, ast.Import | ast.ImportFrom)
+        refers = frozenset(names_in([node]) if importing else executed_names(node))
+        statements.append(
+            Statement(
+                frozenset(_binds(node)),
+                refers,
+                _effects(node, None, plain),
+                ast.dump(_stubbed(node)),
+                _imports(node),
+            )
+        )
+    methods = {name: tuple(found) for name, found in reader.methods.items()}
+    return ModuleCode(whole, reader.functions, reader.names, reader.classes, methods, tuple(statements))
+
+
+def plain_classes_of(sources: Iterable[bytes]) -> frozenset[str]:
+    """The plain classes (see `_plain_classes`) of every file given, by name."""
+    found: set[str] = set()
+    for source in sources:
+        try:
+            found |= _plain_classes(ast.parse(source))
+        except (SyntaxError, ValueError):
+            continue
+    return frozenset(found)

@@ -1,0 +1,32 @@
+"""A whole run taken from the store, pytest never started: when the request is the same and nothing
+the stored run stood on changed (its key, what collecting read, every test's evidence unmutated and
+under every mutant, the project's module-level code), its results stand whole."""
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from mutcheck.reuse.decide import Decider
+from mutcheck.reuse.module_code import digest
+from mutcheck.reuse.project_code import ProjectCode
+from mutcheck.reuse.store import Store
+from mutcheck.reuse.today import FileDigests, ProjectFiles, Today, project_reader
+from mutcheck.sandbox.scratch import project_files
+
+
+def request_digest(facts: dict[str, Any]) -> str:
+    """What a run's results depend on besides its key and evidence: which mutants, how reported."""
+    return digest(json.dumps(facts, sort_keys=True, default=str))
+
+
+def stored_whole(store: Store, root: Path, key: dict[str, str], request: str) -> tuple[dict[str, Any], int] | None:
+    """The stored run's results document and how many mutants it chose, when it stands whole today; None otherwise."""
+    if store.whole is None or store.damaged:
+        return None
+    files = ProjectFiles(root, {path.as_posix(): None for path in project_files(root)})
+    code = ProjectCode(project_reader(files), {}, store.modules, frozenset(store.loaded))
+    today = Today(files, dict(os.environ), FileDigests(store.files), code)
+    if Decider(store, today, key).whole(request):
+        return None
+    return store.whole.results, store.whole.chosen

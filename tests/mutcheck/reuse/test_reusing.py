@@ -1,0 +1,172 @@
+"""Reuse end to end, test by test: what runs again after each kind of change to the project's own
+code, and why (`reuse.ran`); the run's key; --fresh; --bail; a damaged store; a test that forges it."""
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mutcheck.core.exit_code import ExitCode
+from mutcheck.reuse.store import store_path
+from tests.mutcheck.cli_runs import mutant, run
+from tests.mutcheck.reuse.reuse_project import both, clamps, make, verdicts, write
+
+TWO_FILES = {
+    "tests/test_clamps.py": clamps("15"),
+    "tests/test_small.py": "from pkg.core import limit\n\n\ndef test_small():\n    assert limit(3, 10) == 3\n",
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = make(tmp_path / "project", TWO_FILES)
+    code, output, data = run(root)
+    assert code in (ExitCode.OK, ExitCode.EXPECTATION_FAILED), output
+    assert all(entry["reuse"]["changed"] == ["not-stored"] for entry in data["mutants"])
+    return root
+
+
+def ran(data: dict, mutant_id: str) -> dict[str, list[str]]:
+    return mutant(data, mutant_id)["reuse"]["ran"]
+
+
+def edit(root: Path, name: str, old: str, new: str) -> None:
+    path = root / name
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
+def test_a_function_body_runs_again_only_the_tests_that_ran_it(project):
+    edit(project, "src/pkg/core.py", "return value * 2", "doubled = value * 2\n    return doubled")
+    reusing, fresh = both(project)
+    assert verdicts(reusing) == verdicts(fresh)
+    assert ran(reusing, "OTHER") == {"tests/test_other.py::test_double": ["code:src/pkg/core.py::double"]}
+    assert mutant(reusing, "M")["reuse"]["reused"]  # neither clamp test runs `double`
+
+
+def test_a_conftest_hook_changes_what_collecting_stands_on(project):
+    write(project, {"tests/conftest.py": "def pytest_collection_modifyitems(items):\n    items.reverse()\n"})
+    reusing, fresh = both(project)
+    assert verdicts(reusing) == verdicts(fresh)
+    assert not any(entry["reuse"]["kept"] for entry in reusing["mutants"])
+
+
+def test_a_new_test_reaching_a_mutant_runs_alone_under_it(project):
+    above = "from pkg.core import limit\n\n\ndef test_above():\n    assert limit(12, 10) == 10\n"
+    write(project, {"tests/test_more.py": above})
+    reusing, fresh = both(project)
+    assert verdicts(reusing) == verdicts(fresh)
+    assert ran(reusing, "M") == {"tests/test_more.py::test_above": ["not-stored"]}
+    assert mutant(reusing, "M")["reuse"]["kept"] == 2
+
+
+def test_a_module_constant_runs_again_the_tests_whose_code_names_it(project):
+    write(project, {"src/pkg/bounds.py": "CAP = 10\n", "tests/test_cap.py": clamps("15", "from pkg.bounds import CAP")})
+    both(project)
+    edit(project, "src/pkg/bounds.py", "CAP = 10", "CAP = 11")
+    edit(project, "tests/test_cap.py", "limit(value, 10) == min(value, 10)", "limit(value, CAP) == min(value, CAP)")
+    reusing, fresh = both(project)
+    assert verdicts(reusing) == verdicts(fresh)
+    assert set(ran(reusing, "M")) == {"tests/test_cap.py::test_clamps"}
+    edit(project, "src/pkg/bounds.py", "CAP = 11", "CAP = 12")  # a binding alone: the test that names it
+    reusing, fresh = both(project)
+    assert verdicts(reusing) == verdicts(fresh)
+    assert ran(reusing, "M") == {"tests/test_cap.py::test_clamps": ["name:CAP"]}
+
+
+def test_a_statement_with_effects_runs_again_every_test_of_a_process_that_loaded_it(project):
+    write(project, {"src/pkg/registry.py": "import os\n\nos.environ.setdefault('PKG_MODE', 'a')\n"})
+    edit(project, "src/pkg/__init__.py", "", "from pkg import registry\n")
+    both(project)
+    edit(project, "src/pkg/registry.py", "'a'", "'b'")
+    reusing, fresh = both(project)
+    assert verdicts(reusing) == verdicts(fresh)
+    assert all("effects:src/pkg/registry.py" in entry["reuse"]["changed"] for entry in reusing["mutants"])
+
+
+def test_a_dependency_version_is_in_the_key(project, tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    (site / "somedependency-1.0.dist-info").mkdir(parents=True)
+    monkeypatch.syspath_prepend(str(site))
+    both(project)
+    (site / "somedependency-1.0.dist-info").rename(site / "somedependency-1.1.dist-info")
+    reusing, _ = both(project)
+    assert all(entry["reuse"]["changed"] == ["key:packages"] for entry in reusing["mutants"])
+
+
+def test_the_time_limits_are_in_the_key(project):
+    code, output, data = run(project, "--timeout-constant", "6")
+    assert code in (ExitCode.OK, ExitCode.EXPECTATION_FAILED), output
+    assert all(entry["reuse"]["changed"] == ["key:settings"] for entry in data["mutants"])
+
+
+def test_fresh_reuses_nothing_and_says_nothing_of_reuse_but_still_keeps_its_outcomes(project):
+    data = run(project, "--fresh")[2]
+    assert all(entry.get("reuse") is None for entry in data["mutants"]) and data["summary"]["reused"] == 0
+    data = run(project)[2]
+    assert all(entry["reuse"]["reused"] for entry in data["mutants"])
+
+
+def test_fresh_never_reads_the_store(project):
+    store = store_path(project, None, None)
+    store.write_text("{" * 100000)
+    code, output, _ = run(project, "--fresh")
+    assert "warning" not in output and code in (ExitCode.OK, ExitCode.EXPECTATION_FAILED)
+    assert json.loads(store.read_text())["format"] == "mutcheck-reuse"  # and it wrote a sound one
+
+
+def test_under_bail_a_reused_kill_stops_the_run_as_a_run_of_all_would(tmp_path):
+    files = {**TWO_FILES, "tests/test_above.py": clamps("20")}
+    root = make(tmp_path / "project", files)
+    first = run(root, "--bail", "--fresh")[2]
+    killers = mutant(first, "M")["killers"]
+    edit(root, "tests/test_small.py", "limit(3, 10) == 3", "limit(4, 10) == 4")  # runs before the killers
+    reusing = run(root, "--bail")[2]
+    fresh = run(root, "--bail", "--fresh")[2]
+    assert verdicts(reusing) == verdicts(fresh) and mutant(reusing, "M")["killers"] == killers
+    assert mutant(reusing, "M")["outcomes"] == mutant(fresh, "M")["outcomes"]  # after the first kill, none ran
+    assert mutant(reusing, "M")["reuse"]["kept"] >= 1
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda text: text[: len(text) // 2], id="truncated"),
+        pytest.param(lambda text: "[" * 50000 + "]" * 50000, id="nested-too-deep"),
+        pytest.param(lambda text: text.replace('"failed"', "7", 1).replace('"passed"', "7", 1), id="wrong-types"),
+        pytest.param(lambda text: text.replace('"sets":[[', '"sets":[[99999,', 1), id="out-of-range"),
+    ],
+)
+def test_a_damaged_store_is_one_warning_and_a_fresh_run(project, damage):
+    store = store_path(project, None, None)
+    store.write_text(damage(store.read_text(encoding="utf-8")), encoding="utf-8")
+    code, output, data = run(project)
+    assert code in (ExitCode.OK, ExitCode.EXPECTATION_FAILED), output
+    assert output.count("warning: the reuse store was not used") == 1 and "Traceback" not in output
+    assert all(entry["reuse"]["changed"] == ["not-stored"] for entry in data["mutants"])
+    code, _, data = run(project)  # the run wrote a sound store again
+    assert all(entry["reuse"]["reused"] for entry in data["mutants"])
+
+
+def test_a_test_that_writes_the_store_cannot_make_the_next_run_reuse_what_it_wrote(project):
+    """The hostile test forges outcomes that say M survived, and plants a file of its own."""
+    hostile = textwrap.dedent(
+        """\
+        import os, pathlib
+
+        def test_forges_the_store():
+            folder = pathlib.Path(os.environ["XDG_CACHE_HOME"]) / "mutcheck" / "reuse"
+            for path in folder.glob("*.json"):
+                path.write_text(path.read_text().replace('"failed"', '"passed"'))
+            (folder / "planted.json").write_text("{}")
+        """
+    )
+    write(project, {"tests/test_hostile.py": hostile})
+    reusing, _ = both(project)
+    assert mutant(reusing, "M")["verdict"] == "killed"
+    store = store_path(project, None, None)
+    assert not (store.parent / "planted.json").exists()
+    data = run(project)[2]
+    assert mutant(data, "M")["verdict"] == "killed"
