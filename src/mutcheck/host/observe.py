@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from mutcheck.host.wire import Seen
+from mutcheck.sandbox.scratch import CACHE_FOLDERS
 
 COLLECTION = "collection"
 _WRITING = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
@@ -52,10 +53,16 @@ def _path(value: object) -> str | None:
         return None
 
 
+def fixture_key(name: str) -> str:
+    return f"fixture:{name}"
+
+
 class Sink:
-    def __init__(self, key: str, allowed: Iterable[str]) -> None:
+    def __init__(self, key: str, fixtures: Iterable[str]) -> None:
         self.key = key
-        self.allowed = {key, COLLECTION, *allowed}  # whose writes this sink's reads may follow
+        self.fixtures = set(fixtures)  # the shared fixtures of the test in force
+        # whose writes this sink's reads may follow: its own, collecting's, and those fixtures'
+        self.allowed = {key, COLLECTION, *map(fixture_key, self.fixtures)}
         self.seen = Seen()
 
 
@@ -69,9 +76,10 @@ class Observer:
         self.modules = set(sys.modules)
 
     # -- sinks ------------------------------------------------------------------------------
-    def begin(self, key: str, allowed: Iterable[str] = ()) -> None:
+    def begin(self, key: str, fixtures: Iterable[str] = ()) -> None:
+        """A sink in force from now on; `fixtures`: the names of the test's fixtures (see `Sink`)."""
         self._imports()  # what the outer sink imported so far is its own
-        sink = Sink(key, allowed)
+        sink = Sink(key, fixtures)
         self.stack.append(sink)
         self.sink = sink
 
@@ -89,7 +97,7 @@ class Observer:
         for name in modules.keys() - self.modules:
             filename = getattr(modules[name], "__file__", None)
             if isinstance(filename, str):
-                self.sink.seen.imports.add(os.path.abspath(filename))
+                self.sink.seen.imports.add(f"{name}:{os.path.abspath(filename)}")
         self.modules = set(modules)
 
     # -- records ----------------------------------------------------------------------------
@@ -99,6 +107,8 @@ class Observer:
             sink.seen.reads.add(path)
 
     def wrote(self, path: str) -> None:
+        if CACHE_FOLDERS.intersection(path.split(os.sep)):  # a tool's cache: made by the run (see `labels`)
+            return
         self.sink.seen.writes.add(path)
         self.written_by[path] = self.sink.key
         folder = os.path.dirname(path)

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import pytest
 
 from mutcheck.host.events import EventWriter
-from mutcheck.host.observe import OBSERVER, start_observing
+from mutcheck.host.observe import OBSERVER, fixture_key, start_observing
 from mutcheck.host.reach import Reach, Reached
 from mutcheck.host.wire import Seen
 
@@ -55,7 +55,7 @@ class Watch:
         """A shared fixture's setup inside the running test: what it does is the fixture's own."""
         outer = OBSERVER.sink
         outer.seen.fixtures.add(name)
-        OBSERVER.begin(f"fixture:{name}", outer.allowed)
+        OBSERVER.begin(fixture_key(name), outer.fixtures)
         if self.reach:
             self.reach.enter()
         try:

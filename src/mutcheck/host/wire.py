@@ -84,7 +84,7 @@ class Seen:
     lists: set[str] = field(default_factory=set)  # folders listed
     probes: set[str] = field(default_factory=set)  # paths whose existence or kind was asked
     env: set[str] = field(default_factory=set)  # environment variables read ("*": all of them)
-    imports: set[str] = field(default_factory=set)  # files of the modules first imported in this process
+    imports: set[str] = field(default_factory=set)  # the modules first imported in this process, "NAME:FILE"
     writes: set[str] = field(default_factory=set)  # paths written, created, removed or renamed
     unfollowed: set[str] = field(default_factory=set)  # "subprocess", "network"
     fixtures: set[str] = field(default_factory=set)  # the names of the shared fixtures it used

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 
 from mutcheck.core.outcome import DETECTING, NOT_RUN
 from mutcheck.core.reuse_words import KEY, MUTANT, NAME, NOT_STORED, TIME_LIMIT
-from mutcheck.reuse.labels import CODE, kind_of
-from mutcheck.reuse.module_code import DYNAMIC
+from mutcheck.reuse.labels import CODE, EFFECTS, REACH, REACH_FROM_MODULES, kind_of
 from mutcheck.reuse.store import Store, TestOutcome
 from mutcheck.reuse.today import Today
 
@@ -67,31 +66,47 @@ class Decider:
     def label_change(self, index: int) -> list[str]:
         if index not in self._changed:
             text, value = self.store.labels[index]
-            if self.today.value(text) != value:
-                self._changed[index] = [text]
+            kind, name = kind_of(text)
+            code = self.today.code
+            if kind == CODE:
+                path, _, qualname = name.partition("::")
+                changed = code.code_changed(path, qualname, value)
+                self._changed[index] = [text] if changed else self._names_changed(path, qualname)
+            elif kind == EFFECTS:
+                self._changed[index] = [text] if code.effects_changed(name, value) else []
+            elif kind in (REACH, REACH_FROM_MODULES):
+                self._changed[index] = []  # the set's code as a whole (see `set_change`)
             else:
-                self._changed[index] = self._names_changed(text)
+                self._changed[index] = [text] if self.today.value(text) != value else []
         return self._changed[index]
 
-    def _names_changed(self, text: str) -> list[str]:
-        """For an unchanged function: the changed module-level names its code refers to."""
-        kind, name = kind_of(text)
-        changed = self.today.code.changed_names
-        if kind != CODE or not changed:
-            return []
-        path, _, qualname = name.partition("::")
-        names = self.today.code.names(path, qualname)
-        if DYNAMIC in names:
-            return [NAME + DYNAMIC]
-        return [NAME + found for found in sorted(names & changed)]
+    def _names_changed(self, path: str, qualname: str) -> list[str]:
+        """For an unchanged function: the changed module-level bindings its code refers to."""
+        code = self.today.code
+        return [NAME + found for found in code.hits(code.names(path, qualname), path)] if code.changed_names else []
 
     def set_change(self, index: int) -> list[str]:
         if index not in self._sets:
             found: set[str] = set()
+            texts = [self.store.labels[label][0] for label in self.store.sets[index]]
             for label in self.store.sets[index]:
                 found.update(self.label_change(label))
+            if not found:
+                found.update(self._reach_change(texts))
             self._sets[index] = sorted(found)
         return self._sets[index]
+
+    def _reach_change(self, texts: list[str]) -> list[str]:
+        """Where the set's code was not watched: the changes its code reaches by name (see `project_code`)."""
+        code = self.today.code
+        marks = [kind_of(text) for text in texts if kind_of(text)[0] in (REACH, REACH_FROM_MODULES)]
+        if not marks:
+            return []
+        names = {name for kind, words in marks if kind == REACH for name in words.split()}
+        if any(kind == REACH_FROM_MODULES for kind, _ in marks):
+            names |= code.module_level_names
+        ran = [kind_of(text)[1] for text in texts if kind_of(text)[0] == CODE]
+        return [NAME + name for name in code.reach_changed(ran, names)]
 
     def common_change(self) -> list[str]:
         """What every stored outcome stands on: the key, and what collecting read."""
@@ -134,9 +149,7 @@ class Decider:
         for index in range(len(self.store.sets)):
             if changes := self.set_change(index):
                 return changes
-        if self.today.code.changed_names:
-            return [NAME + name for name in sorted(self.today.code.changed_names)]
-        return []
+        return [NAME + name for name in sorted(self.today.code.changed_names)]
 
 
 def _before_a_reused_kill(

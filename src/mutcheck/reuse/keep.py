@@ -1,7 +1,7 @@
 """What a run keeps for the next: each test's outcome under each mutant with the evidence it stood on
 (what collecting read, what the test and the fixtures it uses were seen to depend on unmutated and
-under the mutant, and, where the code was not watched, the code they could reach by name), and the
-project's modules as they were.
+under the mutant, and, where the code was not watched, a mark that the code reachable by name from
+what they ran counts: see `project_code`), and the project's modules' bytes.
 
 An outcome is not kept when what it stood on cannot be told again: a test that started a
 subprocess or used the network, one that read what another test or fixture wrote during the run, a
@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 
 from mutcheck.host.wire import Seen
 from mutcheck.reuse.decide import MutantDecision
-from mutcheck.reuse.labels import CODE, EFFECTS, Labelled, Places, label, labelled
-from mutcheck.reuse.reachable import Reachable
+from mutcheck.reuse.labels import CODE, EFFECTS, REACH, REACH_FROM_MODULES, Labelled, Places, imported, label, labelled
 from mutcheck.reuse.store import REUSABLE, Builder, MutantOutcomes, Store, TestOutcome
 from mutcheck.reuse.today import Today, file_status
 
@@ -57,17 +56,12 @@ class Keeper:
     def __init__(self, observed: Observed, today: Today) -> None:
         self.observed = observed
         self.today = today
-        self.modules = set(observed.module_names) | {
-            place
-            for seen in [observed.collection, *observed.baseline.values()]
-            for path in seen.imports
-            if (place := observed.places.place(path)) is not None
-            and place.endswith(".py")
-            and not place.startswith("/")
-        }
-        self.reachable = Reachable(today.code, self.modules)
+        # the project's Python files loaded as modules: by collecting, or first by a test
+        self.module_names = dict(observed.module_names)
+        for seen in [observed.collection, *observed.baseline.values()]:
+            self.module_names |= imported(seen, observed.places)
+        self.modules = set(self.module_names)
         self._labelled: dict[int, Labelled] = {}
-        self._closures: dict[frozenset[str], set[str]] = {}
         self.written = self._written()
 
     def _of(self, seen: Seen) -> Labelled:
@@ -117,14 +111,7 @@ class Keeper:
         labels = set(self._of(self.observed.collection).labels)
         labels |= {label(EFFECTS, path) for path in self.observed.module_names}
         if not self.observed.collection_code_watched:  # what ran at import: reachable from module-level code
-            names: set[str] = set()
-            for path in self.modules:
-                module = self.today.code.module(path)
-                for statement in module.statements if module else ():
-                    if not statement.imports:
-                        names |= statement.refers
-            code = self.reachable.closure((), names) | self.reachable.hooks()
-            labels |= {label(CODE, found) for found in code}
+            labels.add(REACH_FROM_MODULES)
         return labels
 
     def keep(self, store: Store, key: dict[str, str], reused_from: Store | None) -> tuple[Store, bool]:
@@ -132,7 +119,9 @@ class Keeper:
         and whether the run was kept whole: every test's outcome under every mutant, and the baseline."""
         observed = self.observed
         store.key, store.loaded = key, list(observed.loaded)
-        store.modules = {path: summary for path in sorted(self.modules) if (summary := self.today.code.summary(path))}
+        code = self.today.code
+        store.sources = {path: source for path in sorted(self.modules) if (source := code.source(path)) is not None}
+        store.modules = {path: self.module_names[path] for path in store.sources}
         builder = Builder(store)
         store.collection = builder.evidence(self._values(self._collection()))
         whole = True
@@ -151,16 +140,16 @@ class Keeper:
                 for test, kept in decision.reused.items():
                     evidence = builder.evidence(reused_from.evidence(kept.evidence))
                     tests[test] = TestOutcome(kept.outcome, kept.duration, kept.witness, evidence)
-            closure = set()
-            if not mutant.code_watched:
-                closure = self.reachable.closure([mutant.scope], mutant.mutated_names) | self.reachable.hooks()
+            # where its tests' code was not watched: what the mutated code and theirs reach by name counts
+            reach = set() if mutant.code_watched else {label(REACH, " ".join(sorted(mutant.mutated_names)))}
+            reach |= set() if mutant.code_watched else {label(CODE, mutant.scope)}
             fixtures = [mutant.fixtures, observed.baseline_fixtures]
             for test, outcome in mutant.outcomes.items():
                 labels, keepable = base.get(test, (set(), False))
                 if mutant.keepable and outcome in REUSABLE and keepable and test not in observed.not_kept:
                     more, keepable = self.evidence([mutant.seen[test]] if test in mutant.seen else [], fixtures)
                     if keepable:
-                        labels = labels | more | self._code_reach(labels, closure, mutant.code_watched)
+                        labels = labels | more | reach
                         evidence = builder.evidence(self._values(labels))
                         witness = mutant.witnesses.get(test)
                         tests[test] = TestOutcome(outcome, round(mutant.durations.get(test, 0.0), 4), witness, evidence)
@@ -169,12 +158,3 @@ class Keeper:
             if tests:
                 store.mutants[mutant.id] = MutantOutcomes(mutant.edit, mutant.head, tests)
         return store, whole
-
-    def _code_reach(self, labels: set[str], closure: set[str], watched: bool) -> set[str]:
-        """Where a mutant's run was not watched: the code reachable from what the test ran unmutated."""
-        if watched:
-            return set()
-        ran = frozenset(name.partition(":")[2] for name in labels if name.startswith(CODE + ":"))
-        if ran not in self._closures:
-            self._closures[ran] = {label(CODE, found) for found in self.reachable.closure(ran)}
-        return self._closures[ran] | {label(CODE, found) for found in closure}

@@ -67,7 +67,8 @@ def installed(path: Iterable[str] | None = None) -> str:
     (name and version), their path files and editable finders by their bytes (an editable install
     pointed at another checkout changes its `.pth` or its finder, not its version)."""
     parts = []
-    for folder in sys.path if path is None else path:
+    # the first folder is the running script's (or the working directory): where it runs, not what is installed
+    for folder in sys.path[1:] if path is None else path:
         try:
             entries = sorted(os.listdir(folder or "."))
         except OSError:
@@ -114,7 +115,7 @@ def config_files(root: Path, tests: Iterable[str]) -> dict[str, str]:
 def run_key(settings: OutcomeSettings, root: Path, environment: Mapping[str, str]) -> dict[str, str]:
     """The key's parts, each a digest, by name (so that a changed one can be named)."""
     return {
-        "python": digest(sys.version + sys.executable),
+        "python": digest(sys.version + sys.prefix),  # the interpreter, and the environment it runs in
         "packages": installed(),
         "mutcheck": mutcheck_itself(),
         "settings": digest(json.dumps(asdict(settings), sort_keys=True)),

@@ -1,7 +1,7 @@
 """Evidence labels: each thing a test was seen to depend on, named so that a later run can work it out
 again from what it has then. A path inside the project is relative to it; one outside, absolute;
-what the run made itself (its temporary and cache folders) and the kernel's pseudo-files are no one's
-evidence.
+what the run made itself (its temporary folder, and the caches tools fill as they run, which every run
+starts empty: `.hypothesis`, `.pytest_cache`, …) and the kernel's pseudo-files are no one's evidence.
 
     read:PATH      a file's bytes            list:PATH    a folder's entries
     probe:PATH     whether a path exists, and as a file or a folder
@@ -10,14 +10,19 @@ evidence.
                    an editable dependency's checkout, a compiled extension)
     code:PATH::NAME  a function's code (or a class statement's) in one of the project's files
     effects:PATH   a project module's statements with effects (see `module_code`)
+    reach:NAMES    where the code was not watched: all the project's code reachable by name from the
+                   code labels beside it and from NAMES (a mutant's replacement) counts
+    reach-modules  where collecting was not watched: what is reachable from module-level code counts
 """
 
 import os
 from dataclasses import dataclass, field
 
 from mutcheck.host.wire import Seen
+from mutcheck.sandbox.scratch import CACHE_FOLDERS
 
 READ, LIST, PROBE, ENV, IMPORT, CODE, EFFECTS = "read", "list", "probe", "env", "import", "code", "effects"
+REACH, REACH_FROM_MODULES = "reach", "reach-modules"
 MODULE_LEVEL = "<module>"
 _SYSTEM = ("/proc/", "/dev/", "/sys/")
 
@@ -37,16 +42,22 @@ class Places:
 
     project: str  # the copy, absolute
     run_folder: str  # the run's folder: the copy, temporary files, caches, fallback copies
+    spellings: tuple[set[str], set[str]] = field(init=False)  # each folder as given and resolved
+
+    def __post_init__(self) -> None:
+        folders = ({self.project, os.path.realpath(self.project)}, {self.run_folder, os.path.realpath(self.run_folder)})
+        object.__setattr__(self, "spellings", folders)
 
     def place(self, path: str) -> str | None:
         """`path` as a label names it: relative inside the project, absolute outside; None for what
         the run itself made or the kernel provides."""
-        for project in {self.project, os.path.realpath(self.project)}:
+        for project in self.spellings[0]:
             if path == project:
                 return "."
             if path.startswith(project + os.sep):
-                return path[len(project) + 1 :]
-        for folder in {self.run_folder, os.path.realpath(self.run_folder)}:
+                place = path[len(project) + 1 :]
+                return None if CACHE_FOLDERS.intersection(place.split(os.sep)) else place
+        for folder in self.spellings[1]:
             if path == folder or path.startswith(folder + os.sep):
                 return None
         if path.startswith(_SYSTEM):
@@ -66,6 +77,17 @@ class Labelled:
     unfollowed: set[str] = field(default_factory=set)
 
 
+def imported(seen: Seen, places: Places) -> dict[str, str]:
+    """The project's Python files `seen` imported first, by place, and their modules' names."""
+    found = {}
+    for entry in seen.imports:
+        name, _, path = entry.partition(":")
+        place = places.place(path)
+        if place is not None and place.endswith(".py") and not os.path.isabs(place):
+            found[place] = name
+    return found
+
+
 def labelled(seen: Seen, places: Places, modules: set[str]) -> Labelled:
     """`seen` as labels. `modules`: the project's Python files loaded as modules (their code is
     evidence function by function and statement by statement, not by their bytes)."""
@@ -80,8 +102,8 @@ def labelled(seen: Seen, places: Places, modules: set[str]) -> Labelled:
     for kind, paths in ((LIST, seen.layout_lists), (PROBE, seen.layout_probes)):
         found.layout |= {label(kind, place) for path in paths if (place := places.place(path)) is not None}
     found.labels |= {label(ENV, name) for name in seen.env}
-    for path in seen.imports:
-        place = places.place(path)
+    for entry in seen.imports:
+        place = places.place(entry.partition(":")[2])
         if place is None:
             continue
         found.labels.add(label(EFFECTS, place) if place in modules else label(IMPORT, place))

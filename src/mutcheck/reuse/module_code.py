@@ -9,7 +9,6 @@ nothing; a file that does not parse is one change, whole.
 
 import ast
 import builtins
-import copy
 import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -62,32 +61,30 @@ def _dotted(node: ast.expr) -> str | None:
 
 
 def _node_names(node: ast.AST, found: set[str]) -> None:
-    """The names one node refers to (not its children's)."""
+    """The names one node refers to (not its children's): a variable as "NAME", an attribute as
+    ".NAME" (of any object), a name imported from a module as "MODULE:NAME" (MODULE with a dot
+    for each level of a relative import), DYNAMIC where the code reaches names it does not spell."""
     if isinstance(node, ast.Name):
         found.add(node.id)
         if node.id in _DYNAMIC_CALLS:
             found.add(DYNAMIC)
     elif isinstance(node, ast.Attribute):
-        found.add(node.attr)
+        found.add("." + node.attr)
         if node.attr in _DYNAMIC_ATTRIBUTES:
             found.add(DYNAMIC)
-    elif isinstance(node, ast.alias):
-        found.update(node.name.split("."))
     elif isinstance(node, ast.ImportFrom):
-        found.update((node.module or "").split("."))
-        if any(alias.name == "*" for alias in node.names):
-            found.add(DYNAMIC)
+        module = "." * node.level + (node.module or "")
+        found.update(DYNAMIC if alias.name == "*" else f"{module}:{alias.name}" for alias in node.names)
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _BY_NAME:
         name = node.args[1] if len(node.args) > 1 else None
         if isinstance(name, ast.Constant) and isinstance(name.value, str):
-            found.add(name.value)
+            found.add("." + name.value)
         else:
             found.add(DYNAMIC)
 
 
 def names_in(nodes: Iterable[ast.AST]) -> set[str]:
-    """The names the code refers to, all of it: variables, attributes, imported names;
-    `getattr(x, "a")` counts as `a`; DYNAMIC where it reaches names it does not spell."""
+    """The names the code refers to, all of it (see `_node_names`); `getattr(x, "a")` counts as `.a`."""
     found: set[str] = set()
     for top in nodes:
         for node in ast.walk(top):
@@ -241,11 +238,11 @@ class _Reader:
             if isinstance(child, _Def | ast.ClassDef):
                 qualname = ".".join([*scope, child.name])
                 if isinstance(child, ast.ClassDef):
-                    self.classes[qualname] = digest(ast.dump(_stubbed(child)))
+                    self.classes[qualname] = digest(_stubbed_dump(child))
                     self.methods[qualname] = [
                         f"{qualname}.{item.name}" for item in child.body if isinstance(item, _Def)
                     ]
-                    self.names[qualname] = frozenset(names_in([_stubbed(child)]) | set(scope))
+                    self.names[qualname] = frozenset(_class_names(child) | set(scope))
                     self.collect(child, [*scope, child.name])
                 else:
                     self.functions.setdefault(qualname, digest(ast.dump(child)))
@@ -255,18 +252,39 @@ class _Reader:
                 self.collect(child, scope)
 
 
-class _Stub(ast.NodeTransformer):
-    def visit_FunctionDef(self, node: ast.AST) -> ast.AST:
-        self.generic_visit(node)
-        node.body = [ast.Expr(ast.Constant(...))]
-        return node
-
-    visit_AsyncFunctionDef = visit_FunctionDef
+_STUB = [ast.Expr(ast.Constant(...))]
 
 
-def _stubbed(node: ast.AST) -> ast.AST:
-    """A copy of `node` with every function's body left out (its decorators and signature kept)."""
-    return _Stub().visit(copy.deepcopy(node))
+def _stubbed_dump(node: ast.AST) -> str:
+    """`ast.dump(node)` with every function's body left out (its decorators and signature kept):
+    the bodies are set aside while it dumps, then put back."""
+    defs = [inner for inner in ast.walk(node) if isinstance(inner, _Def)]
+    bodies = [inner.body for inner in defs]
+    try:
+        for inner in defs:
+            inner.body = _STUB
+        return ast.dump(node)
+    finally:
+        for inner, body in zip(defs, bodies, strict=True):
+            inner.body = body
+
+
+def _class_names(node: ast.ClassDef) -> set[str]:
+    """The names a class statement refers to, its methods' bodies left out."""
+    found: set[str] = set()
+    for inner in ast.walk(node):
+        if isinstance(inner, _Def) and inner is not node:
+            found |= names_in(
+                [*inner.decorator_list, *_signature(inner.args), *([inner.returns] if inner.returns else [])]
+            )
+    defs = {id(inner) for inner in ast.walk(node) if isinstance(inner, _Def)}
+    stack: list[ast.AST] = [node]
+    while stack:
+        current = stack.pop()
+        _node_names(current, found)
+        stack += [child for child in ast.iter_child_nodes(current) if id(child) not in defs]
+    found.discard("")
+    return found
 
 
 def _decorator_name(decorator: ast.expr) -> str:
@@ -375,7 +393,7 @@ def _imports(node: ast.stmt) -> tuple[tuple[str, int], ...]:
 
 def _plain_classes(tree: ast.Module) -> set[str]:
     """The module's classes that define no `__init_subclass__` and take no metaclass: a class
-    statement deriving from one of them (by name) runs nothing of the project's own."""
+    statement deriving from one of them (by name) runs nothing of its own."""
     return {
         node.name
         for node in ast.walk(tree)
@@ -385,15 +403,16 @@ def _plain_classes(tree: ast.Module) -> set[str]:
     }
 
 
-def parse_module(source: bytes, plain_classes: frozenset[str] | None = None) -> ModuleCode:
-    """`source`'s code; `plain_classes`: the project's classes a class statement may derive from and
-    stay a plain binding (by default this file's own)."""
+def parse_module(source: bytes) -> ModuleCode:
+    """`source`'s code. A class statement deriving from a class of the same file that defines no
+    `__init_subclass__` and takes no metaclass stays a plain binding; from another file's, it has
+    effects (its creation may run that class's code)."""
     whole = digest(source)
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return ModuleCode(whole, {}, {}, {}, {}, (), parsed=False)
-    plain = frozenset(_plain_classes(tree)) if plain_classes is None else plain_classes
+    plain = frozenset(_plain_classes(tree))
     reader = _Reader()
     reader.collect(tree, [])
     statements = []
@@ -407,20 +426,9 @@ def parse_module(source: bytes, plain_classes: frozenset[str] | None = None) -> 
                 frozenset(_binds(node)),
                 refers,
                 _effects(node, None, plain),
-                ast.dump(_stubbed(node)),
+                _stubbed_dump(node),
                 _imports(node),
             )
         )
     methods = {name: tuple(found) for name, found in reader.methods.items()}
     return ModuleCode(whole, reader.functions, reader.names, reader.classes, methods, tuple(statements))
-
-
-def plain_classes_of(sources: Iterable[bytes]) -> frozenset[str]:
-    """The plain classes (see `_plain_classes`) of every file given, by name."""
-    found: set[str] = set()
-    for source in sources:
-        try:
-            found |= _plain_classes(ast.parse(source))
-        except (SyntaxError, ValueError):
-            continue
-    return frozenset(found)

@@ -1,28 +1,17 @@
-"""The project's Python modules as reuse compares them (see `module_code`), each parsed once; and,
-against a stored run, the names whose module-level binding changed (with every name bound from
-them, through the statements that refer to them: `Y = X + 1`, `from a import X as Z`) and the
-modules whose statements with effects changed (or refer to a changed name, or import a module the
-stored run had not loaded).
+"""The project's Python modules against a stored run (see `module_code`). A run keeps each module's
+bytes; the next compares only the files whose bytes changed, each parsed as it was and as it is: a
+function's code, a module's statements with effects, and the names whose module-level binding
+changed (with every name bound from them, through the statements that refer to them: `Y = X + 1`,
+`from a import X as Z`). A module's statements with effects also change when they refer to a changed
+name, import a module the stored run had not loaded, or no longer run (collecting stopped loading it).
 """
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
 
-from mutcheck.reuse.module_code import DYNAMIC, ModuleCode, digest, parse_module, plain_classes_of
+from mutcheck.reuse.module_code import DYNAMIC, ModuleCode, digest, parse_module
 
-CHANGED = "changed"
-
-
-@dataclass(frozen=True)
-class ModuleSummary:
-    """What the store keeps of one project module: enough to tell what in it changed."""
-
-    name: str  # the module's name
-    whole: str  # its bytes
-    binds: dict[str, str]  # see `ModuleCode.binds`
-    effects: str
-    plain: list[str]  # its plain classes (see `module_code`)
+GONE = ""
 
 
 def _resolved(module: str, level: int, importer: str, package: bool) -> str:
@@ -34,74 +23,99 @@ def _resolved(module: str, level: int, importer: str, package: bool) -> str:
     return f"{base}.{module}" if base else module
 
 
+def _bare(reference: str) -> str:
+    """A reference's name alone (see `module_code._node_names`): "NAME", ".NAME" or "MODULE:NAME"."""
+    return reference.rpartition(":")[2].lstrip(".")
+
+
+def _special(qualname: str) -> bool:
+    name = qualname.rpartition(".")[2]
+    return name.startswith("__") and name.endswith("__")
+
+
 class ProjectCode:
-    """Today's code of the project's modules. `read`: a module's bytes (None: gone); `names`: each
-    module file's module name; `stored`: what a stored run kept of them, with the modules it had
-    loaded (`loaded`) and the project's modules collecting had loaded then (`collected_before`) and
-    now (`collected_now`, None before collecting) — the changes are against those."""
+    """`read`: a module's bytes today (None: gone); `names`: module files' module names; `before`:
+    the stored run's bytes of each module it kept, with the modules it had loaded (`loaded`) and the
+    project's modules collecting loaded then (`collected_before`) and now (`collected_now`, None
+    before collecting)."""
 
     def __init__(
         self,
         read: Callable[[str], bytes | None],
         names: Mapping[str, str],
-        stored: Mapping[str, ModuleSummary] | None = None,
+        before: Mapping[str, bytes] | None = None,
         loaded: frozenset[str] = frozenset(),
         collected_before: frozenset[str] = frozenset(),
         collected_now: frozenset[str] | None = None,
     ) -> None:
         self.read = read
-        self.stored = dict(stored or {})
-        self.module_names = {**{path: summary.name for path, summary in self.stored.items()}, **names}
+        self.module_names = dict(names)
+        self.before = dict(before or {})
         self.loaded = loaded
         self.collected_before, self.collected_now = collected_before, collected_now
         self._sources: dict[str, bytes | None] = {}
-        self._parsed: dict[str, ModuleCode | None] = {}
+        self._parsed: dict[tuple[str, bool], ModuleCode | None] = {}
 
-    def as_it_is(self) -> "ProjectCode":
-        """Today's code compared with nothing (what a run keeps), the files read and parsed shared."""
-        plain = self.plain_classes
-        itself = ProjectCode(self.read, self.module_names, collected_now=self.collected_now)
-        itself._sources, itself._parsed = self._sources, self._parsed
-        itself.__dict__["plain_classes"] = plain
-        return itself
-
+    # -- today --------------------------------------------------------------------------------
     def source(self, path: str) -> bytes | None:
         if path not in self._sources:
             self._sources[path] = self.read(path)
         return self._sources[path]
 
-    def _unchanged(self, path: str) -> bool:
-        stored, source = self.stored.get(path), self.source(path)
-        return stored is not None and source is not None and digest(source) == stored.whole
+    def digest(self, path: str) -> str:
+        """The module's bytes today, as a label's value (GONE for none)."""
+        source = self.source(path)
+        return GONE if source is None else digest(source)
 
-    @cached_property
-    def plain_classes(self) -> frozenset[str]:
-        """The project's plain classes by name: a module unchanged since the stored run keeps its list."""
-        found: set[str] = set()
-        fresh = []
-        for path in self.module_names:
-            if self._unchanged(path):
-                found |= set(self.stored[path].plain)
-            elif (source := self.source(path)) is not None:
-                fresh.append(source)
-        return frozenset(found | plain_classes_of(fresh))
+    def module(self, path: str, earlier: bool = False) -> ModuleCode | None:
+        """The module as it is, or (`earlier`) as the stored run had it; None for none."""
+        if (path, earlier) not in self._parsed:
+            source = self.before.get(path) if earlier else self.source(path)
+            self._parsed[path, earlier] = None if source is None else parse_module(source)
+        return self._parsed[path, earlier]
 
-    def module(self, path: str) -> ModuleCode | None:
-        if path not in self._parsed:
-            source = self.source(path)
-            self._parsed[path] = None if source is None else parse_module(source, self.plain_classes)
-        return self._parsed[path]
+    def _earlier(self, path: str, value: str) -> ModuleCode | None:
+        """The module as the stored run had it, when the bytes it kept are those of `value`."""
+        source = self.before.get(path)
+        return self.module(path, earlier=True) if source is not None and digest(source) == value else None
 
-    def summary(self, path: str) -> ModuleSummary | None:
-        module = self.module(path)
-        if module is None:
-            return None
-        plain = sorted(plain_classes_of([self.source(path) or b""]))
-        return ModuleSummary(self.module_names.get(path, ""), module.whole, module.binds, module.effects, plain)
+    def _module_name(self, path: str) -> str:
+        """The module's name: as Python loaded it, or else as its path spells it."""
+        if path in self.module_names:
+            return self.module_names[path]
+        parts = path.removesuffix(".py").split("/")
+        parts = parts[1:] if parts[0] == "src" else parts
+        return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
-    def code(self, path: str, qualname: str) -> str:
-        module = self.module(path)
-        return module.code(qualname) if module else ""
+    def _resolve(self, reference: str, path: str) -> str:
+        """A variable's or an imported name's binding, as "MODULE:NAME" (see `changed_names`)."""
+        module = self._module_name(path)
+        if ":" not in reference:
+            return f"{module}:{reference}"
+        source, _, name = reference.rpartition(":")
+        level = len(source) - len(source.lstrip("."))
+        return f"{_resolved(source.lstrip('.'), level, module, path.endswith('__init__.py'))}:{name}"
+
+    def _reached(self, references: Iterable[str], path: str, changed: set[str] | frozenset[str]) -> set[str]:
+        """Which of the `changed` bindings the references of code in `path` reach: a variable by its
+        own module's binding, an imported name by the binding it imports, an attribute by any
+        module's binding of that name; DYNAMIC reaches any."""
+        bare = {entry.rpartition(":")[2] for entry in changed}
+        found = set()
+        for reference in references:
+            if reference == DYNAMIC:
+                found.add(DYNAMIC)
+            elif reference.startswith("."):
+                if reference[1:] in bare:
+                    found.add(reference[1:])
+            elif (resolved := self._resolve(reference, path)) in changed:
+                found.add(resolved)
+        return found
+
+    def hits(self, references: Iterable[str], path: str) -> list[str]:
+        """The changed bindings (see `changed_names`) that references of code in `path` reach."""
+        changed = self.changed_names
+        return sorted(self._reached(references, path, changed)) if changed else []
 
     def names(self, path: str, qualname: str) -> frozenset[str]:
         """The names `qualname`'s code refers to: its function's or class's; for code of the
@@ -115,79 +129,169 @@ class ProjectCode:
             return module.names.get(holder, frozenset())
         return frozenset(name for statement in module.statements for name in statement.refers)
 
-    # -- against the stored run ----------------------------------------------------------------
+    # -- against the stored run ---------------------------------------------------------------
     @cached_property
-    def _compared(self) -> list[str]:
-        """The modules the stored run had, and those collecting loads now that it had not."""
-        return sorted(set(self.stored) | (self.collected_now or frozenset()))
+    def changed_files(self) -> list[str]:
+        """The modules whose bytes changed, appeared (collecting loads them now) or are gone."""
+        paths = set(self.before) | (self.collected_now or frozenset())
+        return sorted(path for path in paths if self.digest(path) != digest(self.before.get(path) or b"\0gone"))
+
+    def code_changed(self, path: str, qualname: str, value: str) -> bool:
+        """Whether `qualname`'s code differs from what it was when its file's bytes were `value`."""
+        if self.digest(path) == value:
+            return False
+        earlier, now = self._earlier(path, value), self.module(path)
+        return earlier is None or now is None or earlier.code(qualname) != now.code(qualname)
+
+    @cached_property
+    def changed_names(self) -> frozenset[str]:
+        """The module-level bindings that differ from the stored run's, as "MODULE:NAME", with every
+        binding made by a statement that refers to one of them (in its module, or imported from it)."""
+        changed: set[str] = set()
+        for path in self.changed_files:
+            earlier, now = self.module(path, earlier=True), self.module(path)
+            before = earlier.binds if earlier else {}
+            today = now.binds if now else {}
+            module = self._module_name(path)
+            changed |= {f"{module}:{n}" for n in before.keys() | today.keys() if before.get(n) != today.get(n)}
+        if not changed:
+            return frozenset()
+        paths = sorted(set(self.before) | (self.collected_now or frozenset()))
+        statements = [(path, statement) for path in paths if (m := self.module(path)) for statement in m.statements]
+        growing = True
+        while growing:
+            growing = False
+            for path, statement in statements:
+                module = self._module_name(path)
+                bound = {f"{module}:{name}" for name in statement.binds}
+                if not bound <= changed and self._reached(statement.refers, path, changed):
+                    changed |= bound
+                    growing = True
+        return frozenset(changed)
+
+    def effects_changed(self, path: str, value: str) -> bool:
+        """Whether the module's statements with effects act otherwise than when its bytes were `value`."""
+        if self.collected_now is not None and path in self.collected_before and path not in self.collected_now:
+            return True  # collecting no longer loads it: its effects are gone from every process
+        changed = self.changed_names
+        if self.digest(path) == value and not changed:
+            return False
+        now = self.module(path)
+        if now is None:
+            return True
+        if self.digest(path) != value:
+            earlier = self._earlier(path, value)
+            if earlier is None or earlier.effects != now.effects:
+                return True
+            if self._new_imports(path, earlier, now):
+                return True
+        return any(statement.effects and self.hits(statement.refers, path) for statement in now.statements)
+
+    def _new_imports(self, path: str, earlier: ModuleCode, now: ModuleCode) -> bool:
+        """An import statement changed, of a module the stored run had not loaded: its module's code runs."""
+        before = earlier.binds
+        importer = self.module_names.get(path, "")
+        for statement in now.statements:
+            if not statement.imports or all(before.get(name) == now.binds.get(name) for name in statement.binds):
+                continue
+            for module, level in statement.imports:
+                name = _resolved(module, level, importer, path.endswith("__init__.py"))
+                if name not in self.loaded and name.rpartition(".")[0] not in self.loaded:
+                    return True
+        return False
 
     def appeared(self) -> list[str]:
         """The modules collecting loads now, new since the stored run, that have statements with
         effects (they run in every test's process): as `effects:` labels."""
-        new = (self.collected_now or frozenset()) - set(self.stored)
+        new = (self.collected_now or frozenset()) - set(self.before)
         return [f"effects:{path}" for path in sorted(new) if (module := self.module(path)) and module.effects_any]
 
-    def _today_binds(self, path: str) -> dict[str, str]:
-        if self._unchanged(path) and self.plain_classes == self._stored_plain:
-            return self.stored[path].binds
-        module = self.module(path)
-        return module.binds if module else {}
+    # -- code reached by name, where it was not watched ---------------------------------------------
+    @cached_property
+    def _index(self) -> tuple[dict[str, set[str]], set[str]]:
+        """Over today's modules: each function by its own name ("PATH::QUALNAME"; a class's name
+        brings its special methods, which Python calls without their names), and pytest's hooks."""
+        by_name: dict[str, set[str]] = {}
+        hooks: set[str] = set()
+        for path in sorted(set(self.before) | set(self.module_names) | (self.collected_now or frozenset())):
+            module = self.module(path)
+            for qualname in module.functions if module else ():
+                own = qualname.rpartition(".")[2]
+                by_name.setdefault(own, set()).add(f"{path}::{qualname}")
+                if own.startswith("pytest_") and "." not in qualname:
+                    hooks.add(own)
+            for qualname, methods in module.methods.items() if module else ():
+                special = {f"{path}::{method}" for method in methods if _special(method)}
+                by_name.setdefault(qualname.rpartition(".")[2], set()).update(special)
+        return by_name, hooks
 
     @cached_property
-    def _stored_plain(self) -> frozenset[str]:
-        return frozenset(name for summary in self.stored.values() for name in summary.plain)
-
-    @cached_property
-    def changed_names(self) -> frozenset[str]:
-        """The names bound differently at module level than in the stored run, anywhere in the
-        project, with every name bound by a statement that refers to one of them."""
+    def reaching_changes(self) -> frozenset[str]:
+        """The names that lead, by name, to code that changed: the own name of each function whose code
+        changed or refers to a changed binding (a special method's class's too), then the name of
+        every function whose code refers to one of those (and of every function that reaches names
+        it does not spell)."""
         changed: set[str] = set()
-        for path, summary in self.stored.items():
-            today = self._today_binds(path)
-            changed |= {
-                name for name in summary.binds.keys() | today.keys() if summary.binds.get(name) != today.get(name)
-            }
+        for path in self.changed_files:
+            value = digest(self.before[path]) if path in self.before else "\0gone"
+            for module in (self.module(path), self.module(path, earlier=True)):
+                for qualname in module.functions if module else ():
+                    if self.code_changed(path, qualname, value):
+                        changed |= self._own_names(qualname)
+        by_name, _ = self._index
+        if self.changed_names:
+            for labels in by_name.values():
+                for label in labels:
+                    path, _, qualname = label.partition("::")
+                    if self.hits(self.names(path, qualname), path):
+                        changed |= self._own_names(qualname)
         if not changed:
             return frozenset()
-        statements = [
-            statement for path in self.stored if (module := self.module(path)) for statement in module.statements
-        ]
-        growing = True
-        while growing:
-            growing = False
-            for statement in statements:
-                if statement.refers & changed and not statement.binds <= changed:
-                    changed |= statement.binds
-                    growing = True
-        return frozenset(changed)
+        referrers: dict[str, set[str]] = {}
+        for name, labels in by_name.items():
+            for label in labels:
+                path, _, qualname = label.partition("::")
+                for referred in self.names(path, qualname):
+                    referrers.setdefault(_bare(referred) if referred != DYNAMIC else DYNAMIC, set()).add(name)
+        reaching = changed | referrers.get(DYNAMIC, set())
+        pending = list(reaching)
+        while pending:
+            for name in referrers.get(pending.pop(), ()):
+                if name not in reaching:
+                    reaching.add(name)
+                    pending.append(name)
+        return frozenset(reaching)
 
-    def effects(self, path: str) -> str:
-        """Today's digest of the module's statements with effects, or CHANGED (see the module doc)."""
-        module = self.module(path)
-        if module is None:
-            return ""
-        if self.collected_now is not None and path in self.collected_before and path not in self.collected_now:
-            return CHANGED  # collecting no longer loads it: its effects are gone from every process
-        stored = self.stored.get(path)
-        if stored is None or (
-            self._unchanged(path) and self.plain_classes == self._stored_plain and not self.changed_names
-        ):
-            return module.effects
-        changed = self.changed_names
-        for statement in module.statements:
-            if statement.effects and (statement.refers & changed or (DYNAMIC in statement.refers and changed)):
-                return CHANGED
-            new_import = statement.binds and {
-                name for name in statement.binds if stored.binds.get(name) != module.binds.get(name)
-            }
-            if new_import and statement.imports and not self._loaded(statement.imports, path):
-                return CHANGED
-        return module.effects
+    @staticmethod
+    def _own_names(qualname: str) -> set[str]:
+        """A function's own name; a special method's class's too (Python calls it by the class)."""
+        parts = qualname.split(".")
+        return {parts[-1], *(parts[-2:-1] if _special(qualname) else [])}
 
-    def _loaded(self, imports: tuple[tuple[str, int], ...], path: str) -> bool:
-        importer = self.module_names.get(path, "")
-        for module, level in imports:
-            name = _resolved(module, level, importer, path.endswith("__init__.py"))
-            if name not in self.loaded and name.rpartition(".")[0] not in self.loaded:
-                return False
-        return True
+    @cached_property
+    def module_level_names(self) -> frozenset[str]:
+        """The names the modules' own statements refer to (imports apart): what ran at import refers to them."""
+        return frozenset(
+            _bare(name) if name != DYNAMIC else DYNAMIC
+            for path in sorted(self.before)
+            if (module := self.module(path))
+            for statement in module.statements
+            if not statement.imports
+            for name in statement.refers
+        )
+
+    def reach_changed(self, code: Iterable[str], names: Iterable[str]) -> list[str]:
+        """Where the code a test ran under a mutant was not watched: the changed names reachable by
+        name from the code it ran unmutated (`code`, "PATH::QUALNAME"), from `names` (the mutant's
+        own), or from pytest's hooks ([] when none)."""
+        reaching = self.reaching_changes
+        if not reaching:
+            return []
+        start = set(names) | self._index[1]
+        for label in code:
+            path, _, qualname = label.partition("::")
+            # its own code counts by its own label: from here, what it refers to
+            start |= {_bare(name) if name != DYNAMIC else DYNAMIC for name in self.names(path, qualname)}
+        if DYNAMIC in start:
+            return [DYNAMIC]
+        return sorted(start & reaching)

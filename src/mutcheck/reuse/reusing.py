@@ -50,8 +50,8 @@ class Reusing:
         before = frozenset(name.removeprefix("effects:") for name, _ in collected if name.startswith("effects:"))
         code = ProjectCode(
             project_reader(files),
-            module_names,
-            stored.modules,
+            {**stored.modules, **module_names},
+            stored.sources,
             frozenset(stored.loaded),
             before,
             frozenset(module_names),
@@ -65,9 +65,6 @@ class Reusing:
 
     def keep(self, observed: Observed) -> tuple[Store, bool]:
         """The store the run leaves (its whole run left to the caller), and whether it can be taken whole."""
-        today = Today(self.today.files, self.today.environment, self.digests, self.today.code.as_it_is())
-        store = Store()
-        keeper = Keeper(observed, today)
-        store, whole = keeper.keep(store, self.request.key, self.request.store)
+        store, whole = Keeper(observed, self.today).keep(Store(), self.request.key, self.request.store)
         store.files = dict(self.digests.used)
         return store, whole

@@ -9,9 +9,11 @@ The store is data a run checks, never trusts: anything in it that is not exactly
 (truncated, nested too deep, a field of the wrong type) makes it no store at all, with one warning.
 """
 
+import base64
 import json
 import os
 import tempfile
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +22,6 @@ from typing import Any
 from mutcheck.core.outcome import ERROR, FAILED, PASSED, SKIPPED
 from mutcheck.reuse.guard import folder_lock, record_write, store_folder
 from mutcheck.reuse.module_code import digest
-from mutcheck.reuse.project_code import ModuleSummary
 from mutcheck.reuse.today import FileStatus
 
 FORMAT, VERSION = "mutcheck-reuse", 2
@@ -59,7 +60,8 @@ class Store:
     labels: list[tuple[str, str]] = field(default_factory=list)  # each label and its value then
     sets: list[list[int]] = field(default_factory=list)  # evidence sets: indices of `labels`
     collection: int | None = None  # the set every outcome stands on: what collecting was seen to read
-    modules: dict[str, ModuleSummary] = field(default_factory=dict)
+    sources: dict[str, bytes] = field(default_factory=dict)  # the project's modules as they were (see `project_code`)
+    modules: dict[str, str] = field(default_factory=dict)  # and their modules' names
     loaded: list[str] = field(default_factory=list)  # the modules loaded when collecting ended
     files: dict[str, tuple[FileStatus, str]] = field(default_factory=dict)  # see `today.FileDigests`
     mutants: dict[str, MutantOutcomes] = field(default_factory=dict)
@@ -151,11 +153,15 @@ def _fields(value: Any, names: set[str]) -> dict[str, Any]:
     return value
 
 
-def _module(value: Any) -> ModuleSummary:
-    data = _fields(value, {"name", "whole", "binds", "effects", "plain"})
-    plain = [_text(name) for name in _list(data["plain"])]
-    binds = _texts(data["binds"])
-    return ModuleSummary(_text(data["name"]), _text(data["whole"]), binds, _text(data["effects"]), plain)
+def _packed(source: bytes) -> str:
+    return base64.b64encode(zlib.compress(source)).decode()
+
+
+def _source(value: Any) -> bytes:
+    try:
+        return zlib.decompress(base64.b64decode(_text(value), validate=True))
+    except (ValueError, zlib.error) as error:
+        raise ValueError("a module's bytes") from error
 
 
 def _status(value: Any) -> tuple[FileStatus, str]:
@@ -184,7 +190,9 @@ _PARTS = {"files", "mutants", "whole"}
 
 
 def _store(data: Any) -> Store:
-    data = _fields(data, {"format", "version", "key", "labels", "sets", "collection", "modules", "loaded"} | _PARTS)
+    data = _fields(
+        data, {"format", "version", "key", "labels", "sets", "collection", "sources", "modules", "loaded"} | _PARTS
+    )
     if data["format"] != FORMAT or data["version"] != VERSION:
         raise ValueError("not a mutcheck reuse store of this version")
     labels = []
@@ -203,7 +211,8 @@ def _store(data: Any) -> Store:
         labels=labels,
         sets=sets,
         collection=collection,
-        modules={_text(path): _module(value) for path, value in _table(data["modules"]).items()},
+        sources={_text(path): _source(value) for path, value in _table(data["sources"]).items()},
+        modules=_texts(data["modules"]),
         loaded=[_text(name) for name in _list(data["loaded"])],
         files={_text(path): _status(value) for path, value in _table(data["files"]).items()},
         mutants={_text(name): _mutant(value, len(sets)) for name, value in _table(data["mutants"]).items()},
@@ -233,7 +242,10 @@ def _document(store: Store) -> dict[str, Any]:
         "labels": [list(pair) for pair in store.labels],
         "sets": store.sets,
         "collection": store.collection,
-        "modules": {path: vars(summary) for path, summary in sorted(store.modules.items())},
+        "sources": {
+            path: base64.b64encode(zlib.compress(data)).decode() for path, data in sorted(store.sources.items())
+        },
+        "modules": store.modules,
         "loaded": store.loaded,
         "files": {path: [list(status), found] for path, (status, found) in sorted(store.files.items())},
         "mutants": {
@@ -265,7 +277,6 @@ def save_store(path: Path, store: Store, carry: bool = True) -> None:
                 for name in there.mutants.keys() - store.mutants.keys():
                     builder.carry(there, name)
                 store.files = {**there.files, **store.files}
-                store.modules = {**there.modules, **store.modules}
         text = json.dumps(_document(store), separators=(",", ":"))
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".saving-", suffix=".json")
         try:

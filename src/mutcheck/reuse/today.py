@@ -1,7 +1,8 @@
 """Each label's value today (see `labels`): files and folders inside the project as the run's copy
 holds them, before any test ran (what the copy took, each file unchanged since), files outside as
-they are, the environment as this process has it, the project's code as it parses. A file's bytes
-are read once and kept by its status (device, inode, size, times; see `FileStatus`) between runs.
+they are, the environment as this process has it, the project's code by its files' bytes (what in
+them changed is told by `project_code`). A file's bytes are read once and kept by its status (device,
+inode, size, times; see `FileStatus`) between runs.
 """
 
 import os
@@ -121,11 +122,10 @@ class Today:
         kind, name = kind_of(text)
         if kind == ENV:
             return self.variable(name)
-        if kind == CODE:
-            path, _, qualname = name.partition("::")
-            return self.code.code(path, qualname)
+        if kind == CODE:  # the bytes of its file (see `project_code`)
+            return self.code.digest(name.partition("::")[0])
         if kind == EFFECTS:
-            return self.code.effects(name)
+            return self.code.digest(name)
         if kind in (READ, IMPORT):
             return self.file(name)
         if kind == LIST:

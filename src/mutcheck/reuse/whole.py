@@ -25,7 +25,7 @@ def stored_whole(store: Store, root: Path, key: dict[str, str], request: str) ->
     if store.whole is None or store.damaged:
         return None
     files = ProjectFiles(root, {path.as_posix(): None for path in project_files(root)})
-    code = ProjectCode(project_reader(files), {}, store.modules, frozenset(store.loaded))
+    code = ProjectCode(project_reader(files), store.modules, store.sources, frozenset(store.loaded))
     today = Today(files, dict(os.environ), FileDigests(store.files), code)
     if Decider(store, today, key).whole(request):
         return None

@@ -11,21 +11,11 @@ from pathlib import Path, PurePath
 
 from mutcheck.core import git
 
+# Caches that tools make and fill as they run: every run starts them empty in its copy.
+CACHE_FOLDERS = frozenset({"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", ".tox", ".nox"})
 # Never part of what the tests import, whatever git says: a repository without a .gitignore lists
 # its untracked virtual environment and caches as files to copy.
-_SKIPPED_NAMES = {
-    ".git",
-    ".hg",
-    ".svn",
-    "__pycache__",
-    ".pytest_cache",
-    ".mypy_cache",
-    ".ruff_cache",
-    ".hypothesis",
-    ".tox",
-    ".nox",
-    "node_modules",
-}
+_SKIPPED_NAMES = {".git", ".hg", ".svn", "node_modules", *CACHE_FOLDERS}
 # Every virtual environment has one at its top, whatever its name; a conda environment, the other.
 ENVIRONMENT_MARKERS = ("pyvenv.cfg", "conda-meta")
 

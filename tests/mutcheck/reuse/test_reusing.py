@@ -2,6 +2,7 @@
 code, and why (`reuse.ran`); the run's key; --fresh; --bail; a damaged store; a test that forges it."""
 
 import json
+import sys
 import textwrap
 from pathlib import Path
 
@@ -73,7 +74,7 @@ def test_a_module_constant_runs_again_the_tests_whose_code_names_it(project):
     edit(project, "src/pkg/bounds.py", "CAP = 11", "CAP = 12")  # a binding alone: the test that names it
     reusing, fresh = both(project)
     assert verdicts(reusing) == verdicts(fresh)
-    assert ran(reusing, "M") == {"tests/test_cap.py::test_clamps": ["name:CAP"]}
+    assert ran(reusing, "M") == {"tests/test_cap.py::test_clamps": ["name:test_cap:CAP"]}  # its module's CAP
 
 
 def test_a_statement_with_effects_runs_again_every_test_of_a_process_that_loaded_it(project):
@@ -89,7 +90,7 @@ def test_a_statement_with_effects_runs_again_every_test_of_a_process_that_loaded
 def test_a_dependency_version_is_in_the_key(project, tmp_path, monkeypatch):
     site = tmp_path / "site"
     (site / "somedependency-1.0.dist-info").mkdir(parents=True)
-    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(sys, "path", [*sys.path, str(site)])  # where a site folder lies, after the script's
     both(project)
     (site / "somedependency-1.0.dist-info").rename(site / "somedependency-1.1.dist-info")
     reusing, _ = both(project)

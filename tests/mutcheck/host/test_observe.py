@@ -1,0 +1,118 @@
+"""What a test process sees a test depend on: each kind of read, listing, question, variable, import,
+write and unfollowed act, recorded in the sink in force (in a process of its own: the hooks stay)."""
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+SCRIPT = """\
+import json, os, sys
+from mutcheck.host.observe import OBSERVER, start_observing
+start_observing()
+OBSERVER.begin("test:0", {{"made"}})
+{body}
+seen = OBSERVER.end()
+print(json.dumps(seen.to_json()))
+"""
+
+
+def observed(tmp_path: Path, body: str) -> dict[str, list[str]]:
+    """What the sink of `body` (run in `tmp_path`) saw."""
+    script = SCRIPT.format(body=textwrap.dedent(body))
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def test_reads_of_every_kind_are_files_by_absolute_path(tmp_path):
+    (tmp_path / "data.txt").write_text("1")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "res.txt").write_text("2")
+    seen = observed(
+        tmp_path,
+        """\
+        import importlib.resources, pathlib, sqlite3
+        open("data.txt").read()
+        pathlib.Path("data.txt").read_bytes()
+        sys.path.insert(0, os.getcwd())
+        importlib.resources.files("pkg").joinpath("res.txt").read_text()
+        sqlite3.connect("data.txt").close()
+        """,
+    )
+    assert {str(tmp_path / "data.txt"), str(tmp_path / "pkg" / "res.txt")} <= set(seen["reads"])
+
+
+def test_folders_listed_and_paths_asked_about(tmp_path):
+    (tmp_path / "folder").mkdir()
+    seen = observed(
+        tmp_path,
+        """\
+        import glob, pathlib
+        os.listdir("folder"); list(pathlib.Path("folder").iterdir()); glob.glob("folder/*.json")
+        os.path.exists("missing.txt"); pathlib.Path("folder").is_dir()
+        """,
+    )
+    assert seen["lists"] == [str(tmp_path / "folder")]
+    assert {str(tmp_path / "missing.txt"), str(tmp_path / "folder")} <= set(seen["probes"])
+
+
+def test_environment_variables_read_by_name_or_all_at_once(tmp_path):
+    seen = observed(
+        tmp_path,
+        """\
+        os.environ.get("ONE"); os.getenv("TWO"); "THREE" in os.environ; os.environb.get(b"FOUR")
+        os.environ["FIVE"] = "set, not read"
+        os.environ.pop("PYTEST_CURRENT_TEST", None)  # pytest's own
+        """,
+    )
+    assert seen["env"] == ["FOUR", "ONE", "THREE", "TWO"]
+    assert "*" in observed(tmp_path, "dict(os.environ)")["env"]
+
+
+def test_modules_first_imported_in_the_process_are_their_files(tmp_path):
+    (tmp_path / "late.py").write_text("VALUE = 1\n")
+    seen = observed(tmp_path, "sys.path.insert(0, os.getcwd())\nimport importlib\nimportlib.import_module('la' + 'te')")
+    assert f"late:{tmp_path / 'late.py'}" in seen["imports"]  # its module's name, and its file
+
+
+def test_what_a_sink_or_its_fixtures_wrote_is_no_read_but_another_s_is(tmp_path):
+    seen = observed(
+        tmp_path,
+        """\
+        open("mine.txt", "w").write("1"); open("mine.txt").read()
+        OBSERVER.begin("fixture:made", set()); open("theirs.txt", "w").write("2"); OBSERVER.end()
+        open("theirs.txt").read()
+        OBSERVER.begin("fixture:other", set()); open("other.txt", "w").write("3"); OBSERVER.end()
+        open("other.txt").read()
+        os.rename("mine.txt", "moved.txt")
+        """,
+    )
+    assert seen["reads"] == [str(tmp_path / "other.txt")]
+    assert {str(tmp_path / "mine.txt"), str(tmp_path / "moved.txt"), str(tmp_path)} <= set(seen["writes"])
+
+
+def test_subprocesses_and_the_network_are_not_followed(tmp_path):
+    seen = observed(
+        tmp_path,
+        """\
+        import socket, subprocess
+        subprocess.run([sys.executable, "-c", "pass"])
+        try:
+            socket.create_connection(("127.0.0.1", 9), timeout=0.1)
+        except OSError:
+            pass
+        """,
+    )
+    assert seen["unfollowed"] == ["network", "subprocess"]
+
+
+def test_nothing_is_recorded_outside_a_sink(tmp_path):
+    script = (
+        "import json, os\nfrom mutcheck.host.observe import OBSERVER, start_observing\nstart_observing()\n"
+        "open(os.devnull).read(); os.environ.get('X')\nOBSERVER.begin('test:0')\n"
+        "print(json.dumps(OBSERVER.end().to_json()))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == {}

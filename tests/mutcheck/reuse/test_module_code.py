@@ -1,0 +1,115 @@
+"""A module's code as reuse compares it: which statements only bind names and which have effects, the
+names a function's code refers to, and what a change of each kind changes."""
+
+import textwrap
+
+import pytest
+
+from mutcheck.reuse.module_code import DYNAMIC, parse_module
+
+
+def statements(source: str) -> list[tuple[list[str], bool]]:
+    module = parse_module(textwrap.dedent(source).encode())
+    return [(sorted(statement.binds), statement.effects) for statement in module.statements]
+
+
+@pytest.mark.parametrize(
+    ("source", "binds", "effects"),
+    [
+        ("X = 1", ["X"], False),
+        ("X, (Y, *Z) = 1, (2, 3)", ["X", "Y", "Z"], False),
+        ("T = TypeVar('T')", ["T"], False),
+        ("PATTERN = re.compile('a+')", ["PATTERN"], False),
+        ("import os", ["os"], False),
+        ("from pkg.a import b as c", ["c"], False),
+        ("def f(a=1):\n    return a", ["f"], False),
+        ("class A:\n    x = 1\n    def m(self):\n        return 1", ["A", "m", "x"], False),
+        ("class A(Exception):\n    pass", ["A"], False),
+        ("if TYPE_CHECKING:\n    from a import B", ["B"], False),
+        ("try:\n    import orjson\nexcept ImportError:\n    orjson = None", ["orjson"], False),
+        ("@pytest.mark.parametrize('x', CASES)\ndef test_x(x):\n    pass", ["test_x"], False),
+        ("register(X)", [], True),
+        ("REGISTRY['a'] = 1", [], True),
+        ("module.attribute = 1", [], True),
+        ("X = load()", ["X"], True),
+        ("from a import *", [], True),
+        ("@decorate\ndef f():\n    pass", ["f"], True),
+        ("@pytest.fixture\ndef f():\n    pass", ["f"], True),
+        ("def f(a=make()):\n    pass", ["f"], True),
+        ("@dataclass\nclass A:\n    x: int = 1", ["A", "x"], True),
+        ("class A(metaclass=Meta):\n    pass", ["A"], True),
+        ("class A(Base):\n    pass", ["A"], True),  # a base from elsewhere: its creation may run code
+        ("for name in NAMES:\n    globals()[name] = 1", ["name"], True),
+        ("with open('a') as file:\n    DATA = file.read()", ["DATA", "file"], True),
+        ("def pytest_configure(config):\n    pass", ["pytest_configure"], True),
+        ("pytestmark = pytest.mark.slow", ["pytestmark"], True),
+        ("collect_ignore = ['a.py']", ["collect_ignore"], True),
+    ],
+)
+def test_each_statement_binds_names_or_has_effects(source, binds, effects):
+    assert statements(source) == [(binds, effects)]
+
+
+def test_a_class_derived_from_a_plain_class_of_its_file_binds_only():
+    source = "class Base:\n    pass\n\n\nclass A(Base):\n    pass\n\n\nclass B(Registry):\n    pass\n"
+    assert statements(source) == [(["Base"], False), (["A"], False), (["B"], True)]
+
+
+def test_a_docstring_is_no_statement():
+    assert statements('"""The module."""\nX = 1') == [(["X"], False)]
+
+
+def test_names_imported_say_from_which_module():
+    module = parse_module(
+        b"def f():\n    from pkg.settings import VALUE\n    from . import sibling\n    return VALUE\n"
+    )
+    assert {"pkg.settings:VALUE", ".:sibling", "VALUE"} <= module.names["f"]
+
+
+def test_a_function_s_names_are_its_code_s_with_its_scopes():
+    module = parse_module(
+        textwrap.dedent(
+            """\
+            class Tracker:
+                def flush(self, limit=LIMIT):
+                    return helper(self.parts, getattr(self, "extra"))
+
+                def dynamic(self, name):
+                    return getattr(self, name)
+            """
+        ).encode()
+    )
+    # variables by name, attributes (of any object) with a dot
+    assert {"Tracker", "LIMIT", "helper", ".parts", ".extra", "self"} <= module.names["Tracker.flush"]
+    assert "flush" not in module.names["Tracker.flush"]  # its own name is no reference
+    assert DYNAMIC in module.names["Tracker.dynamic"]
+
+
+def test_code_is_compared_as_parsed_and_each_change_lands_where_it_belongs():
+    base = "X = 1\n\n\ndef f():\n    return X\n\n\ndef g():\n    return 2\n"
+    before = parse_module(base.encode())
+    comment = parse_module(base.replace("X = 1", "X = 1  # one").encode())
+    body = parse_module(base.replace("return 2", "return 3").encode())
+    binding = parse_module(base.replace("X = 1", "X = 2").encode())
+    assert (comment.functions, comment.binds, comment.effects) == (before.functions, before.binds, before.effects)
+    assert body.functions["g"] != before.functions["g"] and body.functions["f"] == before.functions["f"]
+    assert body.binds == before.binds  # a body is its function's own
+    assert binding.binds["X"] != before.binds["X"] and binding.binds["f"] == before.binds["f"]
+    assert binding.effects == before.effects
+
+
+def test_the_order_of_a_binding_and_an_effect_that_reads_it_counts():
+    first = parse_module(b"X = 1\nregister(X)\nX = 2\n")
+    second = parse_module(b"X = 1\nX = 2\nregister(X)\n")
+    assert first.effects != second.effects
+
+
+def test_a_file_that_does_not_parse_is_one_change_whole():
+    module = parse_module(b"def broken(:\n")
+    assert not module.parsed and module.effects == module.whole and module.code("broken") == ""
+
+
+def test_code_of_a_lambda_or_comprehension_is_its_function_s():
+    module = parse_module(b"def f(xs):\n    return [x for x in xs]\n")
+    assert module.code("f.<locals>.<listcomp>") == module.functions["f"]
+    assert module.holder("f.<locals>.<lambda>") == "f" and module.holder("<lambda>") is None

@@ -1,0 +1,121 @@
+"""The project's modules against a stored run: which functions, module-level names and modules'
+effects changed (through the statements that refer to a changed name, across modules), and what
+code reachable by name changed where the code a test ran was not watched."""
+
+from mutcheck.reuse.module_code import digest
+from mutcheck.reuse.project_code import ProjectCode
+
+
+def project(files: dict[str, str], before: dict[str, str] | None = None, **options) -> ProjectCode:
+    """Today's code of `files`, against a stored run that kept `before` (default: the same)."""
+    before = files if before is None else before
+    names = {path: path.removesuffix(".py").replace("/", ".") for path in {**files, **before}}
+    stored = {path: text.encode() for path, text in before.items()}
+    return ProjectCode(lambda path: files[path].encode() if path in files else None, names, stored, **options)
+
+
+def value(text: str) -> str:
+    """A code label's value: its file's bytes."""
+    return digest(text.encode())
+
+
+def test_a_function_changed_only_where_its_own_code_did():
+    before = {"pkg/a.py": "def f():\n    return 1\n\n\ndef g():\n    return 2\n"}
+    today = {"pkg/a.py": "# a comment\ndef f():\n    return 1\n\n\ndef g():\n    return 3\n"}
+    code = project(today, before)
+    old = value(before["pkg/a.py"])
+    assert not code.code_changed("pkg/a.py", "f", old) and code.code_changed("pkg/a.py", "g", old)
+    assert code.code_changed("pkg/a.py", "f", "bytes the store never kept")  # unknown: changed
+
+
+def test_a_changed_binding_changes_every_name_bound_from_it_in_any_module():
+    before = {"pkg/a.py": "X = 1\nY = X + 1\nW = 3\n", "pkg/b.py": "from pkg.a import Y as Z\nV = 0\n"}
+    today = {**before, "pkg/a.py": "X = 2\nY = X + 1\nW = 3\n"}
+    assert project(today, before).changed_names == {"pkg.a:X", "pkg.a:Y", "pkg.b:Z"}  # not pkg.b's V, nor W
+
+
+def test_unchanged_files_change_no_name_and_parse_nothing():
+    files = {"pkg/a.py": "X = 1\n"}
+    code = project(files)
+    assert code.changed_names == frozenset() and code.changed_files == []
+
+
+def test_a_removed_module_changes_every_name_it_bound():
+    before = {"pkg/a.py": "X = 1\n", "pkg/b.py": "B = 2\n"}
+    assert project({"pkg/a.py": "X = 1\n"}, before).changed_names == {"pkg.b:B"}
+
+
+def test_effects_change_with_a_statement_or_a_name_one_reads():
+    before = {"pkg/a.py": "X = 1\nregister(X)\n", "pkg/b.py": "register(2)\n", "pkg/c.py": "register(3)\n"}
+    code = project({**before, "pkg/a.py": "X = 2\nregister(X)\n", "pkg/c.py": "register(4)\n"}, before)
+    assert code.effects_changed("pkg/a.py", value(before["pkg/a.py"]))  # register(X) reads a changed name
+    assert code.effects_changed("pkg/c.py", value(before["pkg/c.py"]))
+    assert not code.effects_changed("pkg/b.py", value(before["pkg/b.py"]))
+
+
+def test_an_import_of_a_module_the_stored_run_had_not_loaded_has_effects():
+    before = {"pkg/a.py": "import json\n"}
+    old = value(before["pkg/a.py"])
+    loaded = project({"pkg/a.py": "import json\nimport pkg.plugins\n"}, before, loaded=frozenset({"json"}))
+    assert loaded.effects_changed("pkg/a.py", old)
+    known = project({"pkg/a.py": "import json\nimport csv\n"}, before, loaded=frozenset({"json", "csv"}))
+    assert not known.effects_changed("pkg/a.py", old)
+
+
+def test_a_new_module_collecting_loads_has_effects_only_if_it_has_a_statement_with_them():
+    before = {"pkg/a.py": "X = 1\n"}
+    files = {**before, "tests/test_new.py": "def test_x():\n    pass\n", "tests/conftest.py": "register(1)\n"}
+    code = project(files, before, collected_now=frozenset(files))
+    assert code.appeared() == ["effects:tests/conftest.py"]
+    assert "tests.test_new:test_x" in code.changed_names
+
+
+def test_a_module_collecting_no_longer_loads_changes_its_effects():
+    files = {"pkg/a.py": "register(1)\n"}
+    code = project(files, collected_before=frozenset(files), collected_now=frozenset())
+    assert code.effects_changed("pkg/a.py", value(files["pkg/a.py"]))
+
+
+def test_a_name_is_bound_in_its_own_module_and_reached_through_the_imports_of_it():
+    before = {
+        "pkg/a.py": "LIMIT = 1\n",
+        "pkg/b.py": "from pkg.a import LIMIT\n\n\ndef f():\n    return LIMIT\n",
+        "pkg/c.py": "LIMIT = 5\n\n\ndef g():\n    return LIMIT\n\n\ndef h(module):\n    return module.LIMIT\n",
+    }
+    code = project({**before, "pkg/a.py": "LIMIT = 2\n"}, before)
+    assert code.hits(code.names("pkg/b.py", "f"), "pkg/b.py") == ["pkg.b:LIMIT"]
+    assert code.hits(code.names("pkg/c.py", "g"), "pkg/c.py") == []  # its own module's LIMIT did not change
+    assert code.hits(code.names("pkg/c.py", "h"), "pkg/c.py") == ["LIMIT"]  # an attribute: any module's
+
+
+def test_a_new_module_that_imports_a_name_changes_it_for_itself_alone():
+    before = {"pkg/core.py": "def limit():\n    return 1\n", "tests/test_a.py": "from pkg.core import limit\n"}
+    files = {**before, "tests/test_b.py": "from pkg.core import limit\n\n\ndef test_b():\n    limit()\n"}
+    code = project(files, before, collected_now=frozenset(files))
+    assert "tests.test_a:limit" not in code.changed_names and "tests.test_b:limit" in code.changed_names
+
+
+def test_names_of_module_level_code_are_its_statements():
+    code = project({"pkg/a.py": "X = sorted(map(lambda v: v, VALUES))\n"})
+    assert {"VALUES", "sorted", "map"} <= code.names("pkg/a.py", "<lambda>")
+
+
+def test_a_change_is_reached_by_name_from_the_code_that_calls_it_however_far():
+    before = {
+        "pkg/a.py": "def top():\n    return middle()\n\n\ndef middle():\n    return bottom()\n\n\n"
+        "def bottom():\n    return 1\n\n\ndef apart():\n    return 0\n",
+        "pkg/b.py": "class Box:\n    def __eq__(self, other):\n        return True\n",
+    }
+    today = {**before, "pkg/a.py": before["pkg/a.py"].replace("return 1", "return 2")}
+    code = project(today, before)
+    assert code.reach_changed(["pkg/a.py::top"], []) == ["middle"]
+    assert code.reach_changed(["pkg/a.py::apart"], []) == []
+    assert code.reach_changed(["pkg/a.py::apart"], ["middle"]) == ["middle"]  # a mutant's replacement calls it
+    boxed = project({**before, "pkg/b.py": before["pkg/b.py"].replace("True", "False")}, before)
+    assert boxed.reach_changed(["pkg/a.py::apart"], ["Box"]) == ["Box"]  # a class named: its special methods
+
+
+def test_code_that_reaches_names_it_does_not_spell_reaches_every_change():
+    before = {"pkg/a.py": "def f(name):\n    return getattr(obj, name)\n\n\ndef g():\n    return 1\n"}
+    code = project({"pkg/a.py": before["pkg/a.py"].replace("return 1", "return 2")}, before)
+    assert code.reach_changed(["pkg/a.py::f"], []) != []
