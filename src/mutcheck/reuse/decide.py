@@ -99,6 +99,8 @@ class Decider:
     def _reach_change(self, texts: list[str]) -> list[str]:
         """Where the set's code was not watched: the changes its code reaches by name (see `project_code`)."""
         code = self.today.code
+        if not code.reaching_changes:  # nothing changed that any code reaches: no need to look
+            return []
         marks = [kind_of(text) for text in texts if kind_of(text)[0] in (REACH, REACH_FROM_MODULES)]
         if not marks:
             return []

@@ -7,7 +7,9 @@ configuration from. Two runs with different keys reuse nothing of each other's.
 
 import json
 import os
+import site
 import sys
+import sysconfig
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from functools import cache
@@ -62,15 +64,24 @@ def mutcheck_itself() -> str:
     )
 
 
+def _site_folders() -> list[str]:
+    """Where distributions are installed for this interpreter, and the folders PYTHONPATH adds:
+    the same however mutcheck was started (a script, `python -m`, a profiler)."""
+    folders = [*site.getsitepackages(), site.getusersitepackages()]
+    folders += [sysconfig.get_path(name) for name in ("purelib", "platlib")]
+    folders += [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
+    return list(dict.fromkeys(os.path.abspath(folder) for folder in folders))
+
+
 def installed(path: Iterable[str] | None = None) -> str:
-    """The distributions installed on `path` (default `sys.path`): their metadata folders' names
-    (name and version), their path files and editable finders by their bytes (an editable install
-    pointed at another checkout changes its `.pth` or its finder, not its version)."""
+    """The distributions installed on `path` (default: the site folders, see `_site_folders`): their
+    metadata folders' names (name and version), their path files and editable finders by their
+    bytes (an editable install pointed at another checkout changes its `.pth` or its finder, not its
+    version)."""
     parts = []
-    # the first folder is the running script's (or the working directory): where it runs, not what is installed
-    for folder in sys.path[1:] if path is None else path:
+    for folder in _site_folders() if path is None else path:
         try:
-            entries = sorted(os.listdir(folder or "."))
+            entries = sorted(os.listdir(folder))
         except OSError:
             continue
         for name in entries:

@@ -238,6 +238,8 @@ class ProjectCode:
                 for qualname in module.functions if module else ():
                     if self.code_changed(path, qualname, value):
                         changed |= self._own_names(qualname)
+        if not changed and not self.changed_names:
+            return frozenset()
         by_name, _ = self._index
         if self.changed_names:
             for labels in by_name.values():

@@ -2,7 +2,6 @@
 code, and why (`reuse.ran`); the run's key; --fresh; --bail; a damaged store; a test that forges it."""
 
 import json
-import sys
 import textwrap
 from pathlib import Path
 
@@ -90,7 +89,7 @@ def test_a_statement_with_effects_runs_again_every_test_of_a_process_that_loaded
 def test_a_dependency_version_is_in_the_key(project, tmp_path, monkeypatch):
     site = tmp_path / "site"
     (site / "somedependency-1.0.dist-info").mkdir(parents=True)
-    monkeypatch.setattr(sys, "path", [*sys.path, str(site)])  # where a site folder lies, after the script's
+    monkeypatch.setenv("PYTHONPATH", str(site))  # a folder of installed distributions
     both(project)
     (site / "somedependency-1.0.dist-info").rename(site / "somedependency-1.1.dist-info")
     reusing, _ = both(project)
