@@ -1,7 +1,8 @@
 """An unchanged re-run against a fresh one: the embedded targets (both), in a scratch copy with a
 cache folder of its own. Three fresh runs (--fresh), then three unchanged ones (taken whole from the
-reuse store, no pytest started), then one after a test body was edited (pytest starts; only the
-mutants that test file's tests reach run). Prints each median and the ratio, measured in one run.
+reuse store, no pytest started), then one after a test was added to a test file (pytest starts; the
+new test runs under the mutants it reaches, every other test keeps its outcomes). Prints each median
+and the ratio, measured in one run.
 """
 
 import os
@@ -32,7 +33,8 @@ def main() -> None:
         summary = runs[-1][1]["summary"]
         print(
             f"{label:>10}: median {statistics.median(s for s, _ in runs):6.2f} s of {[round(s, 2) for s, _ in runs]}"
-            f"  ({summary['mutants']} mutants, {summary['reused']} reused)"
+            f"  ({summary['mutants']} mutants, {summary['reused_tests']} of {summary['reuse_considered']} "
+            "test outcomes reused)"
         )
     verdicts = [
         {m["id"]: (m["verdict"], m["killers"]) for m in data["mutants"]} for _, data in (fresh[-1], unchanged[-1])
@@ -40,9 +42,10 @@ def main() -> None:
     print(f"   verdicts and killing sets equal: {verdicts[0] == verdicts[1]}")
     ratio = statistics.median(s for s, _ in fresh) / statistics.median(s for s, _ in unchanged)
     print(f"unchanged re-run: {ratio:.1f}x faster than a fresh run")
-    reused = edited["summary"]["reused"]
+    summary = edited["summary"]
     print(
-        f"after editing {EDITED}: {edited_seconds:.2f} s, {reused} of {edited['summary']['mutants']} reused, "
+        f"after adding a test to {EDITED}: {edited_seconds:.2f} s, {summary['reused_tests']} of "
+        f"{summary['reuse_considered']} test outcomes reused, "
         f"{statistics.median(s for s, _ in fresh) / edited_seconds:.1f}x faster than fresh"
     )
 
