@@ -177,6 +177,7 @@ def start_fallback(
         tests=tests,
         limits=limits,
         removed=[path for path, text, _, _ in _writes(sources, mutant) if text is None],  # nor in the roots
+        reported_as=spec.project,
     )
     spec_path = Path(scratch) / "spec.json"
     fallback_spec.write(spec_path)

@@ -31,11 +31,12 @@ from mutcheck.host.project_files import imported_modules, test_files
 from mutcheck.host.protocol import last_error, logged_failures
 from mutcheck.host.pytest_compat import rewrite_only_the_suite
 from mutcheck.host.pytest_options import silence_terminal, switch_off_xdist, unusable_option
+from mutcheck.host.reach import Reach, watching_is_cheap
 from mutcheck.host.scheduler import Scheduler
 from mutcheck.host.subprocesses import follow_subprocesses
 from mutcheck.host.swap import modules_by_file
 from mutcheck.host.warm import warm_caches
-from mutcheck.host.watch import active, start_watching
+from mutcheck.host.watch import Watch, active, start_watching
 from mutcheck.host.wire import (
     COLLECT,
     FULL,
@@ -156,7 +157,14 @@ class HostPlugin:
             events.write_line(event_json(self.collection_failure(f"{session.testsfailed} collection error(s)")))
             return True
         if self.spec.mode == TESTS:
-            run_tests(list(session.items), list(range(len(session.items))), events, self.spec.bail, self.spec.limits)
+            OBSERVER.end()  # a fallback mutant's collection: the run's own is what every outcome stands on
+            watch = None
+            if self.spec.reported_as is not None:  # what its tests depend on, said as in the run's copy
+                project = os.path.realpath(self.spec.project)
+                reach = Reach(set(), None, (), project) if watching_is_cheap() else None
+                watch = Watch(events, reach, moved=(self.spec.project, self.spec.reported_as))
+            items = list(session.items)
+            run_tests(items, list(range(len(items))), events, self.spec.bail, self.spec.limits, watch=watch)
             return True
         tests = [item.nodeid for item in session.items]
         needs = self.needs.found() if self.needs else None
@@ -225,7 +233,7 @@ def main() -> None:
     args += ["-o", f"cache_dir={Path(spec.scratch) / 'pytest-cache'}"]
     answers = os.fdopen(os.dup(0), "r", encoding="utf-8") if spec.mode == FULL else None
     plugin = HostPlugin(spec, answers)
-    if spec.mode == FULL:  # what pytest's start and collection read, from its options on (see `observe`)
+    if spec.mode != COLLECT:  # what pytest's start and collection read, from its options on (see `observe`)
         start_watching()
         OBSERVER.begin(COLLECTION)
     code = pytest.main(args, plugins=[plugin, *([plugin.needs] if plugin.needs else [])])

@@ -314,10 +314,9 @@ class Scheduler:
 
     @staticmethod
     def _keepable(child: Child) -> bool:
-        """A swap that ran its tests once, in one process, to the end: what it reached is all it ran."""
+        """A mutant whose tests ran once, in one process, to the end: what it reached is all it ran."""
         return (
-            child.swap is not None
-            and child.finished
+            child.finished
             and not child.confirmed
             and len(child.sequences) == 1
             and not (child.timed_out or child.crashed or child.broken)

@@ -23,9 +23,11 @@ class Watch:
         reach: Reach | None,
         earlier: list[Seen | None] | None = None,
         earlier_fixtures: dict[str, Seen] | None = None,
+        moved: tuple[str, str] | None = None,
     ) -> None:
         self.events = events
         self.reach = reach
+        self.moved = moved  # a fallback host's copy, and the run's copy it is said as (see `Seen.moved`)
         self.earlier = earlier  # per test, what it showed unmutated (a mutant's process sends the rest)
         self.earlier_fixtures = earlier_fixtures or {}
         self.index: int | None = None
@@ -48,7 +50,10 @@ class Watch:
         if reached is not None:
             seen.code |= set(reached.code)
         earlier = self.earlier[self.index] if self.earlier is not None else None
-        return reached, seen.without(earlier)
+        return reached, self._said(seen.without(earlier))
+
+    def _said(self, seen: Seen) -> Seen:
+        return seen.moved(*self.moved) if self.moved else seen
 
     @contextmanager
     def fixture(self, name: str) -> Generator[None, None, None]:
@@ -64,7 +69,7 @@ class Watch:
             code = self.reach.leave() if self.reach else []
             seen = OBSERVER.end()
             seen.code |= set(code)
-            seen = seen.without(self.earlier_fixtures.get(name))
+            seen = self._said(seen.without(self.earlier_fixtures.get(name)))
             self.events.write({"fixture": name, "seen": seen.to_json()})
 
 

@@ -51,6 +51,7 @@ class HostSpec(_Message):
     limits: list[float] = field(default_factory=list)  # TESTS: each test's time limit
     removed: list[str] = field(default_factory=list)  # files the mutant removes: not imported from the roots
     subprocesses: str | None = None  # set by the host: the spec its tests' subprocesses read
+    reported_as: str | None = None  # TESTS: the run's copy, which what this host sees of its own copy is said as
 
 
 @dataclass(frozen=True)
@@ -99,6 +100,16 @@ class Seen:
     @classmethod
     def from_json(cls, data: dict[str, list[str]]) -> "Seen":
         return cls(**{name: set(values) for name, values in data.items()})
+
+    def moved(self, folder: str, to: str) -> "Seen":
+        """The same, its paths inside `folder` said as inside `to` (a fallback copy's, as the run's copy)."""
+
+        def move(path: str) -> str:
+            return to + path[len(folder) :] if path == folder or path.startswith(folder + "/") else path
+
+        moved = {name: {move(path) for path in values} for name, values in vars(self).items() if name != "imports"}
+        imports = {f"{name}:{move(path)}" for name, _, path in (entry.partition(":") for entry in self.imports)}
+        return Seen(**moved, imports=imports)
 
     def without(self, earlier: "Seen | None") -> "Seen":
         """What this adds to `earlier` (what the same test or fixture showed unmutated)."""

@@ -170,3 +170,38 @@ def test_a_test_that_writes_the_store_cannot_make_the_next_run_reuse_what_it_wro
     assert not (store.parent / "planted.json").exists()
     data = run(project)[2]
     assert mutant(data, "M")["verdict"] == "killed"
+
+
+MODULE_LEVEL = """\
+
+[[mutant]]
+id = "LEVEL"
+family = "guards"
+file = "src/pkg/bounds.py"
+scope = "<module>"
+match = "CAP = 10"
+replace = "CAP = 100"
+killed_by = ["tests/test_cap.py::test_cap"]
+origin = "the fixture"
+title = { en = "the cap moved", zh = "上限移动" }
+why = { en = "the cap is ten", zh = "上限为十" }
+"""
+
+
+def test_a_mutant_run_in_a_copy_of_its_own_is_kept_and_reused_test_by_test(tmp_path):
+    """A module-level edit runs on the fallback path (a fresh pytest in a copy): its tests' evidence
+    is observed there too, said as in the run's copy."""
+    cap = "from pathlib import Path\n\nfrom pkg.bounds import CAP\n\n\ndef test_cap():\n"
+    cap += "    assert CAP < int((Path(__file__).parent / 'cap.txt').read_text())\n"
+    files = {"src/pkg/bounds.py": "CAP = 10\n", "tests/test_cap.py": cap, "tests/cap.txt": "50"}
+    root = make(tmp_path / "project", files)
+    catalog = root / "mutants" / "guards.toml"
+    catalog.write_text(catalog.read_text(encoding="utf-8") + MODULE_LEVEL, encoding="utf-8")
+    first = run(root)[2]
+    assert mutant(first, "LEVEL")["path"] == "fallback" and mutant(first, "LEVEL")["verdict"] == "killed"
+    data = run(root)[2]
+    assert mutant(data, "LEVEL")["reuse"]["reused"]
+    write(root, {"tests/cap.txt": "500"})  # now the mutant's cap passes too
+    reusing, fresh = both(root)
+    assert verdicts(reusing) == verdicts(fresh) and mutant(fresh, "LEVEL")["verdict"] == "survived"
+    assert ran(reusing, "LEVEL") == {"tests/test_cap.py::test_cap": ["read:tests/cap.txt"]}
