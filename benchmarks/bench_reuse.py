@@ -20,11 +20,11 @@ Per commit, the run with reuse goes first (the store then holds the previous com
 fresh run second (it still writes the store, so the next commit compares with this one). All runs
 share a cache folder of the replay's own (XDG_CACHE_HOME), empty at the start, so nothing from
 before the replay is reused. Prints per commit whether the target or its tests changed since the
-previous commit, how many verdicts and killing sets agree (N/N), how many mutants were reused and
-both wall times; then the disagreements (must be 0), the share of mutants reused and the speed-up
-over the whole history. Exits 1 on any disagreement. `--plain` runs the second side without
-`--fresh` too, for a mutcheck without reuse: it checks the replay and the comparison, and measures
-nothing about reuse.
+previous commit, how many verdicts and killing sets agree (N/N), how many (mutant, test) outcomes
+were reused, both wall times and what most often made a test run again; then the disagreements (must
+be 0), the share of outcomes reused with the reasons the others ran, and the speed-up over the whole
+history. Exits 1 on any disagreement. `--plain` runs the second side without `--fresh` too, for a
+mutcheck without reuse: it checks the replay and the comparison, and measures nothing about reuse.
 """
 
 import argparse
@@ -37,7 +37,7 @@ import tempfile
 import time
 import tomllib
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 IDENTITY = ("-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false")
@@ -143,9 +143,34 @@ def reused(results: dict) -> int:
     return sum(_was_reused(entry) for entry in results["mutants"])
 
 
+def outcomes(results: dict) -> tuple[int, int]:
+    """How many (mutant, test) outcomes were taken from the store, of how many it was asked about."""
+    summary = results["summary"]
+    return summary.get("reused_tests", 0), summary.get("reuse_considered", 0)
+
+
+def reasons(results: dict) -> Counter:
+    """Why each (mutant, test) outcome that was not reused ran again: the kind of each piece of
+    evidence that changed (`code`, `read`, `name`, `key:packages`, `not-stored`, …), counted once per outcome."""
+    counts: Counter = Counter()
+    for entry in results["mutants"]:
+        for why in ((entry.get("reuse") or {}).get("ran") or {}).values():
+            counts.update({_kind(label) for label in why})
+    return counts
+
+
+def _kind(label: str) -> str:
+    return label if label.startswith("key:") else label.partition(":")[0]
+
+
 def why_run(results: dict, shown: int = 3) -> str:
-    """The evidence that most often made a mutant run again, with how many it made run."""
-    counts = Counter(label for entry in results["mutants"] for label in (entry.get("reuse") or {}).get("changed", ()))
+    """The evidence that most often made a test run again under a mutant, with how many outcomes it made run."""
+    counts = Counter(
+        label
+        for entry in results["mutants"]
+        for why in ((entry.get("reuse") or {}).get("ran") or {}).values()
+        for label in why
+    )
     return ", ".join(f"{label} ({count})" for label, count in counts.most_common(shown))
 
 
@@ -184,12 +209,20 @@ class Totals:
     mutants: int = 0
     agree: int = 0
     reused: int = 0
+    outcomes_reused: int = 0
+    outcomes: int = 0
+    reasons: Counter = field(default_factory=Counter)
     with_reuse: float = 0.0
     fresh: float = 0.0
 
     def print(self) -> None:
         print(f"disagreements: {self.mutants - self.agree} of {self.mutants} mutant runs")
-        print(f"reused: {self.reused}/{self.mutants} ({self.reused / self.mutants:.0%})")
+        print(f"mutants reused whole: {self.reused}/{self.mutants} ({self.reused / self.mutants:.0%})")
+        share = self.outcomes_reused / self.outcomes if self.outcomes else 0.0
+        print(f"(mutant, test) outcomes reused: {self.outcomes_reused}/{self.outcomes} ({share:.1%})")
+        ran = self.outcomes - self.outcomes_reused
+        why = ", ".join(f"{kind} {count}" for kind, count in self.reasons.most_common())
+        print(f"why the other {ran} ran (an outcome may have several reasons): {why or 'none'}")
         print(
             f"whole history: with reuse {self.with_reuse:.1f} s, fresh {self.fresh:.1f} s: "
             f"{self.fresh / self.with_reuse:.2f}x"
@@ -202,17 +235,21 @@ def replay_one(checkout: Path, work: Path, arguments: argparse.Namespace, commit
     fresh = run_mutcheck(checkout, work, arguments.jobs, *([] if arguments.plain else ["--fresh"]))
     lines = disagreements(with_reuse.results, fresh.results)
     count, reused_here = len(with_reuse.results["mutants"]), reused(with_reuse.results)
+    taken, asked = outcomes(with_reuse.results)
     totals.mutants += count
     totals.agree += count - len(lines)
     totals.reused += reused_here
+    totals.outcomes_reused += taken
+    totals.outcomes += asked
+    totals.reasons.update(reasons(with_reuse.results))
     totals.with_reuse += with_reuse.seconds
     totals.fresh += fresh.seconds
     row = (
-        f"agree {count - len(lines)}/{count}, reused {reused_here}/{count}, with {with_reuse.seconds:.1f} s, "
+        f"agree {count - len(lines)}/{count}, outcomes reused {taken}/{asked}, with {with_reuse.seconds:.1f} s, "
         f"fresh {fresh.seconds:.1f} s, exit {with_reuse.exit_code}/{fresh.exit_code}"
     )
-    if reasons := why_run(with_reuse.results):
-        row += f"; ran again for {reasons}"
+    if most := why_run(with_reuse.results):
+        row += f"; ran again for {most}"
     summary = with_reuse.results["summary"].get("reused")
     if summary is not None and summary != reused_here:
         lines.append(f"summary.reused is {summary}, but {reused_here} mutants say reused")

@@ -11,10 +11,11 @@ import ast
 import builtins
 import hashlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
-DYNAMIC = "*"  # among a function's names: it reaches names the code does not spell (getattr with a computed name, …)
+DYNAMIC = "*"  # among a function's names: it reaches names it does not spell (getattr with a computed name, …)
+ANYWHERE = "**"  # … in any module (eval, exec, a module imported by a computed name, a star import)
 # Calls that build a value and do nothing else, spelled as the code calls them.
 _PURE_CALLS = frozenset(
     {
@@ -24,16 +25,26 @@ _PURE_CALLS = frozenset(
         *("TypeVar", "ParamSpec", "TypeVarTuple", "NewType", "cast", "namedtuple", "field"),
         *("typing.TypeVar", "typing.ParamSpec", "typing.NewType", "typing.cast", "collections.namedtuple"),
         *("dataclasses.field", "re.compile", "logging.getLogger", "getLogger", "frozendict"),
+        *("Field", "pydantic.Field", "PrivateAttr", "pydantic.PrivateAttr", "ConfigDict", "pydantic.ConfigDict"),
     }
 )
-# Method decorators that only wrap the function (a class body's `def` stays a plain binding).
+# Decorators that wrap or fill in what they decorate and keep no record of it anywhere else: a `def`
+# or a class so decorated stays a plain binding.
 _PURE_DECORATORS = frozenset(
     {
         *("property", "staticmethod", "classmethod", "abstractmethod", "abc.abstractmethod", "cached_property"),
         *("functools.cached_property", "overload", "typing.overload", "override", "typing.override"),
+        *("final", "typing.final", "runtime_checkable", "typing.runtime_checkable", "deprecated"),
+        *("typing_extensions.deprecated", "warnings.deprecated", "typing_extensions.final"),
+        *("cache", "functools.cache", "lru_cache", "functools.lru_cache", "wraps", "functools.wraps"),
+        *("contextmanager", "contextlib.contextmanager", "asynccontextmanager", "contextlib.asynccontextmanager"),
+        *("dataclass", "dataclasses.dataclass", "total_ordering", "functools.total_ordering"),
+        *("attr.s", "attr.attrs", "attr.define", "attr.frozen", "attrs.define", "attrs.frozen", "define", "frozen"),
     }
 )
 _ACCESSORS = ("setter", "getter", "deleter")
+# Metaclasses (given as `metaclass=`) that only build the class.
+_PLAIN_METACLASSES = frozenset({"ABCMeta", "abc.ABCMeta", "EnumMeta", "enum.EnumMeta", "EnumType", "enum.EnumType"})
 # Bases whose class creation runs nothing that could register the class elsewhere.
 _PLAIN_BASES = frozenset(
     {
@@ -41,10 +52,14 @@ _PLAIN_BASES = frozenset(
         *("ABC", "abc.ABC", "Protocol", "typing.Protocol", "Generic", "typing.Generic", "NamedTuple"),
         *("typing.NamedTuple", "TypedDict", "typing.TypedDict", "Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"),
         *("enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"),
+        *("BaseModel", "pydantic.BaseModel", "RootModel", "pydantic.RootModel", "Exception", "Warning"),
     }
 )
-_DYNAMIC_CALLS = frozenset({"globals", "vars", "locals", "eval", "exec", "__import__", "import_module"})
-_DYNAMIC_ATTRIBUTES = frozenset({"__dict__", "__getattribute__", "import_module"})
+# Reaching names the code does not spell: in its own module and the modules it names (DYNAMIC), or in
+# any module (ANYWHERE: code run from text, a module imported by a computed name).
+_DYNAMIC_CALLS = frozenset({"globals", "vars", "locals"})
+_ANYWHERE_CALLS = frozenset({"eval", "exec", "__import__", "import_module"})
+_DYNAMIC_ATTRIBUTES = frozenset({"__dict__", "__getattribute__"})
 _BY_NAME = frozenset({"getattr", "hasattr", "setattr", "delattr"})
 
 
@@ -68,13 +83,17 @@ def _node_names(node: ast.AST, found: set[str]) -> None:
         found.add(node.id)
         if node.id in _DYNAMIC_CALLS:
             found.add(DYNAMIC)
+        elif node.id in _ANYWHERE_CALLS:
+            found.add(ANYWHERE)
     elif isinstance(node, ast.Attribute):
         found.add("." + node.attr)
         if node.attr in _DYNAMIC_ATTRIBUTES:
             found.add(DYNAMIC)
+        elif node.attr in _ANYWHERE_CALLS:
+            found.add(ANYWHERE)
     elif isinstance(node, ast.ImportFrom):
         module = "." * node.level + (node.module or "")
-        found.update(DYNAMIC if alias.name == "*" else f"{module}:{alias.name}" for alias in node.names)
+        found.update(ANYWHERE if alias.name == "*" else f"{module}:{alias.name}" for alias in node.names)
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _BY_NAME:
         name = node.args[1] if len(node.args) > 1 else None
         if isinstance(name, ast.Constant) and isinstance(name.value, str):
@@ -166,6 +185,7 @@ class ModuleCode:
     methods: dict[str, tuple[str, ...]]  # class qualified name -> its methods' qualified names
     statements: tuple[Statement, ...]  # the module's own, in order
     parsed: bool = True
+    aliases: dict[str, str] = field(default_factory=dict)  # a name its imports bind -> what it imports ("MODULE")
 
     @property
     def binds(self) -> dict[str, str]:
@@ -291,21 +311,35 @@ def _decorator_name(decorator: ast.expr) -> str:
     return _dotted(decorator.func if isinstance(decorator, ast.Call) else decorator) or ""
 
 
+def _plain_decorator(decorator: ast.expr) -> bool:
+    """A pure decorator (see `_PURE_DECORATORS`), given nothing it would have to call."""
+    name = _decorator_name(decorator)
+    if name not in _PURE_DECORATORS and not name.endswith(_ACCESSORS):
+        return False
+    return not isinstance(decorator, ast.Call) or not any(
+        _calls(argument) for argument in [*decorator.args, *(keyword.value for keyword in decorator.keywords)]
+    )
+
+
 def _plain_decorators(node: _Def, in_class: str | None) -> bool:
-    """A test's marks, or a method's property, static or class wrapper: nothing runs but the wrapping."""
+    """A test's marks, or a pure wrapper (a property, a cache, …): nothing runs but the wrapping."""
     for decorator in node.decorator_list:
         name = _decorator_name(decorator)
         if name.startswith(("pytest.mark.", "mark.")) and (node.name.startswith("test") or in_class):
             continue
-        if in_class and (name in _PURE_DECORATORS or name.endswith(_ACCESSORS)) and not isinstance(decorator, ast.Call):
-            continue
-        return False
+        if not _plain_decorator(decorator):
+            return False
     return True
 
 
 def _class_effects(node: ast.ClassDef, plain_classes: frozenset[str]) -> bool:
-    if node.decorator_list or node.keywords:
+    if not all(_plain_decorator(decorator) for decorator in node.decorator_list):
         return True
+    for keyword in node.keywords:
+        if keyword.arg == "metaclass" and _dotted(keyword.value) not in _PLAIN_METACLASSES:
+            return True
+        if keyword.arg != "metaclass" and _calls(keyword.value):
+            return True
     for base in node.bases:
         base = base.value if isinstance(base, ast.Subscript) else base
         name = _dotted(base)
@@ -431,4 +465,28 @@ def parse_module(source: bytes) -> ModuleCode:
             )
         )
     methods = {name: tuple(found) for name, found in reader.methods.items()}
-    return ModuleCode(whole, reader.functions, reader.names, reader.classes, methods, tuple(statements))
+    return ModuleCode(
+        whole, reader.functions, reader.names, reader.classes, methods, tuple(statements), aliases=_aliases(tree)
+    )
+
+
+def _aliases(tree: ast.Module) -> dict[str, str]:
+    """What each name the module's imports bind imports: `import a.b` binds `a` to "a", `import a.b as
+    m` binds `m` to "a.b", `from .a import b` binds `b` to ".a.b" (a module or a name in one)."""
+    found = {}
+    for node in ast.walk(tree):
+        if isinstance(node, _Def | ast.Lambda):
+            continue
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found[alias.asname or alias.name.partition(".")[0]] = (
+                    alias.name if alias.asname else alias.name.partition(".")[0]
+                )
+        elif isinstance(node, ast.ImportFrom):
+            source = "." * node.level + (node.module or "")
+            for alias in node.names:
+                if alias.name != "*":
+                    found[alias.asname or alias.name] = (
+                        f"{source}.{alias.name}" if node.module else f"{source}{alias.name}"
+                    )
+    return found

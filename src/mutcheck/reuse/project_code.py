@@ -9,7 +9,7 @@ name, import a module the stored run had not loaded, or no longer run (collectin
 from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
 
-from mutcheck.reuse.module_code import DYNAMIC, ModuleCode, digest, parse_module
+from mutcheck.reuse.module_code import ANYWHERE, DYNAMIC, ModuleCode, digest, parse_module
 
 GONE = ""
 
@@ -99,17 +99,34 @@ class ProjectCode:
     def _reached(self, references: Iterable[str], path: str, changed: set[str] | frozenset[str]) -> set[str]:
         """Which of the `changed` bindings the references of code in `path` reach: a variable by its
         own module's binding, an imported name by the binding it imports, an attribute by any
-        module's binding of that name; DYNAMIC reaches any."""
+        module's binding of that name; DYNAMIC every binding of its own module and of the modules it
+        names, ANYWHERE any."""
+        references = set(references)
+        if ANYWHERE in references:
+            return set(changed)
         bare = {entry.rpartition(":")[2] for entry in changed}
         found = set()
-        for reference in references:
-            if reference == DYNAMIC:
-                found.add(DYNAMIC)
-            elif reference.startswith("."):
+        for reference in references - {DYNAMIC}:
+            if reference.startswith("."):
                 if reference[1:] in bare:
                     found.add(reference[1:])
             elif (resolved := self._resolve(reference, path)) in changed:
                 found.add(resolved)
+        if DYNAMIC in references:
+            modules = {self._module_name(path)} | self._named_modules(references, path)
+            found |= {entry for entry in changed if entry.rpartition(":")[0] in modules}
+        return found
+
+    def _named_modules(self, references: Iterable[str], path: str) -> set[str]:
+        """The modules the code names, through what its module's imports bound."""
+        module = self.module(path)
+        aliases = module.aliases if module else {}
+        found = set()
+        for reference in references:
+            target = aliases.get(reference)
+            if target is not None:
+                level = len(target) - len(target.lstrip("."))
+                found.add(_resolved(target.lstrip("."), level, self._module_name(path), path.endswith("__init__.py")))
         return found
 
     def hits(self, references: Iterable[str], path: str) -> list[str]:
@@ -119,11 +136,11 @@ class ProjectCode:
 
     def names(self, path: str, qualname: str) -> frozenset[str]:
         """The names `qualname`'s code refers to: its function's or class's; for code of the
-        module's own (a lambda or a comprehension at module level), its statements'; DYNAMIC for a
+        module's own (a lambda or a comprehension at module level), its statements'; ANYWHERE for a
         file that is gone."""
         module = self.module(path)
         if module is None:
-            return frozenset({DYNAMIC})
+            return frozenset({ANYWHERE})
         holder = module.holder(qualname)
         if holder is not None:
             return module.names.get(holder, frozenset())
@@ -137,11 +154,18 @@ class ProjectCode:
         return sorted(path for path in paths if self.digest(path) != digest(self.before.get(path) or b"\0gone"))
 
     def code_changed(self, path: str, qualname: str, value: str) -> bool:
-        """Whether `qualname`'s code differs from what it was when its file's bytes were `value`."""
+        """Whether `qualname`'s code differs from what it was when its file's bytes were `value`. A class
+        body's code is its class statement's, which counts by what it binds and does (see
+        `changed_names`, `effects_changed`): not here."""
         if self.digest(path) == value:
             return False
         earlier, now = self._earlier(path, value), self.module(path)
-        return earlier is None or now is None or earlier.code(qualname) != now.code(qualname)
+        if earlier is None or now is None:
+            return True
+        holder = earlier.holder(qualname) or now.holder(qualname)
+        if holder is not None and (holder in earlier.classes or holder in now.classes):
+            return False
+        return earlier.code(qualname) != now.code(qualname)
 
     @cached_property
     def changed_names(self) -> frozenset[str]:
@@ -254,7 +278,8 @@ class ProjectCode:
             for label in labels:
                 path, _, qualname = label.partition("::")
                 for referred in self.names(path, qualname):
-                    referrers.setdefault(_bare(referred) if referred != DYNAMIC else DYNAMIC, set()).add(name)
+                    dynamic = referred in (DYNAMIC, ANYWHERE)
+                    referrers.setdefault(DYNAMIC if dynamic else _bare(referred), set()).add(name)
         reaching = changed | referrers.get(DYNAMIC, set())
         pending = list(reaching)
         while pending:
@@ -274,7 +299,7 @@ class ProjectCode:
     def module_level_names(self) -> frozenset[str]:
         """The names the modules' own statements refer to (imports apart): what ran at import refers to them."""
         return frozenset(
-            _bare(name) if name != DYNAMIC else DYNAMIC
+            DYNAMIC if name in (DYNAMIC, ANYWHERE) else _bare(name)
             for path in sorted(self.before)
             if (module := self.module(path))
             for statement in module.statements
@@ -293,7 +318,7 @@ class ProjectCode:
         for label in code:
             path, _, qualname = label.partition("::")
             # its own code counts by its own label: from here, what it refers to
-            start |= {_bare(name) if name != DYNAMIC else DYNAMIC for name in self.names(path, qualname)}
+            start |= {DYNAMIC if name in (DYNAMIC, ANYWHERE) else _bare(name) for name in self.names(path, qualname)}
         if DYNAMIC in start:
             return [DYNAMIC]
         return sorted(start & reaching)

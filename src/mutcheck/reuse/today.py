@@ -17,8 +17,10 @@ from mutcheck.sandbox.scratch import FileStatus, file_status
 
 ABSENT = ""
 CHANGED_DURING_RUN = "changed while the run copied it"
-# What the interpreter and pytest read themselves, before any test (their own values are the run's key).
+# Left out of the whole environment (`env:*`): set by pytest or mutcheck for their own processes, or by
+# the shell for itself (where it is, how deep); a test that reads one of these by name still counts it.
 _ENVIRONMENT_OWN = ("PYTEST_CURRENT_TEST", "MUTCHECK_")
+_SHELL_OWN = frozenset({"_", "PWD", "OLDPWD", "SHLVL", "PS1", "PS2", "PROMPT_COMMAND", "COLUMNS", "LINES"})
 
 
 class FileDigests:
@@ -137,7 +139,9 @@ class Today:
     def variable(self, name: str) -> str:
         if name == "*":
             kept = sorted(
-                (key, value) for key, value in self.environment.items() if not key.startswith(_ENVIRONMENT_OWN)
+                (key, value)
+                for key, value in self.environment.items()
+                if not key.startswith(_ENVIRONMENT_OWN) and key not in _SHELL_OWN
             )
             return digest("\0".join(f"{key}={value}" for key, value in kept))
         value = self.environment.get(name)

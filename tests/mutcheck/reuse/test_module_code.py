@@ -36,7 +36,10 @@ def statements(source: str) -> list[tuple[list[str], bool]]:
         ("@decorate\ndef f():\n    pass", ["f"], True),
         ("@pytest.fixture\ndef f():\n    pass", ["f"], True),
         ("def f(a=make()):\n    pass", ["f"], True),
-        ("@dataclass\nclass A:\n    x: int = 1", ["A", "x"], True),
+        ("@dataclass(frozen=True)\nclass A:\n    x: int = 1", ["A", "x"], False),  # a pure decorator
+        ("@register\nclass A:\n    pass", ["A"], True),
+        ("@lru_cache(maxsize=load())\ndef f():\n    pass", ["f"], True),
+        ("class A(BaseModel):\n    x: int = Field(default=1)", ["A", "x"], False),
         ("class A(metaclass=Meta):\n    pass", ["A"], True),
         ("class A(Base):\n    pass", ["A"], True),  # a base from elsewhere: its creation may run code
         ("for name in NAMES:\n    globals()[name] = 1", ["name"], True),

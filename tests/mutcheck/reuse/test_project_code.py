@@ -119,3 +119,29 @@ def test_code_that_reaches_names_it_does_not_spell_reaches_every_change():
     before = {"pkg/a.py": "def f(name):\n    return getattr(obj, name)\n\n\ndef g():\n    return 1\n"}
     code = project({"pkg/a.py": before["pkg/a.py"].replace("return 1", "return 2")}, before)
     assert code.reach_changed(["pkg/a.py::f"], []) != []
+
+
+def test_getattr_with_a_computed_name_reaches_its_own_module_and_the_modules_it_names():
+    before = {
+        "pkg/a.py": "LIMIT = 1\n",
+        "pkg/b.py": "OTHER = 1\n",
+        "pkg/c.py": "import pkg.a as settings\n\n\ndef f(name):\n    return getattr(settings, name)\n",
+        "pkg/d.py": "LOCAL = 1\n\n\ndef g(name):\n    return globals()[name]\n",
+    }
+    today = {
+        **before,
+        "pkg/a.py": "LIMIT = 2\n",
+        "pkg/b.py": "OTHER = 2\n",
+        "pkg/d.py": "LOCAL = 2\n" + before["pkg/d.py"][10:],
+    }
+    code = project(today, before)
+    assert code.hits(code.names("pkg/c.py", "f"), "pkg/c.py") == ["pkg.a:LIMIT"]  # not pkg.b's OTHER
+    assert code.hits(code.names("pkg/d.py", "g"), "pkg/d.py") == ["pkg.d:LOCAL"]
+
+
+def test_a_class_body_counts_by_its_statement_not_as_code():
+    before = {"pkg/a.py": "class Settings:\n    limit = 1\n\n    def read(self):\n        return self.limit\n"}
+    code = project({"pkg/a.py": before["pkg/a.py"].replace("limit = 1", "limit = 2")}, before)
+    old = value(before["pkg/a.py"])
+    assert not code.code_changed("pkg/a.py", "Settings", old)  # what its statement binds changed instead
+    assert code.hits(code.names("pkg/a.py", "Settings.read"), "pkg/a.py") == ["limit", "pkg.a:Settings"]
