@@ -43,14 +43,24 @@ def catalog_digest(catalog: Catalog) -> str:
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
 
 
+# A change under every outcome (a module's effects, the run's key) can name hundreds of labels: the
+# results say the first of them (`reuse.decide` has them all).
+REASONS_PER_TEST, REASONS_PER_MUTANT = 3, 20
+
+
 def _reused(run: MutantRun) -> Reused | None:
     """What the store said of the mutant's tests (see `reuse.decide`)."""
     decision = run.reuse
     if decision is None:
         return None
     changed = sorted({why for reasons in decision.reasons.values() for why in reasons})
-    ran = {test: list(reasons) for test, reasons in decision.reasons.items()}
-    return Reused(not ran, decision.source, changed, ran, len(decision.reused))
+    ran = {test: _first(reasons, REASONS_PER_TEST) for test, reasons in decision.reasons.items()}
+    return Reused(not ran, decision.source, _first(changed, REASONS_PER_MUTANT), ran, len(decision.reused))
+
+
+def _first(reasons: list[str], count: int) -> list[str]:
+    """The first `count` reasons, and how many more there are."""
+    return reasons if len(reasons) <= count else [*reasons[:count], f"… and {len(reasons) - count} more"]
 
 
 def _mutant_entry(result: MutantResult, order: int) -> MutantEntry:

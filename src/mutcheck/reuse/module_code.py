@@ -10,8 +10,8 @@ nothing; a file that does not parse is one change, whole.
 import ast
 import builtins
 import hashlib
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from functools import cached_property
 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
 DYNAMIC = "*"  # among a function's names: it reaches names it does not spell (getattr with a computed name, …)
@@ -65,6 +65,11 @@ _BY_NAME = frozenset({"getattr", "hasattr", "setattr", "delattr"})
 
 def digest(text: str | bytes) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text).hexdigest()[:20]
+
+
+def dotted_name(node: ast.expr) -> str | None:
+    """`a.b.c` for a name or an attribute of one, None for anything else."""
+    return _dotted(node)
 
 
 def _dotted(node: ast.expr) -> str | None:
@@ -167,55 +172,157 @@ def _bound(target: ast.expr) -> set[str] | None:
     return None
 
 
-@dataclass(frozen=True)
 class Statement:
-    binds: frozenset[str]
-    refers: frozenset[str]
-    effects: bool
-    text: str  # its code, function bodies left out
-    imports: tuple[tuple[str, int], ...] = ()  # (module, relative level) of an import
+    """One of a module's own statements: the names it binds and refers to, whether it has effects,
+    and (when asked) its code, function bodies left out."""
 
-
-@dataclass(frozen=True)
-class ModuleCode:
-    whole: str  # the file's bytes
-    functions: dict[str, str]  # qualified name -> its `def` (decorators, signature, body, nested code)
-    names: dict[str, frozenset[str]]  # qualified name -> the names its `def` refers to, and its own scopes'
-    classes: dict[str, str]  # qualified name -> its statement (methods' bodies left out)
-    methods: dict[str, tuple[str, ...]]  # class qualified name -> its methods' qualified names
-    statements: tuple[Statement, ...]  # the module's own, in order
-    parsed: bool = True
-    aliases: dict[str, str] = field(default_factory=dict)  # a name its imports bind -> what it imports ("MODULE")
+    def __init__(self, node: ast.stmt, plain_classes: frozenset[str]) -> None:
+        self.node = node
+        importing = isinstance(node, ast.Import | ast.ImportFrom)
+        self.binds = frozenset(_binds(node))
+        self.refers = frozenset(names_in([node]) if importing else executed_names(node))
+        self.imports = _imports(node)  # (module, relative level) of an import
+        self.bases: tuple[str, ...] = ()  # a class statement's bases another module defines (see `_foreign_bases`)
+        if isinstance(node, ast.ClassDef) and not _effects_of_pytest(node):
+            self.bases = _foreign_bases(node, plain_classes)
+            self.own_effects = _class_effects(node, plain_classes, bases=False)
+        else:
+            self.own_effects = _effects(node, None, plain_classes)
 
     @property
+    def effects(self) -> bool:
+        """With effects, every base of another module taken as one that runs code (see `project_code`)."""
+        return self.own_effects or bool(self.bases)
+
+    @cached_property
+    def text(self) -> str:
+        return _stubbed_dump(self.node)
+
+    @cached_property
+    def parts(self) -> list[tuple[frozenset[str], frozenset[str]]]:
+        """What binds what, from what it refers to: a class statement by its own parts (bases,
+        decorators, keywords: they bind the class's name) and each statement of its body (binding
+        that member and the class's name); any other statement whole."""
+        node = self.node
+        if not isinstance(node, ast.ClassDef):
+            return [(self.binds, self.refers)]
+        head = [*node.bases, *node.decorator_list, *(keyword.value for keyword in node.keywords)]
+        found = [(frozenset({node.name}), frozenset(names_in(head)))]
+        for item in node.body:
+            found.append((frozenset({node.name, *_binds(item)}), frozenset(executed_names(item))))
+        return found
+
+    @cached_property
+    def members(self) -> dict[str, str]:
+        """For a class statement: each name its body binds, and the code of the body's statement
+        binding it (so that a new method changes that method's name and the class's, not every
+        name the class binds)."""
+        if not isinstance(self.node, ast.ClassDef):
+            return {}
+        found: dict[str, str] = {}
+        for item in self.node.body:
+            text = _stubbed_dump(item)
+            for name in _binds(item):
+                found[name] = found.get(name, "") + "\0" + text
+        return found
+
+
+class ModuleCode:
+    """A module's code, parsed once; each part worked out when first asked for."""
+
+    def __init__(self, source: bytes) -> None:
+        self.whole = digest(source)  # the file's bytes
+        try:
+            self.tree: ast.Module | None = ast.parse(source)
+        except (SyntaxError, ValueError):
+            self.tree = None
+        self.parsed = self.tree is not None
+
+    @cached_property
+    def statements(self) -> tuple[Statement, ...]:
+        """The module's own, in order (a docstring is none)."""
+        if self.tree is None:
+            return ()
+        plain = frozenset(_plain_classes(self.tree))
+        return tuple(
+            Statement(node, plain)
+            for node in self.tree.body
+            if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
+        )
+
+    @cached_property
+    def _reader(self) -> "_Reader":
+        reader = _Reader()
+        if self.tree is not None:
+            reader.collect(self.tree, [])
+        return reader
+
+    @property
+    def functions(self) -> dict[str, str]:
+        """Qualified name -> its `def` (decorators, signature, body, nested code)."""
+        return self._reader.functions
+
+    @property
+    def names(self) -> dict[str, frozenset[str]]:
+        """Qualified name -> the names its `def` (or class statement) refers to, and its scopes'."""
+        return self._reader.names
+
+    @property
+    def classes(self) -> dict[str, str]:
+        """Qualified name -> its class statement (methods' bodies left out)."""
+        return self._reader.classes
+
+    @property
+    def methods(self) -> dict[str, list[str]]:
+        """Class qualified name -> its methods' qualified names."""
+        return self._reader.methods
+
+    @cached_property
+    def aliases(self) -> dict[str, str]:
+        """A name its imports bind -> what it imports (see `_aliases`)."""
+        return _aliases(self.tree) if self.tree is not None else {}
+
+    @cached_property
     def binds(self) -> dict[str, str]:
-        """Each name the module binds, and the code of the statements binding it, in order; a
-        statement also counts how often each name it refers to was bound before it (an order)."""
+        """Each name the module binds, and the code of the statements binding it, in order (a class's
+        members by their own statements); a statement also counts how often each name it refers to
+        was bound before it (an order)."""
         order: dict[str, list[str]] = {}
         counts: dict[str, int] = {}
         for statement in self.statements:
             text = _with_order(statement, counts)
+            members = statement.members
             for name in statement.binds:
-                order.setdefault(name, []).append(text)
+                order.setdefault(name, []).append(members.get(name, text))
             for name in statement.binds:
                 counts[name] = counts.get(name, 0) + 1
         return {name: digest("\0".join(texts)) for name, texts in order.items()}
 
-    @property
-    def effects_any(self) -> bool:
-        return any(statement.effects for statement in self.statements) or not self.parsed
+    def effects_any(self, has_effects: Callable[[Statement], bool] = lambda statement: statement.effects) -> bool:
+        return any(has_effects(statement) for statement in self.statements) or not self.parsed
 
-    @property
-    def effects(self) -> str:
-        """The statements with effects, in order (each with how often the names it refers to were bound before it)."""
+    def effects(self, has_effects: Callable[[Statement], bool] = lambda statement: statement.effects) -> str:
+        """The statements with effects (by `has_effects`), in order, each with how often the names it
+        refers to were bound before it."""
         counts: dict[str, int] = {}
         texts = []
         for statement in self.statements:
-            if statement.effects:
+            if has_effects(statement):
                 texts.append(_with_order(statement, counts))
             for name in statement.binds:
                 counts[name] = counts.get(name, 0) + 1
         return digest("\0".join(texts)) if self.parsed else self.whole
+
+    @cached_property
+    def top_classes(self) -> dict[str, ast.ClassDef]:
+        """The module's own classes (at its top, or under an `if` or a `try`), by name."""
+        found = {}
+        for node in ast.walk(self.tree) if self.tree is not None else ():
+            if isinstance(node, _Def):
+                continue
+            if isinstance(node, ast.ClassDef) and node.name not in found:
+                found[node.name] = node
+        return found
 
     def code(self, qualname: str) -> str:
         """The code of `qualname`: a function's, or a class statement's; for a lambda or a
@@ -332,7 +439,24 @@ def _plain_decorators(node: _Def, in_class: str | None) -> bool:
     return True
 
 
-def _class_effects(node: ast.ClassDef, plain_classes: frozenset[str]) -> bool:
+def _foreign_bases(node: ast.ClassDef, plain_classes: frozenset[str]) -> tuple[str, ...]:
+    """The class's bases that are neither builtin-plain nor plain classes of its own file, as written
+    (a dotted name; "?" for one that is no name): whether they run code when the class is made is
+    for the project's other modules to say (see `project_code`)."""
+    found = []
+    for base in node.bases:
+        base = base.value if isinstance(base, ast.Subscript) else base
+        name = _dotted(base)
+        if name is None:
+            found.append("?")
+        elif name not in _PLAIN_BASES and name.rpartition(".")[2] not in plain_classes:
+            found.append(name)
+    return tuple(found)
+
+
+def _class_effects(node: ast.ClassDef, plain_classes: frozenset[str], bases: bool = True) -> bool:
+    """Whether making the class runs code of its own: a decorator, a metaclass, a call in its body,
+    or (with `bases`) a base not known to be plain."""
     if not all(_plain_decorator(decorator) for decorator in node.decorator_list):
         return True
     for keyword in node.keywords:
@@ -340,21 +464,30 @@ def _class_effects(node: ast.ClassDef, plain_classes: frozenset[str]) -> bool:
             return True
         if keyword.arg != "metaclass" and _calls(keyword.value):
             return True
-    for base in node.bases:
-        base = base.value if isinstance(base, ast.Subscript) else base
-        name = _dotted(base)
-        if name is None or (name not in _PLAIN_BASES and name.rpartition(".")[2] not in plain_classes):
-            return True
+    if bases and _foreign_bases(node, plain_classes):
+        return True
     return any(_effects(item, node.name, plain_classes) for item in node.body)
+
+
+def plain_class(node: ast.ClassDef) -> bool:
+    """A class whose making runs nothing of its own but what its bases run: no `__init_subclass__`,
+    no metaclass but a plain one, no decorator but a pure one, no call in its body."""
+    defines_hook = any(isinstance(item, _Def) and item.name == "__init_subclass__" for item in node.body)
+    return not defines_hook and not _class_effects(node, frozenset(), bases=False)
 
 
 # Names pytest reads from a module itself (hooks, plugins, marks, what to leave out): binding one acts.
 _PYTEST_NAMES = ("pytest", "collect_ignore")
 
 
-def _effects(node: ast.stmt, in_class: str | None = None, plain_classes: frozenset[str] = frozenset()) -> bool:
+def _effects_of_pytest(node: ast.stmt) -> bool:
+    """A module-level binding of a name pytest reads from the module itself."""
     importing = isinstance(node, ast.Import | ast.ImportFrom)
-    if in_class is None and not importing and any(name.startswith(_PYTEST_NAMES) for name in _binds(node)):
+    return not importing and any(name.startswith(_PYTEST_NAMES) for name in _binds(node))
+
+
+def _effects(node: ast.stmt, in_class: str | None = None, plain_classes: frozenset[str] = frozenset()) -> bool:
+    if in_class is None and _effects_of_pytest(node):
         return True
     if isinstance(node, _Def):
         signature = [*_signature(node.args), *([node.returns] if node.returns else [])]
@@ -441,33 +574,7 @@ def parse_module(source: bytes) -> ModuleCode:
     """`source`'s code. A class statement deriving from a class of the same file that defines no
     `__init_subclass__` and takes no metaclass stays a plain binding; from another file's, it has
     effects (its creation may run that class's code)."""
-    whole = digest(source)
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return ModuleCode(whole, {}, {}, {}, {}, (), parsed=False)
-    plain = frozenset(_plain_classes(tree))
-    reader = _Reader()
-    reader.collect(tree, [])
-    statements = []
-    for node in tree.body:
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
-            continue  # a docstring
-        importing = isinstance(node, ast.Import | ast.ImportFrom)
-        refers = frozenset(names_in([node]) if importing else executed_names(node))
-        statements.append(
-            Statement(
-                frozenset(_binds(node)),
-                refers,
-                _effects(node, None, plain),
-                _stubbed_dump(node),
-                _imports(node),
-            )
-        )
-    methods = {name: tuple(found) for name, found in reader.methods.items()}
-    return ModuleCode(
-        whole, reader.functions, reader.names, reader.classes, methods, tuple(statements), aliases=_aliases(tree)
-    )
+    return ModuleCode(source)
 
 
 def _aliases(tree: ast.Module) -> dict[str, str]:

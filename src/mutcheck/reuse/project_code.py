@@ -6,10 +6,20 @@ changed (with every name bound from them, through the statements that refer to t
 name, import a module the stored run had not loaded, or no longer run (collecting stopped loading it).
 """
 
+import ast
 from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
 
-from mutcheck.reuse.module_code import ANYWHERE, DYNAMIC, ModuleCode, digest, parse_module
+from mutcheck.reuse.module_code import (
+    ANYWHERE,
+    DYNAMIC,
+    ModuleCode,
+    Statement,
+    digest,
+    dotted_name,
+    parse_module,
+    plain_class,
+)
 
 GONE = ""
 
@@ -180,18 +190,85 @@ class ProjectCode:
             changed |= {f"{module}:{n}" for n in before.keys() | today.keys() if before.get(n) != today.get(n)}
         if not changed:
             return frozenset()
-        paths = sorted(set(self.before) | (self.collected_now or frozenset()))
-        statements = [(path, statement) for path in paths if (m := self.module(path)) for statement in m.statements]
-        growing = True
-        while growing:
-            growing = False
-            for path, statement in statements:
+        # each statement by the names it refers to: only those that refer to a newly changed name are looked at
+        referring: dict[str, list[tuple[str, Statement]]] = {}
+        dynamic: list[tuple[str, Statement]] = []
+        for path in sorted(set(self.before) | (self.collected_now or frozenset())):
+            for statement in self.module(path).statements if self.module(path) else ():
+                if statement.refers & {DYNAMIC, ANYWHERE}:
+                    dynamic.append((path, statement))
+                for reference in statement.refers:
+                    referring.setdefault(_bare(reference), []).append((path, statement))
+        pending = set(changed)
+        while pending:
+            bare = {entry.rpartition(":")[2] for entry in pending}
+            candidates = [pair for name in bare for pair in referring.get(name, ())] + dynamic
+            pending = set()
+            for path, statement in candidates:
                 module = self._module_name(path)
-                bound = {f"{module}:{name}" for name in statement.binds}
-                if not bound <= changed and self._reached(statement.refers, path, changed):
-                    changed |= bound
-                    growing = True
+                for binds, refers in statement.parts:
+                    bound = {f"{module}:{name}" for name in binds} - changed
+                    if bound and self._reached(refers, path, changed):
+                        changed |= bound
+                        pending |= bound
         return frozenset(changed)
+
+    # -- class statements' bases in other modules -------------------------------------------------
+    @cached_property
+    def _paths(self) -> dict[str, str]:
+        """Each module's file, by the module's name."""
+        return {self._module_name(path): path for path in set(self.module_names) | set(self.before)}
+
+    def _defined(self, path: str, name: str, seen: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+        """Where the name `name` (dotted) used in module `path` is a class of the project: its file and
+        the class's name there, through the module's imports (and re-exports); None for none."""
+        head, _, rest = name.partition(".")
+        module = self.module(path)
+        if module is None or (path, name) in seen:
+            return None
+        if not rest and head in module.top_classes:
+            return path, head
+        target = module.aliases.get(head)
+        if target is None:
+            return None
+        level = len(target) - len(target.lstrip("."))
+        full = _resolved(target.lstrip("."), level, self._module_name(path), path.endswith("__init__.py"))
+        full = f"{full}.{rest}" if rest else full
+        owner, _, member = full.rpartition(".")
+        if full in self._paths and not member:
+            return None
+        if owner in self._paths:
+            return self._defined(self._paths[owner], member, seen | {(path, name)})
+        return None
+
+    def _plain_base(self, path: str, name: str, seen: frozenset[str] = frozenset()) -> bool:
+        """Whether a class statement's base, defined in another module of the project, makes nothing
+        run when a class derives from it (see `module_code.plain_class`), its own bases too."""
+        found = self._defined(path, name)
+        if found is None or found in seen:
+            return False
+        where, cls = found
+        node = self.module(where).top_classes[cls]
+        if not plain_class(node):
+            return False
+        module = self.module(where)
+        statement_bases = next((st.bases for st in module.statements if st.node is node), None)
+        if statement_bases is None:  # not at the module's top: its bases as written
+            statement_bases = tuple(
+                b
+                for b in (dotted_name(base.value if isinstance(base, ast.Subscript) else base) for base in node.bases)
+                if b
+            )
+        return all(self._plain_base(where, base, seen | {found}) for base in statement_bases)
+
+    def has_effects(self, path: str, statement: Statement) -> bool:
+        """With effects, a class statement's bases in other modules of the project judged by their code."""
+        if statement.own_effects:
+            return True
+        return any(base == "?" or not self._plain_base(path, base) for base in statement.bases)
+
+    def _effects_digest(self, path: str, module: ModuleCode) -> str:
+        return module.effects(lambda statement: self.has_effects(path, statement))
 
     def effects_changed(self, path: str, value: str) -> bool:
         """Whether the module's statements with effects act otherwise than when its bytes were `value`."""
@@ -205,11 +282,13 @@ class ProjectCode:
             return True
         if self.digest(path) != value:
             earlier = self._earlier(path, value)
-            if earlier is None or earlier.effects != now.effects:
+            if earlier is None or self._effects_digest(path, earlier) != self._effects_digest(path, now):
                 return True
             if self._new_imports(path, earlier, now):
                 return True
-        return any(statement.effects and self.hits(statement.refers, path) for statement in now.statements)
+        return any(
+            self.has_effects(path, statement) and self.hits(statement.refers, path) for statement in now.statements
+        )
 
     def _new_imports(self, path: str, earlier: ModuleCode, now: ModuleCode) -> bool:
         """An import statement changed, of a module the stored run had not loaded: its module's code runs."""
@@ -228,7 +307,11 @@ class ProjectCode:
         """The modules collecting loads now, new since the stored run, that have statements with
         effects (they run in every test's process): as `effects:` labels."""
         new = (self.collected_now or frozenset()) - set(self.before)
-        return [f"effects:{path}" for path in sorted(new) if (module := self.module(path)) and module.effects_any]
+        return [f"effects:{path}" for path in sorted(new) if self._any_effects(path)]
+
+    def _any_effects(self, path: str) -> bool:
+        module = self.module(path)
+        return module is not None and module.effects_any(lambda statement: self.has_effects(path, statement))
 
     # -- code reached by name, where it was not watched ---------------------------------------------
     @cached_property

@@ -94,22 +94,22 @@ def test_code_is_compared_as_parsed_and_each_change_lands_where_it_belongs():
     comment = parse_module(base.replace("X = 1", "X = 1  # one").encode())
     body = parse_module(base.replace("return 2", "return 3").encode())
     binding = parse_module(base.replace("X = 1", "X = 2").encode())
-    assert (comment.functions, comment.binds, comment.effects) == (before.functions, before.binds, before.effects)
+    assert (comment.functions, comment.binds, comment.effects()) == (before.functions, before.binds, before.effects())
     assert body.functions["g"] != before.functions["g"] and body.functions["f"] == before.functions["f"]
     assert body.binds == before.binds  # a body is its function's own
     assert binding.binds["X"] != before.binds["X"] and binding.binds["f"] == before.binds["f"]
-    assert binding.effects == before.effects
+    assert binding.effects() == before.effects()
 
 
 def test_the_order_of_a_binding_and_an_effect_that_reads_it_counts():
     first = parse_module(b"X = 1\nregister(X)\nX = 2\n")
     second = parse_module(b"X = 1\nX = 2\nregister(X)\n")
-    assert first.effects != second.effects
+    assert first.effects() != second.effects()
 
 
 def test_a_file_that_does_not_parse_is_one_change_whole():
     module = parse_module(b"def broken(:\n")
-    assert not module.parsed and module.effects == module.whole and module.code("broken") == ""
+    assert not module.parsed and module.effects() == module.whole and module.code("broken") == ""
 
 
 def test_code_of_a_lambda_or_comprehension_is_its_function_s():

@@ -145,3 +145,22 @@ def test_a_class_body_counts_by_its_statement_not_as_code():
     old = value(before["pkg/a.py"])
     assert not code.code_changed("pkg/a.py", "Settings", old)  # what its statement binds changed instead
     assert code.hits(code.names("pkg/a.py", "Settings.read"), "pkg/a.py") == ["limit", "pkg.a:Settings"]
+
+
+def test_a_class_derived_from_another_module_s_plain_class_only_binds():
+    files = {
+        "pkg/base.py": "import abc\n\n\nclass Model(abc.ABC):\n    pass\n\n\nclass Registry:\n"
+        "    def __init_subclass__(cls):\n        REGISTRY.append(cls)\n",
+        "pkg/models.py": "from pkg.base import Model, Registry\n\n\nclass Chat(Model):\n    pass\n\n\n"
+        "class Plugin(Registry):\n    pass\n",
+    }
+    code = project(files)
+    chat, plugin = code.module("pkg/models.py").statements[1:]
+    assert not code.has_effects("pkg/models.py", chat)  # making it runs nothing of Model's
+    assert code.has_effects("pkg/models.py", plugin)  # Registry's __init_subclass__ runs
+
+
+def test_a_new_method_changes_its_own_name_and_its_class_s_not_every_member():
+    before = {"pkg/a.py": "class Tool:\n    def run(self):\n        pass\n\n    def name(self):\n        pass\n"}
+    today = {"pkg/a.py": before["pkg/a.py"] + "\n    def close(self):\n        pass\n"}
+    assert project(today, before).changed_names == {"pkg.a:Tool", "pkg.a:close"}
