@@ -65,8 +65,17 @@ def engine(session: nox.Session, pytest: str) -> None:
     with the newest release of one pytest series; mutcheck's own catalog too in the matrix's two
     corners (the oldest pytest on the oldest Python, the newest on the newest), to keep CI short."""
     session.install("-e", ".[test]", f"pytest=={pytest}.*", "pytest-xdist")
-    # reuse watches what tests run under a mutant with sys.monitoring from 3.12 on: the newest corner checks it
-    reuse = ["tests/mutcheck/test_reuse.py"] if (session.python, pytest) == CELLS[-1] else []
+    # reuse watches what tests run under a mutant with sys.monitoring from 3.12 on, and hooks pytest's fixtures:
+    # the newest corner checks the one, the oldest pytest the other
+    reuse = (
+        ["tests/mutcheck/reuse", "tests/mutcheck/host/test_observe.py"]
+        if (session.python, pytest)
+        in (
+            CELLS[0],
+            CELLS[-1],
+        )
+        else []
+    )
     # harden's pytest plugins on the newest Python with the oldest pytest (the README's test command
     # runs them on the oldest Python with the newest)
     harden = ["tests/mutcheck/test_harden.py"] if (session.python, pytest) == ("3.13", "8.0") else []

@@ -80,21 +80,31 @@ def _dotted(node: ast.expr) -> str | None:
     return None
 
 
-def _node_names(node: ast.AST, found: set[str]) -> None:
+def _static_import(node: ast.AST) -> bool:
+    """`import_module("a.b")` or `__import__("a")`: an import by a name the code spells."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return False
+    name = (_dotted(node.func) or "").rpartition(".")[2]
+    first = node.args[0]
+    return name in ("import_module", "__import__") and isinstance(first, ast.Constant) and isinstance(first.value, str)
+
+
+def _node_names(node: ast.AST, found: set[str], spelled: set[int] = frozenset()) -> None:  # type: ignore[assignment]
     """The names one node refers to (not its children's): a variable as "NAME", an attribute as
     ".NAME" (of any object), a name imported from a module as "MODULE:NAME" (MODULE with a dot
-    for each level of a relative import), DYNAMIC where the code reaches names it does not spell."""
+    for each level of a relative import), DYNAMIC where the code reaches names it does not spell.
+    `spelled`: the ids of the callees of imports by a name the code spells (no ANYWHERE for them)."""
     if isinstance(node, ast.Name):
         found.add(node.id)
         if node.id in _DYNAMIC_CALLS:
             found.add(DYNAMIC)
-        elif node.id in _ANYWHERE_CALLS:
+        elif node.id in _ANYWHERE_CALLS and id(node) not in spelled:
             found.add(ANYWHERE)
     elif isinstance(node, ast.Attribute):
         found.add("." + node.attr)
         if node.attr in _DYNAMIC_ATTRIBUTES:
             found.add(DYNAMIC)
-        elif node.attr in _ANYWHERE_CALLS:
+        elif node.attr in _ANYWHERE_CALLS and id(node) not in spelled:
             found.add(ANYWHERE)
     elif isinstance(node, ast.ImportFrom):
         module = "." * node.level + (node.module or "")
@@ -111,8 +121,10 @@ def names_in(nodes: Iterable[ast.AST]) -> set[str]:
     """The names the code refers to, all of it (see `_node_names`); `getattr(x, "a")` counts as `.a`."""
     found: set[str] = set()
     for top in nodes:
-        for node in ast.walk(top):
-            _node_names(node, found)
+        every = list(ast.walk(top))
+        spelled = {id(node.func) for node in every if _static_import(node)}
+        for node in every:
+            _node_names(node, found, spelled)
     found.discard("")
     return found
 
@@ -120,8 +132,10 @@ def names_in(nodes: Iterable[ast.AST]) -> set[str]:
 def executed_names(statement: ast.stmt) -> set[str]:
     """The names a statement refers to when it runs (see `_executed`)."""
     found: set[str] = set()
-    for node in _executed(statement):
-        _node_names(node, found)
+    executed = list(_executed(statement))
+    spelled = {id(node.func) for node in executed if _static_import(node)}
+    for node in executed:
+        _node_names(node, found, spelled)
     found.discard("")
     return found
 

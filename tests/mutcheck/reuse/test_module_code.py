@@ -69,6 +69,15 @@ def test_names_imported_say_from_which_module():
     assert {"pkg.settings:VALUE", ".:sibling", "VALUE"} <= module.names["f"]
 
 
+def test_an_import_by_a_spelled_name_reaches_nothing_dynamically_but_a_computed_one_reaches_anywhere():
+    from mutcheck.reuse.module_code import ANYWHERE
+
+    module = parse_module(b"def f(name):\n    return import_module('pkg.a'), import_module('pkg.' + name)\n")
+    assert ANYWHERE in module.names["f"]
+    spelled = parse_module(b"def g():\n    return importlib.import_module('pkg.a')\n")
+    assert ANYWHERE not in spelled.names["g"]
+
+
 def test_a_function_s_names_are_its_code_s_with_its_scopes():
     module = parse_module(
         textwrap.dedent(
