@@ -15,7 +15,7 @@ from functools import cached_property
 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
 DYNAMIC = "*"  # among a function's names: it reaches names it does not spell (getattr with a computed name, …)
-ANYWHERE = "**"  # … in any module (eval, exec, a module imported by a computed name, a star import)
+ANYWHERE = "**"  # … in any module (eval, exec, a module imported by a computed name)
 # Calls that build a value and do nothing else, spelled as the code calls them.
 _PURE_CALLS = frozenset(
     {
@@ -108,7 +108,7 @@ def _node_names(node: ast.AST, found: set[str], spelled: set[int] = frozenset())
             found.add(ANYWHERE)
     elif isinstance(node, ast.ImportFrom):
         module = "." * node.level + (node.module or "")
-        found.update(ANYWHERE if alias.name == "*" else f"{module}:{alias.name}" for alias in node.names)
+        found.update(f"{module}:{alias.name}" for alias in node.names)  # "MODULE:*" for a star import
     elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _BY_NAME:
         name = node.args[1] if len(node.args) > 1 else None
         if isinstance(name, ast.Constant) and isinstance(name.value, str):
@@ -513,7 +513,7 @@ def _effects(node: ast.stmt, in_class: str | None = None, plain_classes: frozens
     if isinstance(node, ast.AnnAssign | ast.AugAssign):
         return _bound(node.target) is None or _calls(node)
     if isinstance(node, ast.Import | ast.ImportFrom):
-        return any(alias.name == "*" for alias in node.names)
+        return False  # it binds names (a star import: what its module binds, see `project_code`)
     if isinstance(node, ast.Expr):
         return _calls(node)
     if isinstance(node, ast.If | ast.Try | ast.TryStar):

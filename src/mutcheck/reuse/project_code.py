@@ -38,6 +38,12 @@ def _bare(reference: str) -> str:
     return reference.rpartition(":")[2].lstrip(".")
 
 
+def _public_of(entry: str, module: str) -> bool:
+    """Whether a binding ("MODULE:NAME") is one of `module`'s that a star import takes (no leading `_`)."""
+    owner, _, name = entry.rpartition(":")
+    return owner == module and not name.startswith("_")
+
+
 def _special(qualname: str) -> bool:
     name = qualname.rpartition(".")[2]
     return name.startswith("__") and name.endswith("__")
@@ -120,6 +126,9 @@ class ProjectCode:
             if reference.startswith("."):
                 if reference[1:] in bare:
                     found.add(reference[1:])
+            elif reference.endswith(":*"):  # a star import: every public name of its module
+                source = self._resolve(reference, path).removesuffix(":*")
+                found |= {entry for entry in changed if _public_of(entry, source)}
             elif (resolved := self._resolve(reference, path)) in changed:
                 found.add(resolved)
         if DYNAMIC in references:
@@ -195,8 +204,8 @@ class ProjectCode:
         dynamic: list[tuple[str, Statement]] = []
         for path in sorted(set(self.before) | (self.collected_now or frozenset())):
             for statement in self.module(path).statements if self.module(path) else ():
-                if statement.refers & {DYNAMIC, ANYWHERE}:
-                    dynamic.append((path, statement))
+                if statement.refers & {DYNAMIC, ANYWHERE} or any(ref.endswith(":*") for ref in statement.refers):
+                    dynamic.append((path, statement))  # looked at whatever changed
                 for reference in statement.refers:
                     referring.setdefault(_bare(reference), []).append((path, statement))
         pending = set(changed)
@@ -208,7 +217,11 @@ class ProjectCode:
                 module = self._module_name(path)
                 for binds, refers in statement.parts:
                     bound = {f"{module}:{name}" for name in binds} - changed
-                    if bound and self._reached(refers, path, changed):
+                    reached = self._reached(refers, path, changed)
+                    stars = [ref for ref in refers if ref.endswith(":*")]
+                    if stars:  # a star import binds here the changed public names of its module
+                        bound |= {f"{module}:{entry.rpartition(':')[2]}" for entry in reached} - changed
+                    if bound and reached:
                         changed |= bound
                         pending |= bound
         return frozenset(changed)

@@ -9,7 +9,7 @@ from mutcheck.reuse.project_code import ProjectCode
 def project(files: dict[str, str], before: dict[str, str] | None = None, **options) -> ProjectCode:
     """Today's code of `files`, against a stored run that kept `before` (default: the same)."""
     before = files if before is None else before
-    names = {path: path.removesuffix(".py").replace("/", ".") for path in {**files, **before}}
+    names = {path: path.removesuffix(".py").removesuffix("/__init__").replace("/", ".") for path in {**files, **before}}
     stored = {path: text.encode() for path, text in before.items()}
     return ProjectCode(lambda path: files[path].encode() if path in files else None, names, stored, **options)
 
@@ -164,3 +164,11 @@ def test_a_new_method_changes_its_own_name_and_its_class_s_not_every_member():
     before = {"pkg/a.py": "class Tool:\n    def run(self):\n        pass\n\n    def name(self):\n        pass\n"}
     today = {"pkg/a.py": before["pkg/a.py"] + "\n    def close(self):\n        pass\n"}
     assert project(today, before).changed_names == {"pkg.a:Tool", "pkg.a:close"}
+
+
+def test_a_star_import_binds_what_its_module_binds_publicly():
+    before = {"pkg/a.py": "LIMIT = 1\n_HIDDEN = 1\nOTHER = 1\n", "pkg/__init__.py": "from pkg.a import *\n"}
+    today = {**before, "pkg/a.py": "LIMIT = 2\n_HIDDEN = 2\nOTHER = 1\n"}
+    code = project(today, before)
+    assert code.changed_names == {"pkg.a:LIMIT", "pkg.a:_HIDDEN", "pkg:LIMIT"}
+    assert not code.effects_changed("pkg/__init__.py", value(before["pkg/__init__.py"]))  # it binds, no more
