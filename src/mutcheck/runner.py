@@ -22,7 +22,7 @@ from mutcheck.core.texts import say
 from mutcheck.reuse.key import outcome_settings, run_key
 from mutcheck.reuse.module_code import digest
 from mutcheck.reuse.store import Store, WholeRun, load_store, save_store, store_path
-from mutcheck.reuse.whole import request_digest, stored_whole
+from mutcheck.reuse.whole import mutated_files, request_digest, stored_whole
 from mutcheck.sandbox.lab import remove_stale
 
 if TYPE_CHECKING:  # the results' modules load once the run is over
@@ -176,19 +176,20 @@ def _files_digest(root: Path, folders: list[str], suffix: str) -> str:
 
 
 def _request_digest(config: Config, request: RunRequest) -> str:
-    """What a target's results depend on besides its key and its tests' evidence: which mutants (the
-    catalog and the target's files they apply to, whose lines the reports show), and how reported."""
+    """What a target's results depend on besides its key, its tests' evidence and the files its mutants
+    edit (see `reuse.whole`): which mutants (the catalog), and how reported."""
     facts = {
         "only": request.only,
         "shard": request.shard,
         "targets": request.targets,
         "catalog": _files_digest(config.root, [str(config.catalog_dir.relative_to(config.root))], ".toml"),
-        "target": _files_digest(config.root, list(config.target), ".py"),
         "generic": config.generic,
         "strict_generic": config.strict_generic,
         "languages": config.languages,
         "jobs": config.jobs or os.cpu_count() or 1,
     }
+    if config.generic:  # generic mutants come from the target's code itself: any line may make one
+        facts["target"] = _files_digest(config.root, list(config.target), ".py")
     return request_digest(facts)
 
 
@@ -287,7 +288,8 @@ def _run_target(
         from mutcheck.results.unchanged import whole_keepable
 
         if engine_run.kept_whole and _whole_runs(request) and whole_keepable(results):
-            kept.whole = WholeRun(_request_digest(config, request), results.to_json(), len(prepared.order))
+            mutated = mutated_files(config.root, {mutant.file for mutant in results.mutants})
+            kept.whole = WholeRun(_request_digest(config, request), results.to_json(), len(prepared.order), mutated)
         try:
             save_store(store_file, kept, carry=not request.fresh)
         except OSError as error:

@@ -7,6 +7,7 @@ no name whose module-level binding changed (see `project_code`); and when the te
 today's time limit under the mutant. A test with no stored outcome (new, or not kept) runs.
 """
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -151,7 +152,13 @@ class Decider:
         for index in range(len(self.store.sets)):
             if changes := self.set_change(index):
                 return changes
-        return [NAME + name for name in sorted(self.today.code.changed_names)]
+        # every outcome stands; a name bound anew in a test module or a conftest may be a test (or a
+        # fixture) collecting would find: only a run can say which tests there are
+        files = {test.partition("::")[0] for test in whole.results.get("tests", ())}
+        files |= {path for path in self.store.sources if os.path.basename(path) == "conftest.py"}
+        code = self.today.code
+        suite = {code.module_name(path) for path in files}
+        return [NAME + name for name in sorted(code.changed_names) if name.rpartition(":")[0] in suite]
 
 
 def _before_a_reused_kill(

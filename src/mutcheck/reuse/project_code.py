@@ -95,7 +95,7 @@ class ProjectCode:
         source = self.before.get(path)
         return self.module(path, earlier=True) if source is not None and digest(source) == value else None
 
-    def _module_name(self, path: str) -> str:
+    def module_name(self, path: str) -> str:
         """The module's name: as Python loaded it, or else as its path spells it."""
         if path in self.module_names:
             return self.module_names[path]
@@ -105,7 +105,7 @@ class ProjectCode:
 
     def _resolve(self, reference: str, path: str) -> str:
         """A variable's or an imported name's binding, as "MODULE:NAME" (see `changed_names`)."""
-        module = self._module_name(path)
+        module = self.module_name(path)
         if ":" not in reference:
             return f"{module}:{reference}"
         source, _, name = reference.rpartition(":")
@@ -132,7 +132,7 @@ class ProjectCode:
             elif (resolved := self._resolve(reference, path)) in changed:
                 found.add(resolved)
         if DYNAMIC in references:
-            modules = {self._module_name(path)} | self._named_modules(references, path)
+            modules = {self.module_name(path)} | self._named_modules(references, path)
             found |= {entry for entry in changed if entry.rpartition(":")[0] in modules}
         return found
 
@@ -145,7 +145,7 @@ class ProjectCode:
             target = aliases.get(reference)
             if target is not None:
                 level = len(target) - len(target.lstrip("."))
-                found.add(_resolved(target.lstrip("."), level, self._module_name(path), path.endswith("__init__.py")))
+                found.add(_resolved(target.lstrip("."), level, self.module_name(path), path.endswith("__init__.py")))
         return found
 
     def hits(self, references: Iterable[str], path: str) -> list[str]:
@@ -195,7 +195,7 @@ class ProjectCode:
             earlier, now = self.module(path, earlier=True), self.module(path)
             before = earlier.binds if earlier else {}
             today = now.binds if now else {}
-            module = self._module_name(path)
+            module = self.module_name(path)
             changed |= {f"{module}:{n}" for n in before.keys() | today.keys() if before.get(n) != today.get(n)}
         if not changed:
             return frozenset()
@@ -214,7 +214,7 @@ class ProjectCode:
             candidates = [pair for name in bare for pair in referring.get(name, ())] + dynamic
             pending = set()
             for path, statement in candidates:
-                module = self._module_name(path)
+                module = self.module_name(path)
                 for binds, refers in statement.parts:
                     bound = {f"{module}:{name}" for name in binds} - changed
                     reached = self._reached(refers, path, changed)
@@ -230,7 +230,7 @@ class ProjectCode:
     @cached_property
     def _paths(self) -> dict[str, str]:
         """Each module's file, by the module's name."""
-        return {self._module_name(path): path for path in set(self.module_names) | set(self.before)}
+        return {self.module_name(path): path for path in set(self.module_names) | set(self.before)}
 
     def _defined(self, path: str, name: str, seen: frozenset[str] = frozenset()) -> tuple[str, str] | None:
         """Where the name `name` (dotted) used in module `path` is a class of the project: its file and
@@ -245,7 +245,7 @@ class ProjectCode:
         if target is None:
             return None
         level = len(target) - len(target.lstrip("."))
-        full = _resolved(target.lstrip("."), level, self._module_name(path), path.endswith("__init__.py"))
+        full = _resolved(target.lstrip("."), level, self.module_name(path), path.endswith("__init__.py"))
         full = f"{full}.{rest}" if rest else full
         owner, _, member = full.rpartition(".")
         if full in self._paths and not member:

@@ -52,6 +52,7 @@ class WholeRun:
     request: str  # the request's digest (see `whole`)
     results: dict[str, Any]  # the results document
     chosen: int  # how many mutants it chose before `--shard`
+    mutated: dict[str, str] = field(default_factory=dict)  # each file its mutants edit, by its bytes' digest
 
 
 @dataclass
@@ -204,8 +205,9 @@ def _store(data: Any) -> Store:
     collection = None if data["collection"] is None else _index(data["collection"], len(sets))
     whole = None
     if data["whole"] is not None:
-        part = _fields(data["whole"], {"request", "results", "chosen"})
-        whole = WholeRun(_text(part["request"]), _table(part["results"]), int(_number(part["chosen"])))
+        part = _fields(data["whole"], {"request", "results", "chosen", "mutated"})
+        chosen = int(_number(part["chosen"]))
+        whole = WholeRun(_text(part["request"]), _table(part["results"]), chosen, _texts(part["mutated"]))
     return Store(
         key=_texts(data["key"]),
         labels=labels,

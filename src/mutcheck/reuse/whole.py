@@ -4,6 +4,7 @@ under every mutant, the project's module-level code), its results stand whole.""
 
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -29,4 +30,17 @@ def stored_whole(store: Store, root: Path, key: dict[str, str], request: str) ->
     today = Today(files, dict(os.environ), FileDigests(store.files), code)
     if Decider(store, today, key).whole(request):
         return None
+    if mutated_files(root, store.whole.mutated) != store.whole.mutated:  # the reports show their lines
+        return None
     return store.whole.results, store.whole.chosen
+
+
+def mutated_files(root: Path, files: Iterable[str]) -> dict[str, str]:
+    """Each file a run's mutants edit, by its bytes' digest ("" for one that is gone)."""
+    found = {}
+    for path in sorted(files):
+        try:
+            found[path] = digest((root / path).read_bytes())
+        except OSError:
+            found[path] = ""
+    return found

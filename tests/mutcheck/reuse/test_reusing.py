@@ -205,3 +205,19 @@ def test_a_mutant_run_in_a_copy_of_its_own_is_kept_and_reused_test_by_test(tmp_p
     reusing, fresh = both(root)
     assert verdicts(reusing) == verdicts(fresh) and mutant(fresh, "LEVEL")["verdict"] == "survived"
     assert ran(reusing, "LEVEL") == {"tests/test_cap.py::test_cap": ["read:tests/cap.txt"]}
+
+
+def test_a_new_name_outside_the_suite_keeps_the_run_whole_but_a_new_test_does_not(tmp_path):
+    """A helper module (not the target, whose lines the reports show, nor a test module) gains a name
+    no test uses: the run is taken whole; a test module gains a test: it is not."""
+    small = "from pathlib import Path\nimport sys\n\nsys.path.insert(0, str(Path(__file__).parent))\n"
+    small += "from values import THREE\n\nfrom pkg.core import limit\n\n\ndef test_small():\n"
+    small += "    assert limit(THREE, 10) == THREE\n"
+    project = make(tmp_path / "project", {"tests/values.py": "THREE = 3\n", "tests/test_small.py": small})
+    run(project)
+    edit(project, "tests/values.py", "THREE = 3", "THREE = 3\nSPARE = 1")
+    data = run(project)[2]
+    assert data["run"]["timings"] == {"total": data["run"]["seconds"]}  # no test names SPARE: taken whole
+    edit(project, "tests/test_small.py", "def test_small():", "def test_smaller():\n    pass\n\n\ndef test_small():")
+    data = run(project)[2]
+    assert "tests/test_small.py::test_smaller" in data["tests"]  # collected: the run was not taken whole
