@@ -155,7 +155,7 @@ def reasons(results: dict) -> Counter:
     counts: Counter = Counter()
     for entry in results["mutants"]:
         for why in ((entry.get("reuse") or {}).get("ran") or {}).values():
-            counts.update({_kind(label) for label in why})
+            counts.update({_kind(label) for label in why if not label.startswith("…")})
     return counts
 
 
