@@ -605,6 +605,24 @@ def test_no_more_mutants_run_at_once_than_there_are_jobs(host):
     assert max(at_once) == 2
 
 
+def test_confirmations_in_the_suite_s_order_run_no_more_at_once_than_there_are_jobs(host):
+    """Mutants of one function share their control run, so they are released, and confirmed, together."""
+    run = host(ORDERED, jobs=1)  # `test_needs_preparing` fails alone: every mutant is confirmed with `test_prepares`
+    records = TARGET.replace(
+        "    return a + b",
+        "    started = time.monotonic()\n    time.sleep(0.2)\n"
+        "    with open('intervals', 'a') as log:\n        log.write(f'{started} {time.monotonic()}\\n')\n"
+        "    return a - b",
+    )
+    events = run.run([run.mutant(name, records, [1]) for name in "ABCD"])
+    assert [event.outcomes for event in events] == [{1: "failed"}] * 4  # the suite's order confirmed each kill
+    lines = (Path(run.spec.project) / "intervals").read_text().splitlines()
+    intervals = [tuple(map(float, line.split())) for line in lines]
+    assert len(intervals) == 8  # each mutant alone, then in the suite's order
+    at_once = [sum(start <= moment < end for start, end in intervals) for moment, _ in intervals]
+    assert max(at_once) == 1
+
+
 def test_once_the_engine_is_gone_the_running_mutants_are_stopped_and_no_other_starts(host):
     """Nor is a stopped one resumed with the tests it did not run."""
     run = host(ADDS + "\n\ndef test_adds_again():\n    assert calc.add(2, 2) == 4\n", jobs=1)

@@ -253,21 +253,21 @@ class Scheduler:
         self.controls.waiting.append(child)
         return None
 
-    def _release(self, running: dict[int, Child]) -> list[Child]:
+    def _release(self, running: dict[int, Child]) -> list[tuple[Child, list[int]]]:
         """Report every waiting mutant whose controls are all in (see `Controls.release`), unless a
         failure was order-dependent in its selection: then first the suite's own order decides
-        (returned: the processes started for that)."""
+        (returned: each such mutant with its doubtful tests, to be confirmed)."""
         controls = [tuple(child.selected) for child in running.values() if child.mutant is None]
         unfinished = [mutant["selected"] for mutant in self.pending]
         unfinished += [child.mutant["selected"] for child in running.values() if child.mutant is not None]
-        started = []
+        doubting = []
         for child in self.controls.release(controls, unfinished):
             doubtful = sorted(index for index, outcome in child.outcomes.items() if outcome == ORDER_DEPENDENT)
             if doubtful and os.getppid() == self.parent:
-                started.append(self._in_suite_order(child, doubtful))
+                doubting.append((child, doubtful))
             else:
                 self._report(child)
-        return started
+        return doubting
 
     def _in_suite_order(self, child: Child, doubtful: list[int]) -> Child:
         """A test that fails unmutated too in the order of the mutant's selection (which leaves out
@@ -333,15 +333,20 @@ class Scheduler:
                 running[child.read_fd] = child
                 selector.register(child.read_fd, selectors.EVENT_READ)
 
+        # confirmations in the suite's order, started like any mutant as a worker frees up: many
+        # mutants of one function are released together, and each confirmation may be a fresh host
+        confirming: list[tuple[Child, list[int]]] = []
+
         def finish(fd: int, timed_out: bool) -> None:
             selector.unregister(fd)
             track(self._finish(running.pop(fd), timed_out))
-            for started in self._release(running):
-                track(started)
+            confirming.extend(self._release(running))
 
-        while pending or running or queue:
-            while (queue or pending) and len(running) < self.spec.jobs:
-                if queue:  # first, so that finished mutants do not wait long
+        while pending or running or queue or confirming:
+            while (confirming or queue or pending) and len(running) < self.spec.jobs:
+                if confirming:  # first: their mutants have finished and wait only for them
+                    track(self._in_suite_order(*confirming.pop(0)))
+                elif queue:  # next, so that finished mutants do not wait long
                     track(self._start_control(queue.pop(0)))
                 else:
                     mutant = pending.pop(0)
