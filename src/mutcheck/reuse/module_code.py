@@ -26,6 +26,12 @@ _PURE_CALLS = frozenset(
         *("typing.TypeVar", "typing.ParamSpec", "typing.NewType", "typing.cast", "collections.namedtuple"),
         *("dataclasses.field", "re.compile", "logging.getLogger", "getLogger", "frozendict"),
         *("Field", "pydantic.Field", "PrivateAttr", "pydantic.PrivateAttr", "ConfigDict", "pydantic.ConfigDict"),
+        *("dedent", "textwrap.dedent", "indent", "textwrap.indent", "Path", "pathlib.Path", "PurePath"),
+        *("pathlib.PurePath", "os.path.join", "os.path.dirname", "os.path.basename", "os.path.splitext"),
+        *("timedelta", "datetime.timedelta", "Decimal", "decimal.Decimal", "auto", "enum.auto"),
+        *("defaultdict", "collections.defaultdict", "OrderedDict", "collections.OrderedDict", "deque"),
+        *("collections.deque", "Counter", "collections.Counter", "MappingProxyType", "types.MappingProxyType"),
+        *("partial", "functools.partial"),
     }
 )
 # Decorators that wrap or fill in what they decorate and keep no record of it anywhere else: a `def`
@@ -164,9 +170,22 @@ def _calls(node: ast.AST) -> bool:
     for inner in _executed(node):
         if isinstance(inner, ast.Await | ast.Yield | ast.YieldFrom):
             return True
-        if isinstance(inner, ast.Call) and _dotted(inner.func) not in _PURE_CALLS:
+        if isinstance(inner, ast.Call) and _dotted(inner.func) not in _PURE_CALLS and not _string_method(inner):
             return True
     return False
+
+
+def _string_method(call: ast.Call) -> bool:
+    """A method of a string literal or of what one returned (`", ".join(names).split()`): str's methods
+    only build values."""
+    func = call.func
+    if not isinstance(func, ast.Attribute):
+        return False
+    receiver = func.value
+    literal = isinstance(receiver, ast.Constant) and isinstance(receiver.value, str)
+    return (
+        literal or isinstance(receiver, ast.JoinedStr) or (isinstance(receiver, ast.Call) and _string_method(receiver))
+    )
 
 
 def _bound(target: ast.expr) -> set[str] | None:

@@ -20,6 +20,10 @@ def statements(source: str) -> list[tuple[list[str], bool]]:
         ("X, (Y, *Z) = 1, (2, 3)", ["X", "Y", "Z"], False),
         ("T = TypeVar('T')", ["T"], False),
         ("PATTERN = re.compile('a+')", ["PATTERN"], False),
+        ("CODE = dedent('''\\\n    run()\n''')", ["CODE"], False),
+        ("DATA = Path(__file__).parent / 'data'", ["DATA"], False),
+        ("HOSTS = ', '.join(NAMES).split(', ')", ["HOSTS"], False),  # str's methods, on a literal first
+        ("HOSTS = NAMES.join(', ')", ["HOSTS"], True),  # a method of what a name holds could do anything
         ("import os", ["os"], False),
         ("from pkg.a import b as c", ["c"], False),
         ("def f(a=1):\n    return a", ["f"], False),
