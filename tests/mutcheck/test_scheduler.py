@@ -5,6 +5,7 @@ order, reported once. Tests whose outcome changes after their first run stand fo
 state behind."""
 
 import base64
+import fcntl
 import os
 import time
 from pathlib import Path
@@ -60,6 +61,7 @@ class _Host:
         session.items = self.items  # what pytest's run loop hands the host
         self.read_fd, write_fd = os.pipe()
         os.set_blocking(self.read_fd, False)
+        fcntl.fcntl(write_fd, fcntl.F_SETPIPE_SZ, 1 << 20)  # read only once the run is over: room for every event
         self.spec = HostSpec(
             FULL, write_fd, str(pytester.path), str(scratch), [], [], os.getpid(), target_files=[self.target], **spec
         )

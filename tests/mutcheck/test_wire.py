@@ -56,6 +56,7 @@ def test_every_host_event_reads_back_equal_with_its_test_indices_as_numbers():
             {0: 0.5},
             {0: "AssertionError"},
             1.25,
+            confirmed=[12],
         ),
         RunDone({"runs": 2, "tests": 5}),
     ]

@@ -77,6 +77,7 @@ class MutantRun:
     code_watched: bool = False  # the code its tests ran was watched (see `host.watch`)
     seen: dict[int, Seen] = field(default_factory=dict)  # a keepable one's: what each test was seen to depend on
     fixtures: dict[str, Seen] = field(default_factory=dict)  # and each shared fixture's setup
+    confirmed: list[int] = field(default_factory=list)  # tests whose outcomes a run in the suite's order settled
     reuse: MutantDecision | None = None  # what the store said of it (None: no store, or --fresh)
 
 
@@ -231,6 +232,7 @@ def _record_mutant(run: EngineRun, event: MutantRan) -> MutantRun:
     mutant.keepable, mutant.code_watched = event.keepable, event.code_watched
     mutant.seen = {index: Seen.from_json(seen) for index, seen in event.seen.items()}
     mutant.fixtures = {name: Seen.from_json(seen) for name, seen in event.fixtures.items()}
+    mutant.confirmed = event.confirmed
     if mutant.reuse is not None:
         _join_reused(run, mutant, event.outcomes)
     else:
@@ -248,7 +250,6 @@ def _observed(run: EngineRun, applied: list["AppliedMutant"], places: Places, he
             continue
         reused = set(mutant.reuse.reused) if mutant.reuse else set()
         ran = {tests[i]: outcome for i, outcome in mutant.outcomes.items() if tests[i] not in reused}
-        plain = not run.order_dependent & set(mutant.selected) and not mutant.timed_out and not mutant.broken
         mutants.append(
             ObservedMutant(
                 id=mutant.id,
@@ -257,13 +258,14 @@ def _observed(run: EngineRun, applied: list["AppliedMutant"], places: Places, he
                 scope=f"{one.mutant.file}::{one.scope_qualname}",
                 mutated_names=names_of(one.replacement),
                 decision=mutant.reuse,
-                keepable=mutant.keepable and plain,
+                keepable=mutant.keepable and not mutant.timed_out and not mutant.broken,
                 code_watched=mutant.code_watched,
                 outcomes=ran,
                 durations={tests[i]: seconds for i, seconds in mutant.durations.items()},
                 witnesses={tests[i]: text for i, text in mutant.witnesses.items()},
                 seen={tests[i]: seen for i, seen in mutant.seen.items()},
                 fixtures=mutant.fixtures,
+                not_kept={tests[i] for i in mutant.confirmed},
             )
         )
     return Observed(

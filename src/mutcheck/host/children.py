@@ -63,7 +63,7 @@ class Child:
     seconds: float = 0.0  # from its start to its last process's end
     seen: dict[int, dict[str, list[str]]] = field(default_factory=dict)  # per test: see `watch`
     fixture_events: list[dict[str, Any]] = field(default_factory=list)  # each shared fixture's setup: see `watch`
-    confirmed: bool = False  # some outcomes were settled by a run in the suite's order (see `scheduler`)
+    confirmed: list[int] = field(default_factory=list)  # tests whose outcomes a run in the suite's order settled
 
     def overdue(self) -> float:
         """Charged seconds past its budget (negative while within it). Until the wall clock

@@ -282,7 +282,7 @@ class Scheduler:
         """What the suite's order said of each doubtful test: a failure there (after the mutated code
         started, on a swap) is a kill; anything else stays order-dependent."""
         child = confirming.confirms
-        child.confirmed = True  # some outcomes come from another process, in another order
+        child.confirmed = confirming.doubtful  # their outcomes come from another process, in another order
         started = False
         for index in confirming.selected:
             started = started or confirming.ran.get(index, False)
@@ -309,18 +309,15 @@ class Scheduler:
             keepable and watching_is_cheap(),
             child.seen if keepable else {},
             {name: seen.to_json() for name, seen in joined_fixtures(child.fixture_events).items()} if keepable else {},
+            child.confirmed,
         )
         self.events.write_line(event_json(event))
 
     @staticmethod
     def _keepable(child: Child) -> bool:
-        """A mutant whose tests ran once, in one process, to the end: what it reached is all it ran."""
-        return (
-            child.finished
-            and not child.confirmed
-            and len(child.sequences) == 1
-            and not (child.timed_out or child.crashed or child.broken)
-        )
+        """A mutant whose tests ran once, in one process, to the end: what it reached is all it ran
+        (the tests whose outcomes its confirmation settled are named apart, and never kept)."""
+        return child.finished and len(child.sequences) == 1 and not (child.timed_out or child.crashed or child.broken)
 
     def mutants(self) -> None:
         self.pending = pending = list(self.plan.mutants)

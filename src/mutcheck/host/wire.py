@@ -188,6 +188,7 @@ class MutantRan:
     # beyond what it showed in the baseline (see `watch`)
     seen: dict[int, dict[str, list[str]]] = field(default_factory=dict)
     fixtures: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    confirmed: list[int] = field(default_factory=list)  # tests whose outcomes a run in the suite's order settled
 
 
 @dataclass(frozen=True)

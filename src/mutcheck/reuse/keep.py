@@ -35,6 +35,7 @@ class ObservedMutant:
     witnesses: dict[str, str] = field(default_factory=dict)
     seen: dict[str, Seen] = field(default_factory=dict)  # by test id: beyond what it showed unmutated
     fixtures: dict[str, Seen] = field(default_factory=dict)
+    not_kept: set[str] = field(default_factory=set)  # its tests whose outcomes a run in the suite's order settled
 
 
 @dataclass
@@ -146,7 +147,8 @@ class Keeper:
             fixtures = [mutant.fixtures, observed.baseline_fixtures]
             for test, outcome in mutant.outcomes.items():
                 labels, keepable = base.get(test, (set(), False))
-                if mutant.keepable and outcome in REUSABLE and keepable and test not in observed.not_kept:
+                kept = test not in observed.not_kept and test not in mutant.not_kept
+                if mutant.keepable and outcome in REUSABLE and keepable and kept:
                     more, keepable = self.evidence([mutant.seen[test]] if test in mutant.seen else [], fixtures)
                     if keepable:
                         labels = labels | more | reach

@@ -9,7 +9,7 @@ import pytest
 
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.reuse.store import store_path
-from tests.mutcheck.cli_runs import mutant, run
+from tests.mutcheck.cli_runs import mutant, outcome, run
 from tests.mutcheck.reuse.reuse_project import both, clamps, make, verdicts, write
 
 TWO_FILES = {
@@ -221,3 +221,27 @@ def test_a_new_name_outside_the_suite_keeps_the_run_whole_but_a_new_test_does_no
     edit(project, "tests/test_small.py", "def test_small():", "def test_smaller():\n    pass\n\n\ndef test_small():")
     data = run(project)[2]
     assert "tests/test_small.py::test_smaller" in data["tests"]  # collected: the run was not taken whole
+
+
+def test_a_mutant_with_an_order_dependent_test_keeps_its_other_tests_outcomes(tmp_path):
+    """`test_needs_preparing` passes only after `test_prepares`, which reaches no mutant: under M it
+    fails in M's selection, unmutated too, and the suite's order settles it. With two workers it fails
+    in the baseline's split as well (the tests are dealt round-robin: it lands apart from
+    `test_prepares`). Neither outcome is kept; every other test's is."""
+    ordered = (
+        "from pkg.core import limit\n\nREADY = []\n\n\ndef test_prepares():\n    READY.append(True)\n\n\n"
+        "def test_needs_preparing():\n    assert READY\n    assert limit(3, 10) == 3\n"
+    )
+    root = make(tmp_path / "project", {**TWO_FILES, "tests/test_order.py": ordered})
+    for jobs in ("1", "2"):
+        reusing, fresh = both(root, "--jobs", jobs)
+        edit(root, "tests/test_clamps.py", "value = 15", "value = 15 + 0")
+        reusing, fresh = both(root, "--jobs", jobs)
+        assert verdicts(reusing) == verdicts(fresh)
+        assert outcome(fresh, mutant(fresh, "M"), "test_needs_preparing") == "order-dependent"
+        assert set(ran(reusing, "M")) == {
+            "tests/test_clamps.py::test_clamps",
+            "tests/test_order.py::test_needs_preparing",
+        }
+        assert mutant(reusing, "M")["reuse"]["kept"] == 1  # test_small's
+        edit(root, "tests/test_clamps.py", "value = 15 + 0", "value = 15")
