@@ -581,6 +581,9 @@ def _binds(node: ast.stmt) -> set[str]:
 
 
 def _imports(node: ast.stmt) -> tuple[tuple[str, int], ...]:
+    """The imports the statement runs as its module loads: not those in a function's body."""
+    if isinstance(node, _Def):
+        return ()
     if isinstance(node, ast.Import):
         return tuple((alias.name, 0) for alias in node.names)
     if isinstance(node, ast.ImportFrom):

@@ -62,6 +62,14 @@ def test_an_import_of_a_module_the_stored_run_had_not_loaded_has_effects():
     assert not known.effects_changed("pkg/a.py", old)
 
 
+def test_an_import_in_a_function_s_body_runs_when_it_is_called_not_as_its_module_loads():
+    method = "class Executor:\n    def start(self{}):\n        import docker\n        return docker\n"
+    before = {"pkg/a.py": method.format("")}
+    code = project({"pkg/a.py": method.format(", token")}, before, loaded=frozenset())
+    assert not code.effects_changed("pkg/a.py", value(before["pkg/a.py"]))
+    assert code.changed_names == {"pkg.a:Executor", "pkg.a:start"}
+
+
 def test_a_new_module_collecting_loads_has_effects_only_if_it_has_a_statement_with_them():
     before = {"pkg/a.py": "X = 1\n"}
     files = {**before, "tests/test_new.py": "def test_x():\n    pass\n", "tests/conftest.py": "register(1)\n"}
