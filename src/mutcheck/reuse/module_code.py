@@ -59,6 +59,8 @@ _PLAIN_BASES = frozenset(
         *("typing.NamedTuple", "TypedDict", "typing.TypedDict", "Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"),
         *("enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"),
         *("BaseModel", "pydantic.BaseModel", "RootModel", "pydantic.RootModel", "Exception", "Warning"),
+        # their `__init_subclass__` sets attributes of the new class alone
+        *("TestCase", "unittest.TestCase", "IsolatedAsyncioTestCase", "unittest.IsolatedAsyncioTestCase"),
     }
 )
 # Reaching names the code does not spell: in its own module and the modules it names (DYNAMIC), or in

@@ -29,6 +29,7 @@ def statements(source: str) -> list[tuple[list[str], bool]]:
         ("def f(a=1):\n    return a", ["f"], False),
         ("class A:\n    x = 1\n    def m(self):\n        return 1", ["A", "m", "x"], False),
         ("class A(Exception):\n    pass", ["A"], False),
+        ("class TestA(unittest.TestCase):\n    def test_a(self):\n        pass", ["TestA", "test_a"], False),
         ("if TYPE_CHECKING:\n    from a import B", ["B"], False),
         ("try:\n    import orjson\nexcept ImportError:\n    orjson = None", ["orjson"], False),
         ("@pytest.mark.parametrize('x', CASES)\ndef test_x(x):\n    pass", ["test_x"], False),
