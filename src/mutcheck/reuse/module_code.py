@@ -11,6 +11,7 @@ import ast
 import builtins
 import hashlib
 from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from functools import cached_property
 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
@@ -77,13 +78,9 @@ def digest(text: str | bytes) -> str:
 
 def dotted_name(node: ast.expr) -> str | None:
     """`a.b.c` for a name or an attribute of one, None for anything else."""
-    return _dotted(node)
-
-
-def _dotted(node: ast.expr) -> str | None:
     if isinstance(node, ast.Name):
         return node.id
-    if isinstance(node, ast.Attribute) and (outer := _dotted(node.value)):
+    if isinstance(node, ast.Attribute) and (outer := dotted_name(node.value)):
         return f"{outer}.{node.attr}"
     return None
 
@@ -92,12 +89,12 @@ def _static_import(node: ast.AST) -> bool:
     """`import_module("a.b")` or `__import__("a")`: an import by a name the code spells."""
     if not isinstance(node, ast.Call) or not node.args:
         return False
-    name = (_dotted(node.func) or "").rpartition(".")[2]
+    name = (dotted_name(node.func) or "").rpartition(".")[2]
     first = node.args[0]
     return name in ("import_module", "__import__") and isinstance(first, ast.Constant) and isinstance(first.value, str)
 
 
-def _node_names(node: ast.AST, found: set[str], spelled: set[int] = frozenset()) -> None:  # type: ignore[assignment]
+def _node_names(node: ast.AST, found: set[str], spelled: AbstractSet[int] = frozenset()) -> None:
     """The names one node refers to (not its children's): a variable as "NAME", an attribute as
     ".NAME" (of any object), a name imported from a module as "MODULE:NAME" (MODULE with a dot
     for each level of a relative import), DYNAMIC where the code reaches names it does not spell.
@@ -127,22 +124,18 @@ def _node_names(node: ast.AST, found: set[str], spelled: set[int] = frozenset())
 
 def names_in(nodes: Iterable[ast.AST]) -> set[str]:
     """The names the code refers to, all of it (see `_node_names`); `getattr(x, "a")` counts as `.a`."""
-    found: set[str] = set()
-    for top in nodes:
-        every = list(ast.walk(top))
-        spelled = {id(node.func) for node in every if _static_import(node)}
-        for node in every:
-            _node_names(node, found, spelled)
-    found.discard("")
-    return found
+    return _names_of([node for top in nodes for node in ast.walk(top)])
 
 
 def executed_names(statement: ast.stmt) -> set[str]:
     """The names a statement refers to when it runs (see `_executed`)."""
+    return _names_of(list(_executed(statement)))
+
+
+def _names_of(nodes: list[ast.AST]) -> set[str]:
     found: set[str] = set()
-    executed = list(_executed(statement))
-    spelled = {id(node.func) for node in executed if _static_import(node)}
-    for node in executed:
+    spelled = {id(node.func) for node in nodes if _static_import(node)}
+    for node in nodes:
         _node_names(node, found, spelled)
     found.discard("")
     return found
@@ -172,7 +165,7 @@ def _calls(node: ast.AST) -> bool:
     for inner in _executed(node):
         if isinstance(inner, ast.Await | ast.Yield | ast.YieldFrom):
             return True
-        if isinstance(inner, ast.Call) and _dotted(inner.func) not in _PURE_CALLS and not _string_method(inner):
+        if isinstance(inner, ast.Call) and dotted_name(inner.func) not in _PURE_CALLS and not _string_method(inner):
             return True
     return False
 
@@ -450,7 +443,7 @@ def _class_names(node: ast.ClassDef) -> set[str]:
 
 
 def _decorator_name(decorator: ast.expr) -> str:
-    return _dotted(decorator.func if isinstance(decorator, ast.Call) else decorator) or ""
+    return dotted_name(decorator.func if isinstance(decorator, ast.Call) else decorator) or ""
 
 
 def _plain_decorator(decorator: ast.expr) -> bool:
@@ -481,7 +474,7 @@ def _foreign_bases(node: ast.ClassDef, plain_classes: frozenset[str]) -> tuple[s
     found = []
     for base in node.bases:
         base = base.value if isinstance(base, ast.Subscript) else base
-        name = _dotted(base)
+        name = dotted_name(base)
         if name is None:
             found.append("?")
         elif name not in _PLAIN_BASES and name.rpartition(".")[2] not in plain_classes:
@@ -495,7 +488,7 @@ def _class_effects(node: ast.ClassDef, plain_classes: frozenset[str], bases: boo
     if not all(_plain_decorator(decorator) for decorator in node.decorator_list):
         return True
     for keyword in node.keywords:
-        if keyword.arg == "metaclass" and _dotted(keyword.value) not in _PLAIN_METACLASSES:
+        if keyword.arg == "metaclass" and dotted_name(keyword.value) not in _PLAIN_METACLASSES:
             return True
         if keyword.arg != "metaclass" and _calls(keyword.value):
             return True
