@@ -278,6 +278,7 @@ def _observed(run: EngineRun, applied: list["AppliedMutant"], places: Places, he
         baseline_fixtures=run.fixtures_seen,
         not_kept={tests[i] for i in run.in_subprocesses | run.order_dependent},
         mutants=mutants,
+        order_dependent={tests[i] for i in run.order_dependent},
     )
 
 

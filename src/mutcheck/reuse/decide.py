@@ -4,7 +4,9 @@ if not, which evidence changed), and whether a stored whole run stands whole.
 A stored outcome stands when the run's key is the same, the mutant's edit is the same, and every
 label of its evidence has today the value it had (see `today`), a function's code also referring to
 no name whose module-level binding changed (see `project_code`); and when the test took less than
-today's time limit under the mutant. A test with no stored outcome (new, or not kept) runs.
+today's time limit under the mutant. A test with no stored outcome (new, or not kept) runs. When one
+that only a run in the suite's order settled runs again, every test of the mutant runs with it, as
+in a fresh run: alone, it would fail before the mutated code starts.
 """
 
 import os
@@ -12,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from mutcheck.core.outcome import DETECTING, NOT_RUN
-from mutcheck.core.reuse_words import KEY, MUTANT, NAME, NOT_STORED, TIME_LIMIT
+from mutcheck.core.reuse_words import IN_ORDER, KEY, MUTANT, NAME, NOT_STORED, TIME_LIMIT
 from mutcheck.reuse.labels import CODE, EFFECTS, REACH, REACH_FROM_MODULES, kind_of
 from mutcheck.reuse.store import Store, TestOutcome
 from mutcheck.reuse.today import Today
@@ -136,6 +138,9 @@ class Decider:
                 reasons[test] = [TIME_LIMIT]
             else:
                 reused[test] = kept
+        if reused and entry.in_order & reasons.keys():
+            reasons = {test: reasons.get(test, [IN_ORDER]) for test in selected}
+            reused = {}
         if self.bail:
             reasons = _before_a_reused_kill(selected, reused, reasons)
         return MutantDecision(entry.head, reused, reasons, self.bail)

@@ -51,6 +51,7 @@ class Observed:
     baseline_fixtures: dict[str, Seen]
     not_kept: set[str]  # tests whose outcomes are never kept (ran target code in a subprocess, order-dependent)
     mutants: list[ObservedMutant]
+    order_dependent: set[str] = field(default_factory=set)  # of `not_kept`: failed in the baseline only as split
 
 
 class Keeper:
@@ -158,5 +159,6 @@ class Keeper:
                         continue
                 whole = False
             if tests:
-                store.mutants[mutant.id] = MutantOutcomes(mutant.edit, mutant.head, tests)
+                in_order = (mutant.not_kept | observed.order_dependent) & mutant.outcomes.keys()
+                store.mutants[mutant.id] = MutantOutcomes(mutant.edit, mutant.head, tests, frozenset(in_order))
         return store, whole

@@ -24,7 +24,7 @@ from mutcheck.reuse.guard import folder_lock, record_write, store_folder
 from mutcheck.reuse.module_code import digest
 from mutcheck.reuse.today import FileStatus
 
-FORMAT, VERSION = "mutcheck-reuse", 2
+FORMAT, VERSION = "mutcheck-reuse", 3
 REUSABLE = frozenset({PASSED, FAILED, ERROR, SKIPPED})  # never a time-out, an order-dependent one or not-run
 
 
@@ -43,6 +43,8 @@ class MutantOutcomes:
     edit: str  # the mutant's edit (see `decide.edit_of`)
     head: str | None  # the commit of the run that ran its tests
     tests: dict[str, TestOutcome]  # by test node id
+    # its tests whose outcome only a run in the suite's order settled: run again, they need the tests before them
+    in_order: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -102,7 +104,7 @@ class Builder:
         for test, kept in earlier.tests.items():
             evidence = self.evidence([*base, *other.evidence(kept.evidence)])
             tests[test] = TestOutcome(kept.outcome, kept.duration, kept.witness, evidence)
-        self.store.mutants[mutant] = MutantOutcomes(earlier.edit, earlier.head, tests)
+        self.store.mutants[mutant] = MutantOutcomes(earlier.edit, earlier.head, tests, earlier.in_order)
 
 
 def store_path(root: Path, profile: str | None, target: str | None) -> Path:
@@ -174,7 +176,7 @@ def _status(value: Any) -> tuple[FileStatus, str]:
 
 
 def _mutant(value: Any, sets: int) -> MutantOutcomes:
-    data = _fields(value, {"edit", "head", "tests"})
+    data = _fields(value, {"edit", "head", "tests", "in_order"})
     head = data["head"]
     if head is not None:
         _text(head)
@@ -184,7 +186,8 @@ def _mutant(value: Any, sets: int) -> MutantOutcomes:
         if outcome not in REUSABLE or (witness is not None and not isinstance(witness, str)):
             raise ValueError("an outcome")
         tests[test] = TestOutcome(outcome, _number(duration), witness, _index(evidence, sets))
-    return MutantOutcomes(_text(data["edit"]), head, tests)
+    in_order = frozenset(_text(test) for test in _list(data["in_order"]))
+    return MutantOutcomes(_text(data["edit"]), head, tests, in_order)
 
 
 _PARTS = {"files", "mutants", "whole"}
@@ -258,6 +261,7 @@ def _document(store: Store) -> dict[str, Any]:
                     test: [kept.outcome, kept.duration, kept.witness, kept.evidence]
                     for test, kept in sorted(entry.tests.items())
                 },
+                "in_order": sorted(entry.in_order),
             }
             for name, entry in sorted(store.mutants.items())
         },

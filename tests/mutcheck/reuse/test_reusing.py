@@ -223,11 +223,12 @@ def test_a_new_name_outside_the_suite_keeps_the_run_whole_but_a_new_test_does_no
     assert "tests/test_small.py::test_smaller" in data["tests"]  # collected: the run was not taken whole
 
 
-def test_a_mutant_with_an_order_dependent_test_keeps_its_other_tests_outcomes(tmp_path):
+def test_an_order_dependent_test_runs_again_with_every_test_of_its_mutant(tmp_path):
     """`test_needs_preparing` passes only after `test_prepares`, which reaches no mutant: under M it
     fails in M's selection, unmutated too, and the suite's order settles it. With two workers it fails
     in the baseline's split as well (the tests are dealt round-robin: it lands apart from
-    `test_prepares`). Neither outcome is kept; every other test's is."""
+    `test_prepares`). Its outcome is never kept; alone it would fail before M's code starts (a copy of
+    its own, no evidence), so every test of M runs with it, on the swap path, as a fresh run does."""
     ordered = (
         "from pkg.core import limit\n\nREADY = []\n\n\ndef test_prepares():\n    READY.append(True)\n\n\n"
         "def test_needs_preparing():\n    assert READY\n    assert limit(3, 10) == 3\n"
@@ -239,9 +240,11 @@ def test_a_mutant_with_an_order_dependent_test_keeps_its_other_tests_outcomes(tm
         reusing, fresh = both(root, "--jobs", jobs)
         assert verdicts(reusing) == verdicts(fresh)
         assert outcome(fresh, mutant(fresh, "M"), "test_needs_preparing") == "order-dependent"
-        assert set(ran(reusing, "M")) == {
-            "tests/test_clamps.py::test_clamps",
-            "tests/test_order.py::test_needs_preparing",
+        assert ran(reusing, "M") == {
+            "tests/test_clamps.py::test_clamps": ["code:tests/test_clamps.py::test_clamps"],
+            "tests/test_order.py::test_needs_preparing": ["not-stored"],
+            "tests/test_small.py::test_small": ["in-order"],
         }
-        assert mutant(reusing, "M")["reuse"]["kept"] == 1  # test_small's
+        assert mutant(reusing, "M")["reuse"]["kept"] == 0
+        assert mutant(reusing, "M")["path"] == mutant(fresh, "M")["path"] == "swap"
         edit(root, "tests/test_clamps.py", "value = 15 + 0", "value = 15")
