@@ -12,6 +12,7 @@ in a fresh run: alone, it would fail before the mutated code starts.
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from mutcheck.core.outcome import DETECTING, NOT_RUN
 from mutcheck.core.reuse_words import IN_ORDER, KEY, MUTANT, NAME, NOT_STORED, TIME_LIMIT
@@ -84,9 +85,26 @@ class Decider:
         return self._changed[index]
 
     def _names_changed(self, path: str, qualname: str) -> list[str]:
-        """For an unchanged function: the changed module-level bindings its code refers to."""
+        """For an unchanged function or class body: the changed module-level bindings its code refers
+        to. What a class's body binds it does not refer to: a new or changed member counts in the
+        code that reads it (`Class.member`, `self.member`: `.member`), and in the class's own name,
+        which every use of the class refers to. Not so for a class pytest may collect (one of a test
+        module or a conftest, or named `Test…`): pytest reads its members itself (`pytestmark`, …)."""
         code = self.today.code
-        return [NAME + found for found in code.hits(code.names(path, qualname), path)] if code.changed_names else []
+        if not code.changed_names:
+            return []
+        names = code.names(path, qualname)
+        if path not in self._suite and not qualname.rpartition(".")[2].startswith("Test"):
+            names -= code.members(path, qualname)
+        return [NAME + found for found in code.hits(names, path)]
+
+    @cached_property
+    def _suite(self) -> frozenset[str]:
+        """The files of the stored run's tests, and its conftests."""
+        files = {test.partition("::")[0] for entry in self.store.mutants.values() for test in entry.tests}
+        if self.store.whole is not None:
+            files |= {test.partition("::")[0] for test in self.store.whole.results.get("tests", ())}
+        return frozenset(files | {path for path in self.store.sources if os.path.basename(path) == "conftest.py"})
 
     def set_change(self, index: int) -> list[str]:
         if index not in self._sets:
@@ -159,10 +177,8 @@ class Decider:
                 return changes
         # every outcome stands; a name bound anew in a test module or a conftest may be a test (or a
         # fixture) collecting would find: only a run can say which tests there are
-        files = {test.partition("::")[0] for test in whole.results.get("tests", ())}
-        files |= {path for path in self.store.sources if os.path.basename(path) == "conftest.py"}
         code = self.today.code
-        suite = {code.module_name(path) for path in files}
+        suite = {code.module_name(path) for path in self._suite}
         return [NAME + name for name in sorted(code.changed_names) if name.rpartition(":")[0] in suite]
 
 

@@ -301,6 +301,11 @@ class ModuleCode:
         return self._reader.classes
 
     @property
+    def members(self) -> dict[str, frozenset[str]]:
+        """Class qualified name -> the names its body binds and never reads (see `_members`)."""
+        return self._reader.members
+
+    @property
     def methods(self) -> dict[str, list[str]]:
         """Class qualified name -> its methods' qualified names."""
         return self._reader.methods
@@ -387,6 +392,7 @@ class _Reader:
         self.names: dict[str, frozenset[str]] = {}
         self.classes: dict[str, str] = {}
         self.methods: dict[str, list[str]] = {}
+        self.members: dict[str, frozenset[str]] = {}
 
     def collect(self, node: ast.AST, scope: list[str]) -> None:
         for child in ast.iter_child_nodes(node):
@@ -398,6 +404,7 @@ class _Reader:
                         f"{qualname}.{item.name}" for item in child.body if isinstance(item, _Def)
                     ]
                     self.names[qualname] = frozenset(_class_names(child) | set(scope))
+                    self.members[qualname] = _members(child)
                     self.collect(child, [*scope, child.name])
                 else:
                     self.functions.setdefault(qualname, digest(ast.dump(child)))
@@ -440,6 +447,17 @@ def _class_names(node: ast.ClassDef) -> set[str]:
         stack += [child for child in ast.iter_child_nodes(current) if id(child) not in defs]
     found.discard("")
     return found
+
+
+def _members(node: ast.ClassDef) -> frozenset[str]:
+    """The names a class statement's body binds as its variables and never reads as it runs (its
+    methods' decorators and signatures read, their bodies do not run): targets among the class's
+    names, not references to anything."""
+    stored, read = set(), set()
+    for current in (inner for item in node.body for inner in _executed(item)):
+        if isinstance(current, ast.Name):
+            (stored if isinstance(current.ctx, ast.Store) else read).add(current.id)
+    return frozenset(stored - read)
 
 
 def _decorator_name(decorator: ast.expr) -> str:

@@ -165,6 +165,11 @@ class ProjectCode:
             return module.names.get(holder, frozenset())
         return frozenset(name for statement in module.statements for name in statement.refers)
 
+    def members(self, path: str, qualname: str) -> frozenset[str]:
+        """For a class's own code: the names its body binds and never reads (see `ModuleCode.members`)."""
+        module = self.module(path)
+        return module.members.get(qualname, frozenset()) if module is not None else frozenset()
+
     # -- against the stored run ---------------------------------------------------------------
     @cached_property
     def changed_files(self) -> list[str]:

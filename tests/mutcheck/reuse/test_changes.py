@@ -94,6 +94,28 @@ def configured():
         return int(tomllib.load(file)["project"]["version"])
 """
 
+A_CLASS_ATTRIBUTE = """\
+class Settings:
+    LIMIT = 15
+
+    def configured(self):
+        return self.LIMIT
+"""
+
+MARKED_BY_ITS_CLASS = """\
+import pytest
+
+from pkg.core import limit
+
+
+class TestClamps:
+    pytestmark = []
+
+    def test_clamps(self):
+        value = 15
+        assert limit(value, 10) == min(value, 10)
+"""
+
 BUILT_AT_IMPORT = """\
 def build_table():
     return {"value": 15}
@@ -276,6 +298,20 @@ KINDS = {
         rewrite("src/pkg/config.py", "15", "5"),
         rewrite("src/pkg/config.py", "5", "15"),
     ),
+    "a class attribute the code reads through self": Kind(
+        {
+            "src/pkg/config.py": A_CLASS_ATTRIBUTE,
+            "tests/test_clamps.py": clamps("Settings().configured()", "from pkg.config import Settings"),
+        },
+        rewrite("src/pkg/config.py", "LIMIT = 15", "LIMIT = 5"),
+        rewrite("src/pkg/config.py", "LIMIT = 5", "LIMIT = 15"),
+    ),
+    "a test class's marks, which pytest reads from it": Kind(
+        {"tests/test_clamps.py": MARKED_BY_ITS_CLASS},
+        rewrite("tests/test_clamps.py", "pytestmark = []", "pytestmark = [pytest.mark.skip]"),
+        rewrite("tests/test_clamps.py", "pytestmark = [pytest.mark.skip]", "pytestmark = []"),
+        every_outcome=True,
+    ),
     "the body of the killing test": Kind(
         {"tests/test_clamps.py": clamps("15")},
         rewrite("tests/test_clamps.py", "value = 15", "value = 5"),
@@ -365,6 +401,22 @@ def test_a_new_module_level_constant_no_test_names_reuses_everything(tmp_path, m
     reusing, fresh = both(root)
     assert verdicts(reusing) == verdicts(fresh)
     assert all(entry["reuse"]["reused"] for entry in reusing["mutants"])
+
+
+def test_a_new_class_member_runs_again_only_the_tests_that_name_the_class(tmp_path, monkeypatch):
+    """What collecting ran of a class's body is not evidence of a member it binds: OTHER's test, which
+    only collecting ran the class for, keeps its outcome; M's names the class."""
+    root = tmp_path / "project"
+    _arrange(root, KINDS["a class attribute the code reads through self"], monkeypatch)
+    both(root)
+    rewrite("src/pkg/config.py", "LIMIT = 15\n", "LIMIT = 15\n    SPARE = 3\n")(root, monkeypatch)
+    reusing, fresh = both(root)
+    assert verdicts(reusing) == verdicts(fresh)
+    entry = next(entry for entry in reusing["mutants"] if entry["id"] == "M")
+    assert entry["reuse"]["ran"] == {
+        "tests/test_clamps.py::test_clamps": ["name:pkg.config:Settings", "name:test_clamps:Settings"]
+    }
+    assert next(entry for entry in reusing["mutants"] if entry["id"] == "OTHER")["reuse"]["reused"]
 
 
 def test_an_editable_install_pointed_at_another_checkout_runs_again(tmp_path):

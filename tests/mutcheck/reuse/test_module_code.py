@@ -102,6 +102,27 @@ def test_a_function_s_names_are_its_code_s_with_its_scopes():
     assert DYNAMIC in module.names["Tracker.dynamic"]
 
 
+def test_a_class_s_members_are_the_names_its_body_binds_and_never_reads():
+    module = parse_module(
+        textwrap.dedent(
+            """\
+            class Settings(Base):
+                HOST = "127.0.0.1"
+                PORT = 8000
+                URL = f"http://{HOST}"
+                COUNT: int = 3
+
+                def connect(self, port=PORT):
+                    TIMEOUT = 5
+                    return TIMEOUT
+            """
+        ).encode()
+    )
+    # HOST and PORT are read as the body runs (URL's value, connect's default): references too
+    assert module.members["Settings"] == {"URL", "COUNT"}
+    assert {"HOST", "PORT", "URL", "COUNT", "Base"} <= module.names["Settings"]
+
+
 def test_code_is_compared_as_parsed_and_each_change_lands_where_it_belongs():
     base = "X = 1\n\n\ndef f():\n    return X\n\n\ndef g():\n    return 2\n"
     before = parse_module(base.encode())
