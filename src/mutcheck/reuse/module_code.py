@@ -32,7 +32,8 @@ _PURE_CALLS = frozenset(
         *("timedelta", "datetime.timedelta", "Decimal", "decimal.Decimal", "auto", "enum.auto"),
         *("defaultdict", "collections.defaultdict", "OrderedDict", "collections.OrderedDict", "deque"),
         *("collections.deque", "Counter", "collections.Counter", "MappingProxyType", "types.MappingProxyType"),
-        *("partial", "functools.partial"),
+        *("partial", "functools.partial", "get_args", "typing.get_args", "get_origin", "typing.get_origin"),
+        *("TypeAdapter", "pydantic.TypeAdapter", "StringConstraints", "pydantic.StringConstraints"),
     }
 )
 # Decorators that wrap or fill in what they decorate and keep no record of it anywhere else: a `def`
@@ -208,7 +209,10 @@ class Statement:
         self.node = node
         importing = isinstance(node, ast.Import | ast.ImportFrom)
         self.binds = frozenset(_binds(node))
-        self.refers = frozenset(names_in([node]) if importing else executed_names(node))
+        refers = names_in([node]) if importing else executed_names(node)
+        if isinstance(node, ast.ClassDef):
+            refers |= _in_class(node, refers)
+        self.refers = frozenset(refers)
         self.imports = _imports(node)  # (module, relative level) of an import
         self.bases: tuple[str, ...] = ()  # a class statement's bases another module defines (see `_foreign_bases`)
         if isinstance(node, ast.ClassDef) and not _effects_of_pytest(node):
@@ -232,26 +236,42 @@ class Statement:
         decorators, keywords: they bind the class's name) and each statement of its body (binding
         that member and the class's name); any other statement whole."""
         node = self.node
+        if isinstance(node, ast.ImportFrom):
+            module = "." * node.level + (node.module or "")
+            return [
+                (frozenset({alias.asname or alias.name} - {"*"}), frozenset({f"{module}:{alias.name}"}))
+                for alias in node.names
+            ]
         if not isinstance(node, ast.ClassDef):
             return [(self.binds, self.refers)]
         head = [*node.bases, *node.decorator_list, *(keyword.value for keyword in node.keywords)]
         found = [(frozenset({node.name}), frozenset(names_in(head)))]
         for item in node.body:
-            found.append((frozenset({node.name, *_binds(item)}), frozenset(executed_names(item))))
+            refers = executed_names(item)
+            binds = {node.name, *(f"{node.name}.{name}" for name in _binds(item))}
+            found.append((frozenset(binds), frozenset(refers | _in_class(node, refers))))
         return found
 
     @cached_property
     def members(self) -> dict[str, str]:
-        """For a class statement: each name its body binds, and the code of the body's statement
-        binding it (so that a new method changes that method's name and the class's, not every
-        name the class binds)."""
-        if not isinstance(self.node, ast.ClassDef):
-            return {}
+        """The names the statement binds each by a part of its own, and that part's code: for a class
+        statement, each member ("CLASS.NAME") by the body's statement binding it (so that a new method
+        changes that method's name and the class's, not every name the class binds); for an import,
+        each name by what it imports (so that a name added to the line changes only that name)."""
+        node = self.node
         found: dict[str, str] = {}
-        for item in self.node.body:
-            text = _stubbed_dump(item)
-            for name in _binds(item):
-                found[name] = found.get(name, "") + "\0" + text
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            source = f"{node.level}:{node.module}" if isinstance(node, ast.ImportFrom) else ""
+            for alias in node.names:
+                if alias.name != "*":
+                    name = alias.asname or alias.name.partition(".")[0]
+                    found[name] = found.get(name, "") + "\0" + source + ast.dump(alias)
+        elif isinstance(node, ast.ClassDef):
+            for item in node.body:
+                text = _stubbed_dump(item)
+                for name in _binds(item):
+                    member = f"{node.name}.{name}"
+                    found[member] = found.get(member, "") + "\0" + text
         return found
 
 
@@ -394,7 +414,9 @@ class _Reader:
         self.methods: dict[str, list[str]] = {}
         self.members: dict[str, frozenset[str]] = {}
 
-    def collect(self, node: ast.AST, scope: list[str]) -> None:
+    def collect(self, node: ast.AST, scope: list[str], in_class: ast.ClassDef | None = None) -> None:
+        """`in_class`: the class `scope` ends with, whose body `node` is part of (a method's decorators
+        and signature read its members)."""
         for child in ast.iter_child_nodes(node):
             if isinstance(child, _Def | ast.ClassDef):
                 qualname = ".".join([*scope, child.name])
@@ -403,15 +425,18 @@ class _Reader:
                     self.methods[qualname] = [
                         f"{qualname}.{item.name}" for item in child.body if isinstance(item, _Def)
                     ]
-                    self.names[qualname] = frozenset(_class_names(child) | set(scope))
+                    names = _class_names(child)
+                    self.names[qualname] = frozenset(names | _in_class(child, names, qualname) | set(scope))
                     self.members[qualname] = _members(child)
-                    self.collect(child, [*scope, child.name])
+                    self.collect(child, [*scope, child.name], child)
                 else:
                     self.functions.setdefault(qualname, digest(ast.dump(child)))
-                    self.names[qualname] = frozenset(names_in([child]) | set(scope) - {"<locals>"})
+                    names = names_in([child])
+                    names |= _in_class(in_class, names, ".".join(scope)) if in_class is not None else set()
+                    self.names[qualname] = frozenset(names | set(scope) - {"<locals>"})
                     self.collect(child, [*scope, child.name, "<locals>"])
             else:
-                self.collect(child, scope)
+                self.collect(child, scope, in_class)
 
 
 _STUB = [ast.Expr(ast.Constant(...))]
@@ -447,6 +472,13 @@ def _class_names(node: ast.ClassDef) -> set[str]:
         stack += [child for child in ast.iter_child_nodes(current) if id(child) not in defs]
     found.discard("")
     return found
+
+
+def _in_class(node: ast.ClassDef, names: Iterable[str], owner: str | None = None) -> set[str]:
+    """Of `names`, read in `node`'s body, those its body binds, as the class's ("CLASS.NAME", CLASS
+    its qualified name `owner`): there a name is the class's member before it is the module's."""
+    own = {name for item in node.body for name in _binds(item) if "." not in name}
+    return {f"{owner or node.name}.{name}" for name in own & set(names)}
 
 
 def _members(node: ast.ClassDef) -> frozenset[str]:
@@ -527,9 +559,9 @@ _PYTEST_NAMES = ("pytest", "collect_ignore")
 
 
 def _effects_of_pytest(node: ast.stmt) -> bool:
-    """A module-level binding of a name pytest reads from the module itself."""
+    """A module-level binding of a name pytest reads from the module itself (or from a class)."""
     importing = isinstance(node, ast.Import | ast.ImportFrom)
-    return not importing and any(name.startswith(_PYTEST_NAMES) for name in _binds(node))
+    return not importing and any(name.rpartition(".")[2].startswith(_PYTEST_NAMES) for name in _binds(node))
 
 
 def _effects(node: ast.stmt, in_class: str | None = None, plain_classes: frozenset[str] = frozenset()) -> bool:
@@ -567,8 +599,8 @@ def _effects(node: ast.stmt, in_class: str | None = None, plain_classes: frozens
 def _binds(node: ast.stmt) -> set[str]:
     if isinstance(node, _Def | ast.ClassDef):
         found = {node.name}
-        if isinstance(node, ast.ClassDef):
-            found |= {name for item in node.body for name in _binds(item)}
+        if isinstance(node, ast.ClassDef):  # its members as "CLASS.NAME": no variable of the module's
+            found |= {f"{node.name}.{name}" for item in node.body for name in _binds(item)}
         return found
     if isinstance(node, ast.Assign):
         return {name for target in node.targets for name in (_bound(target) or ())}

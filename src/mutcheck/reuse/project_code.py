@@ -38,10 +38,15 @@ def _bare(reference: str) -> str:
     return reference.rpartition(":")[2].lstrip(".")
 
 
+def _attribute(entry: str) -> str:
+    """The name an attribute reaches a binding by: a class's member ("MODULE:CLASS.NAME") by NAME."""
+    return entry.rpartition(":")[2].rpartition(".")[2]
+
+
 def _public_of(entry: str, module: str) -> bool:
     """Whether a binding ("MODULE:NAME") is one of `module`'s that a star import takes (no leading `_`)."""
     owner, _, name = entry.rpartition(":")
-    return owner == module and not name.startswith("_")
+    return owner == module and not name.startswith("_") and "." not in name
 
 
 def _special(qualname: str) -> bool:
@@ -120,7 +125,7 @@ class ProjectCode:
         references = set(references)
         if ANYWHERE in references:
             return set(changed)
-        bare = {entry.rpartition(":")[2] for entry in changed}
+        bare = {_attribute(entry) for entry in changed}
         found = set()
         for reference in references - {DYNAMIC}:
             if reference.startswith("."):
@@ -166,9 +171,11 @@ class ProjectCode:
         return frozenset(name for statement in module.statements for name in statement.refers)
 
     def members(self, path: str, qualname: str) -> frozenset[str]:
-        """For a class's own code: the names its body binds and never reads (see `ModuleCode.members`)."""
+        """For a class's own code: the names its body binds and never reads (see `ModuleCode.members`),
+        as its names spell them ("NAME", and "CLASS.NAME")."""
         module = self.module(path)
-        return module.members.get(qualname, frozenset()) if module is not None else frozenset()
+        found = module.members.get(qualname, frozenset()) if module is not None else frozenset()
+        return found | {f"{qualname}.{name}" for name in found}
 
     # -- against the stored run ---------------------------------------------------------------
     @cached_property
@@ -215,7 +222,7 @@ class ProjectCode:
                     referring.setdefault(_bare(reference), []).append((path, statement))
         pending = set(changed)
         while pending:
-            bare = {entry.rpartition(":")[2] for entry in pending}
+            bare = {entry.rpartition(":")[2] for entry in pending} | {_attribute(entry) for entry in pending}
             candidates = [pair for name in bare for pair in referring.get(name, ())] + dynamic
             pending = set()
             for path, statement in candidates:

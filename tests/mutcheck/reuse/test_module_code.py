@@ -20,6 +20,8 @@ def statements(source: str) -> list[tuple[list[str], bool]]:
         ("X, (Y, *Z) = 1, (2, 3)", ["X", "Y", "Z"], False),
         ("T = TypeVar('T')", ["T"], False),
         ("PATTERN = re.compile('a+')", ["PATTERN"], False),
+        ("ADAPTER = TypeAdapter(list[Item])", ["ADAPTER"], False),
+        ("OPS = frozenset(get_args(OpName))", ["OPS"], False),
         ("CODE = dedent('''\\\n    run()\n''')", ["CODE"], False),
         ("DATA = Path(__file__).parent / 'data'", ["DATA"], False),
         ("HOSTS = ', '.join(NAMES).split(', ')", ["HOSTS"], False),  # str's methods, on a literal first
@@ -27,9 +29,9 @@ def statements(source: str) -> list[tuple[list[str], bool]]:
         ("import os", ["os"], False),
         ("from pkg.a import b as c", ["c"], False),
         ("def f(a=1):\n    return a", ["f"], False),
-        ("class A:\n    x = 1\n    def m(self):\n        return 1", ["A", "m", "x"], False),
+        ("class A:\n    x = 1\n    def m(self):\n        return 1", ["A", "A.m", "A.x"], False),  # members
         ("class A(Exception):\n    pass", ["A"], False),
-        ("class TestA(unittest.TestCase):\n    def test_a(self):\n        pass", ["TestA", "test_a"], False),
+        ("class TestA(unittest.TestCase):\n    def test_a(self):\n        pass", ["TestA", "TestA.test_a"], False),
         ("if TYPE_CHECKING:\n    from a import B", ["B"], False),
         ("try:\n    import orjson\nexcept ImportError:\n    orjson = None", ["orjson"], False),
         ("@pytest.mark.parametrize('x', CASES)\ndef test_x(x):\n    pass", ["test_x"], False),
@@ -41,10 +43,10 @@ def statements(source: str) -> list[tuple[list[str], bool]]:
         ("@decorate\ndef f():\n    pass", ["f"], True),
         ("@pytest.fixture\ndef f():\n    pass", ["f"], True),
         ("def f(a=make()):\n    pass", ["f"], True),
-        ("@dataclass(frozen=True)\nclass A:\n    x: int = 1", ["A", "x"], False),  # a pure decorator
+        ("@dataclass(frozen=True)\nclass A:\n    x: int = 1", ["A", "A.x"], False),  # a pure decorator
         ("@register\nclass A:\n    pass", ["A"], True),
         ("@lru_cache(maxsize=load())\ndef f():\n    pass", ["f"], True),
-        ("class A(BaseModel):\n    x: int = Field(default=1)", ["A", "x"], False),
+        ("class A(BaseModel):\n    x: int = Field(default=1)", ["A", "A.x"], False),
         ("class A(metaclass=Meta):\n    pass", ["A"], True),
         ("class A(Base):\n    pass", ["A"], True),  # a base from elsewhere: its creation may run code
         ("for name in NAMES:\n    globals()[name] = 1", ["name"], True),

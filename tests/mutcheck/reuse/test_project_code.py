@@ -67,7 +67,7 @@ def test_an_import_in_a_function_s_body_runs_when_it_is_called_not_as_its_module
     before = {"pkg/a.py": method.format("")}
     code = project({"pkg/a.py": method.format(", token")}, before, loaded=frozenset())
     assert not code.effects_changed("pkg/a.py", value(before["pkg/a.py"]))
-    assert code.changed_names == {"pkg.a:Executor", "pkg.a:start"}
+    assert code.changed_names == {"pkg.a:Executor", "pkg.a:Executor.start"}
 
 
 def test_a_new_module_collecting_loads_has_effects_only_if_it_has_a_statement_with_them():
@@ -171,7 +171,7 @@ def test_a_class_derived_from_another_module_s_plain_class_only_binds():
 def test_a_new_method_changes_its_own_name_and_its_class_s_not_every_member():
     before = {"pkg/a.py": "class Tool:\n    def run(self):\n        pass\n\n    def name(self):\n        pass\n"}
     today = {"pkg/a.py": before["pkg/a.py"] + "\n    def close(self):\n        pass\n"}
-    assert project(today, before).changed_names == {"pkg.a:Tool", "pkg.a:close"}
+    assert project(today, before).changed_names == {"pkg.a:Tool", "pkg.a:Tool.close"}
 
 
 def test_a_star_import_binds_what_its_module_binds_publicly():
@@ -180,3 +180,33 @@ def test_a_star_import_binds_what_its_module_binds_publicly():
     code = project(today, before)
     assert code.changed_names == {"pkg.a:LIMIT", "pkg.a:_HIDDEN", "pkg:LIMIT"}
     assert not code.effects_changed("pkg/__init__.py", value(before["pkg/__init__.py"]))  # it binds, no more
+
+
+def test_a_name_added_to_an_import_line_changes_that_name_alone():
+    before = {"pkg/a.py": "from typing import Any\n\nADAPTER = build(Any)\n"}
+    today = {"pkg/a.py": "from typing import Any, Literal\n\nADAPTER = build(Any)\n"}
+    code = project(today, before, loaded=frozenset({"typing"}))
+    assert code.changed_names == {"pkg.a:Literal"}
+    assert not code.effects_changed("pkg/a.py", value(before["pkg/a.py"]))  # `build(Any)` reads the same Any
+    renamed = {"pkg/a.py": "from typing import Dict as Any\n\nADAPTER = build(Any)\n"}
+    assert project(renamed, before, loaded=frozenset({"typing"})).effects_changed("pkg/a.py", value(before["pkg/a.py"]))
+
+
+def test_a_class_s_member_is_no_variable_of_its_module():
+    """A member `type` of a class changed: module-level code calling the builtin `type` is untouched;
+    code reading the member as an attribute is reached."""
+    before = {"pkg/a.py": "class Payload(TypedDict):\n    type: str\n\n\nKINDS = make(type)\n"}
+    today = {"pkg/a.py": "class Payload(TypedDict):\n    type: int\n\n\nKINDS = make(type)\n"}
+    code = project(today, before)
+    assert code.changed_names == {"pkg.a:Payload", "pkg.a:Payload.type"}
+    assert not code.effects_changed("pkg/a.py", value(before["pkg/a.py"]))
+    assert code.hits({".type"}, "pkg/b.py") == ["type"] and code.hits({"type"}, "pkg/a.py") == []
+
+
+def test_a_member_read_in_its_class_s_body_changes_the_members_bound_from_it():
+    before = {"pkg/a.py": "class Server:\n    HOST = 'a'\n    URL = 'http://' + HOST\n    PORT = 1\n"}
+    today = {"pkg/a.py": "class Server:\n    HOST = 'b'\n    URL = 'http://' + HOST\n    PORT = 1\n"}
+    assert project(today, before).changed_names == {"pkg.a:Server", "pkg.a:Server.HOST", "pkg.a:Server.URL"}
+    method = "class Server:\n    PORT = {}\n\n    def connect(self, port=PORT):\n        return port\n"
+    code = project({"pkg/a.py": method.format(2)}, {"pkg/a.py": method.format(1)})
+    assert "pkg.a:Server.PORT" in code.hits(code.names("pkg/a.py", "Server.connect"), "pkg/a.py")  # its default
