@@ -78,6 +78,8 @@ class MutantRun:
     seen: dict[int, Seen] = field(default_factory=dict)  # a keepable one's: what each test was seen to depend on
     fixtures: dict[str, Seen] = field(default_factory=dict)  # and each shared fixture's setup
     confirmed: list[int] = field(default_factory=list)  # tests whose outcomes a run in the suite's order settled
+    in_order: list[int] = field(default_factory=list)  # that run's tests, in order (a keepable one's)
+    in_order_seen: dict[int, Seen] = field(default_factory=dict)  # and what each was seen to depend on there
     reuse: MutantDecision | None = None  # what the store said of it (None: no store, or --fresh)
 
 
@@ -233,6 +235,8 @@ def _record_mutant(run: EngineRun, event: MutantRan) -> MutantRun:
     mutant.seen = {index: Seen.from_json(seen) for index, seen in event.seen.items()}
     mutant.fixtures = {name: Seen.from_json(seen) for name, seen in event.fixtures.items()}
     mutant.confirmed = event.confirmed
+    mutant.in_order = event.in_order
+    mutant.in_order_seen = {index: Seen.from_json(seen) for index, seen in event.in_order_seen.items()}
     if mutant.reuse is not None:
         _join_reused(run, mutant, event.outcomes)
     else:
@@ -266,6 +270,8 @@ def _observed(run: EngineRun, applied: list["AppliedMutant"], places: Places, he
                 seen={tests[i]: seen for i, seen in mutant.seen.items()},
                 fixtures=mutant.fixtures,
                 not_kept={tests[i] for i in mutant.confirmed},
+                in_order=[tests[i] for i in mutant.in_order],
+                in_order_seen={tests[i]: seen for i, seen in mutant.in_order_seen.items()},
             )
         )
     return Observed(
@@ -419,7 +425,7 @@ def _converse(
                     planned, sources = [], {}
                     if baseline_passed(run):
                         if options.reuse is not None:
-                            reusing = Reusing(options.reuse, config.root, run.copy.taken, run.module_names)
+                            reusing = Reusing(options.reuse, config.root, run.copy.taken, run.module_names, run.tests)
                         planned, sources = _plan_mutants(run, prepared.mutants, options, scratch, reusing)
                     on_progress("planned", len(planned))
                     plan = MutantPlan(

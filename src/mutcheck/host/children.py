@@ -64,6 +64,9 @@ class Child:
     seen: dict[int, dict[str, list[str]]] = field(default_factory=dict)  # per test: see `watch`
     fixture_events: list[dict[str, Any]] = field(default_factory=list)  # each shared fixture's setup: see `watch`
     confirmed: list[int] = field(default_factory=list)  # tests whose outcomes a run in the suite's order settled
+    # that run's tests, in order, and what each was seen to depend on there (when it can be kept)
+    in_order: list[int] = field(default_factory=list)
+    in_order_seen: dict[int, dict[str, list[str]]] = field(default_factory=dict)
 
     def overdue(self) -> float:
         """Charged seconds past its budget (negative while within it). Until the wall clock

@@ -280,9 +280,13 @@ class Scheduler:
 
     def _confirmed(self, confirming: Child) -> None:
         """What the suite's order said of each doubtful test: a failure there (after the mutated code
-        started, on a swap) is a kill; anything else stays order-dependent."""
+        started, on a swap) is a kill; anything else stays order-dependent. What that run's tests
+        were seen to depend on is their outcomes' evidence (and its shared fixtures', the mutant's)."""
         child = confirming.confirms
         child.confirmed = confirming.doubtful  # their outcomes come from another process, in another order
+        if self._keepable(confirming):
+            child.in_order, child.in_order_seen = list(confirming.selected), confirming.seen
+            child.fixture_events += confirming.fixture_events
         started = False
         for index in confirming.selected:
             started = started or confirming.ran.get(index, False)
@@ -310,6 +314,8 @@ class Scheduler:
             child.seen if keepable else {},
             {name: seen.to_json() for name, seen in joined_fixtures(child.fixture_events).items()} if keepable else {},
             child.confirmed,
+            child.in_order if keepable else [],
+            child.in_order_seen if keepable else {},
         )
         self.events.write_line(event_json(event))
 

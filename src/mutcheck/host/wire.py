@@ -189,6 +189,9 @@ class MutantRan:
     seen: dict[int, dict[str, list[str]]] = field(default_factory=dict)
     fixtures: dict[str, dict[str, list[str]]] = field(default_factory=dict)
     confirmed: list[int] = field(default_factory=list)  # tests whose outcomes a run in the suite's order settled
+    # a keepable one's: that run's tests, in order, and what each was seen to depend on there
+    in_order: list[int] = field(default_factory=list)
+    in_order_seen: dict[int, dict[str, list[str]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -207,7 +210,7 @@ _NAMES: dict[type, str] = {
 }
 _KINDS = {name: kind for kind, name in _NAMES.items()}
 # JSON keys are strings; a mutant's test indices are not
-_BY_INDEX = ("outcomes", "durations", "witnesses", "seen")
+_BY_INDEX = ("outcomes", "durations", "witnesses", "seen", "in_order_seen")
 
 
 def event_json(event: HostEvent) -> str:

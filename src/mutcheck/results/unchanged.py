@@ -9,7 +9,7 @@ from typing import Any
 
 from mutcheck.core.ci import in_ci
 from mutcheck.core.git import head_sha, uncommitted_changes
-from mutcheck.core.outcome import ORDER_DEPENDENT, TIMEOUT
+from mutcheck.core.outcome import TIMEOUT
 from mutcheck.results.model import Results, Reused
 from mutcheck.results.results import summarize
 from mutcheck.results.results_check import first_broken_reference
@@ -43,10 +43,10 @@ def taken_whole(document: dict[str, Any], root: Path, started: float) -> Results
 
 
 def whole_keepable(results: Results) -> bool:
-    """Whether the next run may take these results whole, were nothing changed."""
+    """Whether the next run may take these results whole, were nothing changed. Order-dependent
+    outcomes are for reuse to judge (see `reuse.keep`): one under a mutant is kept with the run in the
+    suite's order that settled it; one of the baseline's split never is, and the run is not kept whole."""
     baseline = results.baseline
-    if not baseline.ok or baseline.flaky or baseline.order_dependent:
+    if not baseline.ok or baseline.flaky:
         return False
-    return not any(
-        outcome in (TIMEOUT, ORDER_DEPENDENT) for mutant in results.mutants for outcome in mutant.outcomes.values()
-    )
+    return not any(outcome == TIMEOUT for mutant in results.mutants for outcome in mutant.outcomes.values())

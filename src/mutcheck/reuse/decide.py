@@ -29,6 +29,7 @@ class MutantDecision:
     reused: dict[str, TestOutcome]  # by test id: the stored outcomes taken
     reasons: dict[str, list[str]]  # by test id: why each other test runs again
     bail: bool = False
+    in_order: frozenset[str] = frozenset()  # of the stored tests, those only a run in the suite's order settled
 
     @property
     def to_run(self) -> list[str]:
@@ -161,7 +162,7 @@ class Decider:
             reused = {}
         if self.bail:
             reasons = _before_a_reused_kill(selected, reused, reasons)
-        return MutantDecision(entry.head, reused, reasons, self.bail)
+        return MutantDecision(entry.head, reused, reasons, self.bail, entry.in_order)
 
     def whole(self, request: str) -> list[str]:
         """Why the stored whole run does not stand today ([] when it does)."""

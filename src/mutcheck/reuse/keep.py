@@ -5,7 +5,9 @@ what they ran counts: see `project_code`), and the project's modules' bytes.
 
 An outcome is not kept when what it stood on cannot be told again: a test that started a
 subprocess or used the network, one that read what another test or fixture wrote during the run, a
-time-out, an order-dependent failure, or a mutant run on the fallback path.
+time-out, or a test that failed in the baseline only as the workers split it. One that only a run in
+the suite's order settled under the mutant stands on that run: every test up to it, in that order
+(`order:TEST`), with what each was seen to depend on there and in the mutant's own run.
 """
 
 from collections.abc import Iterable
@@ -13,7 +15,18 @@ from dataclasses import dataclass, field
 
 from mutcheck.host.wire import Seen
 from mutcheck.reuse.decide import MutantDecision
-from mutcheck.reuse.labels import CODE, EFFECTS, REACH, REACH_FROM_MODULES, Labelled, Places, imported, label, labelled
+from mutcheck.reuse.labels import (
+    CODE,
+    EFFECTS,
+    ORDER,
+    REACH,
+    REACH_FROM_MODULES,
+    Labelled,
+    Places,
+    imported,
+    label,
+    labelled,
+)
 from mutcheck.reuse.store import REUSABLE, Builder, MutantOutcomes, Store, TestOutcome
 from mutcheck.reuse.today import Today, file_status
 
@@ -36,6 +49,8 @@ class ObservedMutant:
     seen: dict[str, Seen] = field(default_factory=dict)  # by test id: beyond what it showed unmutated
     fixtures: dict[str, Seen] = field(default_factory=dict)
     not_kept: set[str] = field(default_factory=set)  # its tests whose outcomes a run in the suite's order settled
+    in_order: list[str] = field(default_factory=list)  # that run's tests, in order (when it can be kept)
+    in_order_seen: dict[str, Seen] = field(default_factory=dict)  # and what each was seen to depend on there
 
 
 @dataclass
@@ -106,6 +121,24 @@ class Keeper:
                 pending += [seens[name] for seens in fixtures if name in seens]
         return labels, keepable
 
+    def _under(
+        self,
+        mutant: ObservedMutant,
+        sequence: list[str],
+        fixtures: list[dict[str, Seen]],
+        base: dict[str, tuple[set[str], bool]],
+    ) -> tuple[set[str], bool] | None:
+        """The labels of `sequence`'s tests under the mutant (unmutated, and what each showed beyond
+        that in the mutant's run and in the run in the suite's order), and whether they can be kept;
+        None when one of them has no baseline evidence."""
+        if any(test not in base for test in sequence):
+            return None
+        labels = set().union(*(base[test][0] for test in sequence))
+        keepable = all(base[test][1] for test in sequence)
+        parts = [seens[test] for seens in (mutant.seen, mutant.in_order_seen) for test in sequence if test in seens]
+        more, more_keepable = self.evidence(parts, fixtures)
+        return labels | more, keepable and more_keepable
+
     def _values(self, labels: Iterable[str]) -> list[tuple[str, str]]:
         return [(text, self.today.value(text)) for text in labels]
 
@@ -147,18 +180,22 @@ class Keeper:
             reach |= set() if mutant.code_watched else {label(CODE, mutant.scope)}
             fixtures = [mutant.fixtures, observed.baseline_fixtures]
             for test, outcome in mutant.outcomes.items():
-                labels, keepable = base.get(test, (set(), False))
-                kept = test not in observed.not_kept and test not in mutant.not_kept
-                if mutant.keepable and outcome in REUSABLE and keepable and kept:
-                    more, keepable = self.evidence([mutant.seen[test]] if test in mutant.seen else [], fixtures)
-                    if keepable:
-                        labels = labels | more | reach
-                        evidence = builder.evidence(self._values(labels))
+                if mutant.keepable and outcome in REUSABLE and test not in observed.not_kept:
+                    if test not in mutant.not_kept:
+                        found = self._under(mutant, [test], fixtures, base)
+                    elif test in mutant.in_order:  # what the suite's order up to it stood on
+                        found = self._under(mutant, mutant.in_order[: mutant.in_order.index(test) + 1], fixtures, base)
+                        found = (found[0] | {label(ORDER, test)}, found[1]) if found else None
+                    else:
+                        found = None
+                    if found is not None and found[1]:
+                        evidence = builder.evidence(self._values(found[0] | reach))
                         witness = mutant.witnesses.get(test)
                         tests[test] = TestOutcome(outcome, round(mutant.durations.get(test, 0.0), 4), witness, evidence)
                         continue
                 whole = False
             if tests:
                 in_order = (mutant.not_kept | observed.order_dependent) & mutant.outcomes.keys()
+                in_order |= decision.in_order & decision.reused.keys() if decision is not None else set()
                 store.mutants[mutant.id] = MutantOutcomes(mutant.edit, mutant.head, tests, frozenset(in_order))
         return store, whole

@@ -13,6 +13,8 @@ starts empty: `.hypothesis`, `.pytest_cache`, …) and the kernel's pseudo-files
     reach:NAMES    where the code was not watched: all the project's code reachable by name from the
                    code labels beside it and from NAMES (a mutant's replacement) counts
     reach-modules  where collecting was not watched: what is reachable from module-level code counts
+    order:TEST     the tests of the suite up to TEST, in its order: what an outcome only a run in the
+                   suite's order settled stands on, with what each of them was seen to depend on there
 """
 
 import os
@@ -22,7 +24,7 @@ from mutcheck.host.wire import Seen
 from mutcheck.sandbox.scratch import CACHE_FOLDERS
 
 READ, LIST, PROBE, ENV, IMPORT, CODE, EFFECTS = "read", "list", "probe", "env", "import", "code", "effects"
-REACH, REACH_FROM_MODULES = "reach", "reach-modules"
+REACH, REACH_FROM_MODULES, ORDER = "reach", "reach-modules", "order"
 MODULE_LEVEL = "<module>"
 _SYSTEM = ("/proc/", "/dev/", "/sys/")
 

@@ -41,7 +41,9 @@ class Reusing:
         root: Path,
         copied: dict[str, FileStatus | None],
         module_names: dict[str, str],
+        suite: list[str],
     ) -> None:
+        """`suite`: the tests collected, in order."""
         self.request = request
         stored = request.store or Store()
         self.digests = FileDigests(stored.files)
@@ -56,7 +58,7 @@ class Reusing:
             before,
             frozenset(module_names),
         )
-        self.today = Today(files, dict(os.environ), self.digests, code)
+        self.today = Today(files, dict(os.environ), self.digests, code, suite)
         self.decider = None if request.store is None else Decider(stored, self.today, request.key, request.bail)
 
     def decide(self, mutant: str, edit: str, selected: list[str], limits: dict[str, float]) -> MutantDecision | None:

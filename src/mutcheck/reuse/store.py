@@ -19,13 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mutcheck.core.outcome import ERROR, FAILED, PASSED, SKIPPED
+from mutcheck.core.outcome import ERROR, FAILED, ORDER_DEPENDENT, PASSED, SKIPPED
 from mutcheck.reuse.guard import folder_lock, record_write, store_folder
 from mutcheck.reuse.module_code import digest
 from mutcheck.reuse.today import FileStatus
 
 FORMAT, VERSION = "mutcheck-reuse", 3
-REUSABLE = frozenset({PASSED, FAILED, ERROR, SKIPPED})  # never a time-out, an order-dependent one or not-run
+# never a time-out or not-run; order-dependent only with the evidence of the run in the suite's order that settled it
+REUSABLE = frozenset({PASSED, FAILED, ERROR, SKIPPED, ORDER_DEPENDENT})
 
 
 @dataclass(frozen=True)

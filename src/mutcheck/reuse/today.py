@@ -10,7 +10,7 @@ import stat
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
-from mutcheck.reuse.labels import CODE, EFFECTS, ENV, IMPORT, LIST, PROBE, READ, kind_of
+from mutcheck.reuse.labels import CODE, EFFECTS, ENV, IMPORT, LIST, ORDER, PROBE, READ, kind_of
 from mutcheck.reuse.module_code import digest
 from mutcheck.reuse.project_code import ProjectCode
 from mutcheck.sandbox.scratch import FileStatus, file_status
@@ -100,7 +100,7 @@ class ProjectFiles:
 
 
 class Today:
-    """Today's value of each label, each worked out once."""
+    """Today's value of each label, each worked out once; `suite`: the tests collected, in order."""
 
     def __init__(
         self,
@@ -108,11 +108,14 @@ class Today:
         environment: Mapping[str, str],
         digests: FileDigests,
         code: ProjectCode,
+        suite: Iterable[str] = (),
     ) -> None:
         self.files = files
         self.environment = environment
         self.digests = digests
         self.code = code
+        self.suite = list(suite)
+        self.positions = {test: position for position, test in enumerate(self.suite)}
         self.values: dict[str, str] = {}
 
     def value(self, text: str) -> str:
@@ -134,7 +137,14 @@ class Today:
             return self.listing(name)
         if kind == PROBE:
             return self.probe(name)
+        if kind == ORDER:
+            return self.order(name)
         return ABSENT
+
+    def order(self, test: str) -> str:
+        if test not in self.positions:
+            return ABSENT
+        return digest("\0".join(self.suite[: self.positions[test] + 1]))
 
     def variable(self, name: str) -> str:
         if name == "*":

@@ -27,7 +27,8 @@ def stored_whole(store: Store, root: Path, key: dict[str, str], request: str) ->
         return None
     files = ProjectFiles(root, {path.as_posix(): None for path in project_files(root)})
     code = ProjectCode(project_reader(files), store.modules, store.sources, frozenset(store.loaded))
-    today = Today(files, dict(os.environ), FileDigests(store.files), code)
+    # the stored suite: where it stands whole, collecting would find the same tests
+    today = Today(files, dict(os.environ), FileDigests(store.files), code, store.whole.results.get("tests", ()))
     if Decider(store, today, key).whole(request):
         return None
     if mutated_files(root, store.whole.mutated) != store.whole.mutated:  # the reports show their lines

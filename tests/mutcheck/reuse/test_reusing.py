@@ -223,28 +223,52 @@ def test_a_new_name_outside_the_suite_keeps_the_run_whole_but_a_new_test_does_no
     assert "tests/test_small.py::test_smaller" in data["tests"]  # collected: the run was not taken whole
 
 
-def test_an_order_dependent_test_runs_again_with_every_test_of_its_mutant(tmp_path):
+def test_an_order_dependent_outcome_stands_on_the_suite_s_order_up_to_it(tmp_path):
     """`test_needs_preparing` passes only after `test_prepares`, which reaches no mutant: under M it
     fails in M's selection, unmutated too, and the suite's order settles it. With two workers it fails
     in the baseline's split as well (the tests are dealt round-robin: it lands apart from
-    `test_prepares`). Its outcome is never kept; alone it would fail before M's code starts (a copy of
-    its own, no evidence), so every test of M runs with it, on the swap path, as a fresh run does."""
+    `test_prepares`), and is then never kept. Kept, its outcome stands on every test up to it in the
+    suite's order: a change after it leaves it be; one before it runs it again, and every test of
+    M with it (alone it would fail before M's code starts), on the swap path, as a fresh run does."""
     ordered = (
         "from pkg.core import limit\n\nREADY = []\n\n\ndef test_prepares():\n    READY.append(True)\n\n\n"
         "def test_needs_preparing():\n    assert READY\n    assert limit(3, 10) == 3\n"
     )
     root = make(tmp_path / "project", {**TWO_FILES, "tests/test_order.py": ordered})
     for jobs in ("1", "2"):
-        reusing, fresh = both(root, "--jobs", jobs)
-        edit(root, "tests/test_clamps.py", "value = 15", "value = 15 + 0")
+        both(root, "--jobs", jobs)
+        again, fresh = both(root, "--jobs", jobs)
+        assert verdicts(again) == verdicts(fresh)
+        taken_whole = again["run"]["timings"] == {"total": again["run"]["seconds"]}
+        assert taken_whole == (jobs == "1")
+        edit(root, "tests/test_small.py", "limit(3, 10) == 3", "limit(4, 10) == 4")  # after it
         reusing, fresh = both(root, "--jobs", jobs)
         assert verdicts(reusing) == verdicts(fresh)
         assert outcome(fresh, mutant(fresh, "M"), "test_needs_preparing") == "order-dependent"
-        assert ran(reusing, "M") == {
-            "tests/test_clamps.py::test_clamps": ["code:tests/test_clamps.py::test_clamps"],
-            "tests/test_order.py::test_needs_preparing": ["not-stored"],
-            "tests/test_small.py::test_small": ["in-order"],
+        assert outcome(reusing, mutant(reusing, "M"), "test_needs_preparing") == "order-dependent"
+        if jobs == "1":
+            assert ran(reusing, "M") == {"tests/test_small.py::test_small": ["code:tests/test_small.py::test_small"]}
+        else:  # failed in the baseline's split: never kept
+            assert ran(reusing, "M")["tests/test_order.py::test_needs_preparing"] == ["not-stored"]
+        edit(root, "tests/test_clamps.py", "value = 15", "value = 15 + 0")  # before it
+        reusing, fresh = both(root, "--jobs", jobs)
+        assert verdicts(reusing) == verdicts(fresh)
+        assert set(ran(reusing, "M")) == {
+            "tests/test_clamps.py::test_clamps",
+            "tests/test_order.py::test_needs_preparing",
+            "tests/test_small.py::test_small",
         }
+        assert ran(reusing, "M")["tests/test_small.py::test_small"] == ["in-order"]
         assert mutant(reusing, "M")["reuse"]["kept"] == 0
         assert mutant(reusing, "M")["path"] == mutant(fresh, "M")["path"] == "swap"
         edit(root, "tests/test_clamps.py", "value = 15 + 0", "value = 15")
+        edit(root, "tests/test_small.py", "limit(4, 10) == 4", "limit(3, 10) == 3")
+        both(root, "--jobs", jobs)
+        write(root, {"tests/test_another.py": "def test_another():\n    pass\n"})  # a new test before it
+        reusing, fresh = both(root, "--jobs", jobs)
+        assert verdicts(reusing) == verdicts(fresh)
+        if jobs == "1":
+            assert ran(reusing, "M")["tests/test_order.py::test_needs_preparing"] == [
+                "order:tests/test_order.py::test_needs_preparing"
+            ]
+        (root / "tests" / "test_another.py").unlink()
