@@ -393,25 +393,28 @@ def test_an_edited_test_runs_again_alone(tmp_path, monkeypatch):
     assert next(entry for entry in reusing["mutants"] if entry["id"] == "OTHER")["reuse"]["reused"]
 
 
-def test_a_new_module_level_constant_no_test_names_reuses_everything(tmp_path, monkeypatch):
-    root = tmp_path / "project"
-    _arrange(root, KINDS["a module-level constant the test names"], monkeypatch)
+def _after_an_edit(root: Path, kind: str, edit: Callable[[Path, pytest.MonkeyPatch], None], patch) -> dict:
+    """The run with reuse after `edit`, once its verdicts are checked against a fresh run's."""
+    _arrange(root, KINDS[kind], patch)
     both(root)
-    rewrite("src/pkg/config.py", "LIMIT = 15\n", "LIMIT = 15\nUNUSED = 3\n")(root, monkeypatch)
+    edit(root, patch)
     reusing, fresh = both(root)
     assert verdicts(reusing) == verdicts(fresh)
+    return reusing
+
+
+def test_a_new_module_level_constant_no_test_names_reuses_everything(tmp_path, monkeypatch):
+    added = rewrite("src/pkg/config.py", "LIMIT = 15\n", "LIMIT = 15\nUNUSED = 3\n")
+    reusing = _after_an_edit(tmp_path / "project", "a module-level constant the test names", added, monkeypatch)
     assert all(entry["reuse"]["reused"] for entry in reusing["mutants"])
 
 
 def test_a_new_class_member_runs_again_only_the_tests_that_name_the_class(tmp_path, monkeypatch):
     """What collecting ran of a class's body is not evidence of a member it binds: OTHER's test, which
     only collecting ran the class for, keeps its outcome; M's names the class."""
-    root = tmp_path / "project"
-    _arrange(root, KINDS["a class attribute the code reads through self"], monkeypatch)
-    both(root)
-    rewrite("src/pkg/config.py", "LIMIT = 15\n", "LIMIT = 15\n    SPARE = 3\n")(root, monkeypatch)
-    reusing, fresh = both(root)
-    assert verdicts(reusing) == verdicts(fresh)
+    added = rewrite("src/pkg/config.py", "LIMIT = 15\n", "LIMIT = 15\n    SPARE = 3\n")
+    kind = "a class attribute the code reads through self"
+    reusing = _after_an_edit(tmp_path / "project", kind, added, monkeypatch)
     entry = next(entry for entry in reusing["mutants"] if entry["id"] == "M")
     assert entry["reuse"]["ran"] == {
         "tests/test_clamps.py::test_clamps": ["name:pkg.config:Settings", "name:test_clamps:Settings"]
