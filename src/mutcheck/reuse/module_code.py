@@ -211,7 +211,7 @@ class Statement:
         self.binds = frozenset(_binds(node))
         refers = names_in([node]) if importing else executed_names(node)
         if isinstance(node, ast.ClassDef):
-            refers |= _in_class(node, refers)
+            refers |= _in_class(node.name, _own_names(node), refers)
         self.refers = frozenset(refers)
         self.imports = _imports(node)  # (module, relative level) of an import
         self.bases: tuple[str, ...] = ()  # a class statement's bases another module defines (see `_foreign_bases`)
@@ -246,10 +246,11 @@ class Statement:
             return [(self.binds, self.refers)]
         head = [*node.bases, *node.decorator_list, *(keyword.value for keyword in node.keywords)]
         found = [(frozenset({node.name}), frozenset(names_in(head)))]
+        own = _own_names(node)
         for item in node.body:
             refers = executed_names(item)
             binds = {node.name, *(f"{node.name}.{name}" for name in _binds(item))}
-            found.append((frozenset(binds), frozenset(refers | _in_class(node, refers))))
+            found.append((frozenset(binds), frozenset(refers | _in_class(node.name, own, refers))))
         return found
 
     @cached_property
@@ -414,9 +415,9 @@ class _Reader:
         self.methods: dict[str, list[str]] = {}
         self.members: dict[str, frozenset[str]] = {}
 
-    def collect(self, node: ast.AST, scope: list[str], in_class: ast.ClassDef | None = None) -> None:
-        """`in_class`: the class `scope` ends with, whose body `node` is part of (a method's decorators
-        and signature read its members)."""
+    def collect(self, node: ast.AST, scope: list[str], own: frozenset[str] | None = None) -> None:
+        """`own`: where `node` is part of a class's body, the names that body binds (the class is the
+        one `scope` ends with; a method's decorators and signature read its members)."""
         for child in ast.iter_child_nodes(node):
             if isinstance(child, _Def | ast.ClassDef):
                 qualname = ".".join([*scope, child.name])
@@ -425,18 +426,18 @@ class _Reader:
                     self.methods[qualname] = [
                         f"{qualname}.{item.name}" for item in child.body if isinstance(item, _Def)
                     ]
-                    names = _class_names(child)
-                    self.names[qualname] = frozenset(names | _in_class(child, names, qualname) | set(scope))
+                    names, members = _class_names(child), _own_names(child)
+                    self.names[qualname] = frozenset(names | _in_class(qualname, members, names) | set(scope))
                     self.members[qualname] = _members(child)
-                    self.collect(child, [*scope, child.name], child)
+                    self.collect(child, [*scope, child.name], members)
                 else:
                     self.functions.setdefault(qualname, digest(ast.dump(child)))
                     names = names_in([child])
-                    names |= _in_class(in_class, names, ".".join(scope)) if in_class is not None else set()
+                    names |= _in_class(".".join(scope), own, names) if own is not None else set()
                     self.names[qualname] = frozenset(names | set(scope) - {"<locals>"})
                     self.collect(child, [*scope, child.name, "<locals>"])
             else:
-                self.collect(child, scope, in_class)
+                self.collect(child, scope, own)
 
 
 _STUB = [ast.Expr(ast.Constant(...))]
@@ -474,11 +475,15 @@ def _class_names(node: ast.ClassDef) -> set[str]:
     return found
 
 
-def _in_class(node: ast.ClassDef, names: Iterable[str], owner: str | None = None) -> set[str]:
-    """Of `names`, read in `node`'s body, those its body binds, as the class's ("CLASS.NAME", CLASS
-    its qualified name `owner`): there a name is the class's member before it is the module's."""
-    own = {name for item in node.body for name in _binds(item) if "." not in name}
-    return {f"{owner or node.name}.{name}" for name in own & set(names)}
+def _own_names(node: ast.ClassDef) -> frozenset[str]:
+    """The names a class's body binds itself (its nested classes' members apart)."""
+    return frozenset(name for item in node.body for name in _binds(item) if "." not in name)
+
+
+def _in_class(owner: str, own: frozenset[str], names: Iterable[str]) -> set[str]:
+    """Of `names`, read in the body of the class `owner` (its qualified name), those its body binds
+    (`own`), as the class's ("CLASS.NAME"): there a name is the class's member before it is the module's."""
+    return {f"{owner}.{name}" for name in own.intersection(names)}
 
 
 def _members(node: ast.ClassDef) -> frozenset[str]:
