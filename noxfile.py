@@ -31,6 +31,7 @@ ENGINE_TESTS = [
     "tests/mutcheck/test_reach.py",
     "tests/mutcheck/test_selection_threads.py",
     "tests/mutcheck/test_subtests.py",
+    "tests/mutcheck/test_plugins.py",
     "tests/mutcheck/test_timings.py",
     "tests/mutcheck/test_clock.py",
     "tests/mutcheck/hostile/test_processes.py",
@@ -64,7 +65,9 @@ def engine(session: nox.Session, pytest: str) -> None:
     """The engine tests (the self-isolation test among them) and `mutcheck run` on the embedded catalog,
     with the newest release of one pytest series; mutcheck's own catalog too in the matrix's two
     corners (the oldest pytest on the oldest Python, the newest on the newest), to keep CI short."""
-    session.install("-e", ".[test]", f"pytest=={pytest}.*", "pytest-xdist")
+    # the plugins fixture's plugins, each in its newest release that works with this pytest
+    plugins = ["anyio", "pytest-mock", "pytest-rerunfailures", "pytest-timeout"]
+    session.install("-e", ".[test]", f"pytest=={pytest}.*", "pytest-xdist", *plugins)
     # reuse watches what tests run under a mutant with sys.monitoring from 3.12 on, and hooks pytest's fixtures:
     # the newest corner checks the one, the oldest pytest the other
     reuse = (

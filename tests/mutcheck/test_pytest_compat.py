@@ -1,13 +1,11 @@
-"""The pytest shims, through pytest itself: a re-run item gets fresh fixtures, and a phase lets
-through what pytest's own runner lets through (`pytest.exit`, and Ctrl-C unless `--pdb`)."""
+"""The pytest shims, through pytest itself; and what running an item through pytest's own protocol
+keeps of a plain run: a re-run item gets fresh fixtures, and `pytest.exit` and Ctrl-C go through."""
 
 import json
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
-
-import pytest
 
 CONFTEST = """\
 import json
@@ -76,13 +74,12 @@ def test_an_item_run_twice_gets_fresh_fixtures_each_time(tmp_path):
     assert len(set(seen["setups"])) == 2
 
 
-@pytest.mark.parametrize(("args", "expected"), [((), "let through: KeyboardInterrupt"), (("--pdb",), "failed")])
-def test_ctrl_c_is_let_through_unless_pdb(tmp_path, args, expected):
-    assert _seen(tmp_path, "test_interrupted", *args)["test_interrupted 1"] == expected
+def test_ctrl_c_is_let_through(tmp_path):
+    assert _seen(tmp_path, "test_interrupted")["test_interrupted 1"] == "let through: KeyboardInterrupt"
 
 
 def test_pytest_exit_is_let_through(tmp_path):
-    assert _seen(tmp_path, "test_exits", "--pdb")["test_exits 1"] == "let through: Exit"
+    assert _seen(tmp_path, "test_exits")["test_exits 1"] == "let through: Exit"
 
 
 REWRITE_CHECK = """\

@@ -52,10 +52,12 @@ file = "src/mutcheck/host/timeouts.py"
 scope = "Alarm.arm"
 match = '''
 self.stopwatch, self.limit = Stopwatch(), limit
+signal.signal(signal.SIGALRM, self)
 signal.setitimer(signal.ITIMER_REAL, limit)
 '''
 replace = '''
 self.stopwatch, self.limit = Stopwatch(), 0.0
+signal.signal(signal.SIGALRM, self)
 signal.setitimer(signal.ITIMER_REAL, 0.001)
 '''
 killed_by = ["tests/isolation/test_isolation.py::test_an_alarm_is_armed_with_its_limit"]

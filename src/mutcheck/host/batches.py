@@ -2,7 +2,6 @@
 a mutant's or a control's under time limits, a baseline chunk's with the functions each reached —
 and, where it is watched (see `watch`), what each test was seen to depend on."""
 
-import signal
 from typing import Any
 
 import pytest
@@ -37,7 +36,6 @@ def run_tests(
     """
     witnesses = 0
     alarm = Alarm()
-    signal.signal(signal.SIGALRM, alarm)
     for position, index in enumerate(selected):
         nextitem = items[selected[position + 1]] if position + 1 < len(selected) else None
         events.write({"test": index, "running": True})

@@ -49,7 +49,7 @@ class ShortFailureReports:
 
 def short_failure_reports(config: pytest.Config) -> ShortFailureReports:
     """The plugin, registered at its first use: a host registers it before it forks (see
-    `protocol.logged_failures`)."""
+    `protocol.reports_listener`)."""
     plugin = config.pluginmanager.get_plugin(_NAME)
     if plugin is None:
         plugin = ShortFailureReports()

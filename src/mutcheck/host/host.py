@@ -28,7 +28,7 @@ from mutcheck.host.failure_reports import short_failure_reports
 from mutcheck.host.import_reach import ImportReach
 from mutcheck.host.observe import COLLECTION, OBSERVER
 from mutcheck.host.project_files import imported_modules, test_files
-from mutcheck.host.protocol import last_error, logged_failures
+from mutcheck.host.protocol import last_error, reports_listener
 from mutcheck.host.pytest_compat import rewrite_only_the_suite
 from mutcheck.host.pytest_options import silence_terminal, switch_off_xdist, unusable_option
 from mutcheck.host.reach import Reach, watching_is_cheap
@@ -185,7 +185,7 @@ class HostPlugin:
         host = Scheduler(self.spec, session, time.monotonic() - STARTED)
         host.import_reached = self.import_reached
         warm_caches(getattr(item, "obj", None) for item in session.items)  # the baseline's children too
-        logged_failures(session.config)
+        reports_listener(session.config)
         short_failure_reports(session.config)
         # what collecting, and the host's start around it, was seen to depend on: every process's start
         host.collection = OBSERVER.end()

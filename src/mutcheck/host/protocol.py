@@ -1,19 +1,21 @@
-"""Running one collected pytest item: an outcome, a duration and, on demand, a witness line.
+"""Running one collected pytest item through pytest's own protocol: an outcome, a duration and, on
+demand, a witness line.
 
-This mirrors pytest's `runtestprotocol` (setup, call, teardown through the item's hooks, with a
-report per phase so that plugins such as tmp_path see what they expect) but logs nothing. A
-failing call is the one exception: building its report (traceback, assertion introspection)
-costs far more than most tests, so unless the item is marked xfail or calls `pytest.xfail` (whose
-outcome pytest's report decides) it is recorded from the exception alone; the witness is its first
-line. Where a report is needed, a run under a mutant asks for a short one (see `failure_reports`).
+Each item runs through `pytest_runtest_protocol`, as in a plain pytest run, so that every wrapper of
+that hook applies: warnings filters (ini, `filterwarnings` marks, a module's `pytestmark`, a
+plugin's), faulthandler's time-out, and plugins such as pytest-timeout or pytest-rerunfailures. The
+terminal reporter is out (see `pytest_options.silence_terminal`), so nothing is printed; the outcome
+is read from the reports the phases make, as they stand once every report wrapper (xfail, reruns)
+has seen them. A run under a mutant asks for short failure reports (see `failure_reports`): building
+pytest's full report of a failure costs far more than most tests.
 
-Reports that plugins log while the test runs are watched instead: subtests (pytest 9's built-in
+Reports that plugins log while the test runs are watched too: subtests (pytest 9's built-in
 `subtests` fixture, the pytest-subtests plugin before it) report their failures only that way,
 and a test with a failed subtest has failed, as in a plain pytest run.
 """
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
 import pytest
@@ -21,13 +23,13 @@ from pytest import CallInfo, TestReport
 
 from mutcheck.core.outcome import ERROR, FAILED, PASSED, SKIPPED, TIMEOUT
 from mutcheck.host.clock import Stopwatch
-from mutcheck.host.failure_reports import short_failure_reports
-from mutcheck.host.pytest_compat import release_request, renew_request, reraised_exceptions
+from mutcheck.host.failure_reports import failure_text, short_failure_reports
 from mutcheck.host.timeouts import TestTimeout
 
 _WITNESS_LIMIT = 300
-_LISTENER = "mutcheck-logged-failures"
+_LISTENER = "mutcheck-test-reports"
 _ERROR_LINE = re.compile(r"^(?:E\s+)?(\w*(?:Error|Exception)\b.*)$")
+_PHASES = ("setup", "call", "teardown")
 
 
 @dataclass(frozen=True)
@@ -37,23 +39,58 @@ class TestResult:
     witness: str | None
 
 
-class _LoggedFailures:
-    """The failed reports logged (by plugins: this protocol logs none) since the test started."""
+class _TestReports:
+    """What the running test's phases reported, and the failures plugins logged beside them.
+
+    A setup starts the phases again: a plugin that reruns a failed test (pytest-rerunfailures) runs
+    all three once more, and only the last attempt decides, as in a plain run.
+    """
 
     def __init__(self) -> None:
-        self.reports: list[TestReport] = []
+        self.phases: dict[str, tuple[CallInfo[None], TestReport]] = {}
+        self.logged: list[TestReport] = []
+
+    def clear(self) -> None:
+        self.phases.clear()
+        self.logged.clear()
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: CallInfo[None]
+    ) -> Generator[None, TestReport, TestReport]:
+        try:
+            report = yield
+        except Exception:
+            # On Python 3.11 a time-out's traceback can hold a frame with no line number (a loop's
+            # backward jump), which pytest's failure formatting cannot print. The time-out is the
+            # outcome, as the same test reports it on 3.12.
+            if call.excinfo is None or not call.excinfo.errisinstance(TestTimeout):
+                raise
+            report = _timeout_report(item, call)
+        if call.when == "setup":
+            self.clear()
+        self.phases[call.when] = (call, report)
+        return report
 
     def pytest_runtest_logreport(self, report: TestReport) -> None:
-        if report.failed:
-            self.reports.append(report)
+        ours = self.phases.get(report.when)
+        if report.failed and (ours is None or ours[1] is not report):
+            self.logged.append(report)
 
 
-def logged_failures(config: pytest.Config) -> _LoggedFailures:
+def _timeout_report(item: pytest.Item, call: CallInfo[None]) -> TestReport:
+    assert call.excinfo is not None
+    return TestReport(
+        item.nodeid, item.location, {}, "failed", failure_text(item, call.excinfo), call.when, duration=call.duration
+    )
+
+
+def reports_listener(config: pytest.Config) -> _TestReports:
     """The listener, registered at its first use: a host registers it before it forks, because
     registering makes pytest parse the listener for fixtures, a cost every child would repeat."""
     listener = config.pluginmanager.get_plugin(_LISTENER)
     if listener is None:
-        listener = _LoggedFailures()
+        listener = _TestReports()
         config.pluginmanager.register(listener, _LISTENER)
     return listener
 
@@ -69,38 +106,17 @@ def _first_line(text: str) -> str:
     return first if len(first) <= _WITNESS_LIMIT else first[: _WITNESS_LIMIT - 1] + "…"
 
 
-def _witness(call: CallInfo) -> str:
-    """The exception's first line, as pytest prints it (`AssertionError: assert 1 == 2`)."""
-    return _first_line(call.excinfo.exconly() if call.excinfo else "")
+def _witness(call: CallInfo[None], report: TestReport) -> str:
+    """The exception's first line, as pytest prints it (`AssertionError: assert 1 == 2`); a failure
+    with no exception (a strict xfail that passed) says what its report says."""
+    if call.excinfo is not None:
+        return _first_line(call.excinfo.exconly())
+    return _report_witness(report)
 
 
 def _report_witness(report: TestReport) -> str:
     crash = getattr(report.longrepr, "reprcrash", None)
     return _first_line(crash.message if crash is not None else str(report.longrepr))
-
-
-def _phase(item: pytest.Item, when: str, **kwargs: object) -> tuple[CallInfo, TestReport | None]:
-    """The phase's call and its report; no report for a plain failing call (see the module doc)."""
-    hook = getattr(item.ihook, f"pytest_runtest_{when}")
-    call = CallInfo.from_call(lambda: hook(item=item, **kwargs), when=when, reraise=reraised_exceptions(item.config))
-    cheap_failure = (
-        when == "call"
-        and call.excinfo is not None
-        and not call.excinfo.errisinstance((pytest.skip.Exception, pytest.xfail.Exception))
-        and item.get_closest_marker("xfail") is None
-    )
-    if cheap_failure:
-        return call, None
-    try:
-        return call, item.ihook.pytest_runtest_makereport(item=item, call=call)
-    except Exception:
-        # On Python 3.11 a time-out's traceback can hold a frame with no line number (a loop's
-        # backward jump), which pytest's failure formatting cannot print; a unittest item builds
-        # its report even then, its exception handed to the call by the report hook. The time-out
-        # is the outcome, as the same test reports it on 3.12.
-        if call.excinfo is not None and call.excinfo.errisinstance(TestTimeout):
-            return call, None
-        raise
 
 
 def run_item(
@@ -110,35 +126,32 @@ def run_item(
     phases_done: Callable[[], None] = lambda: None,
     full_reports: bool = True,
 ) -> TestResult:
-    """Setup, call and teardown `item`; `want_witness=False` skips even the failure line, and
+    """Run `item` as pytest runs it; `want_witness=False` skips even the failure line, and
     `full_reports=False` has a failed phase reported without pytest's traceback formatting.
 
-    The duration is the charged time of the three phases (see `clock`); `phases_done` is called
-    right after them, so that the caller's time limit does not cover the witness's formatting.
+    The duration is the charged time of the protocol (see `clock`); `phases_done` is called right
+    after it, so that the caller's time limit does not cover the witness's formatting.
     """
-    renew_request(item)
-    logged = logged_failures(item.config)
-    logged.reports.clear()
+    reports = reports_listener(item.config)
+    reports.clear()
     short_failure_reports(item.config).on = not full_reports
     stopwatch = Stopwatch()
-    phases = []
     try:
-        phases.append(_phase(item, "setup"))
-        if phases[0][1] is not None and phases[0][1].passed:
-            phases.append(_phase(item, "call"))
-        phases.append(_phase(item, "teardown", nextitem=nextitem))
+        item.ihook.pytest_runtest_protocol(item=item, nextitem=nextitem)
     finally:
         duration = stopwatch.elapsed()
         phases_done()
-        release_request(item)
-    failed = next((call for call, report in phases if report is None or report.failed), None)
+        # `-x`, `--maxfail` and `--sw` stop pytest's own run loop, which a host does not use.
+        item.session.shouldfail = item.session.shouldstop = False
+    phases = [reports.phases[when] for when in _PHASES if when in reports.phases]
+    if any(call.excinfo is not None and call.excinfo.errisinstance(TestTimeout) for call, _ in phases):
+        return TestResult(TIMEOUT, duration, None)
+    failed = next(((call, report) for call, report in phases if report.failed), None)
     if failed is not None:
-        if failed.excinfo is not None and failed.excinfo.errisinstance(TestTimeout):
-            return TestResult(TIMEOUT, duration, None)
-        outcome = FAILED if failed.when == "call" else ERROR
-        return TestResult(outcome, duration, _witness(failed) if want_witness else None)
-    if logged.reports:
-        return TestResult(FAILED, duration, _report_witness(logged.reports[0]) if want_witness else None)
+        outcome = FAILED if failed[0].when == "call" else ERROR
+        return TestResult(outcome, duration, _witness(*failed) if want_witness else None)
+    if reports.logged:
+        return TestResult(FAILED, duration, _report_witness(reports.logged[0]) if want_witness else None)
     if any(report.skipped for _, report in phases):
         return TestResult(SKIPPED, duration, None)
     return TestResult(PASSED, duration, None)

@@ -6,35 +6,6 @@ from typing import Any
 import pytest
 
 
-def renew_request(item: pytest.Item) -> None:
-    """Give an item that has run before a fresh fixture request, as pytest's runtestprotocol does.
-
-    pytest 8.0–9.x: a test function keeps its fixture request in `_request` (made by
-    `_initrequest`), dropped after teardown; pytest has no public way to run an item again.
-    """
-    if hasattr(item, "_request") and not item._request:
-        item._initrequest()
-
-
-def release_request(item: pytest.Item) -> None:
-    """Drop the item's fixture request and values after teardown, as runtestprotocol does (8.0–9.x)."""
-    if hasattr(item, "_request"):
-        item._request = False
-        item.funcargs = None
-
-
-def reraised_exceptions(config: pytest.Config) -> tuple[type[BaseException], ...]:
-    """What a test phase lets through instead of recording it: `pytest.exit`, and Ctrl-C unless `--pdb`.
-
-    pytest 9.0+ names this rule `_pytest.runner.get_reraise_exceptions`; 8.0–8.4 spell it out in
-    `call_and_report` and `call_runtest_hook`. The rule is the same in every version, so it is
-    written here from public parts (`--pdb` stores `usepdb` in all of them).
-    """
-    if config.getoption("usepdb", False):
-        return (pytest.exit.Exception,)
-    return (pytest.exit.Exception, KeyboardInterrupt)
-
-
 def rewrite_only_the_suite() -> None:
     """Keep pytest from marking whole plugin packages for assertion rewriting.
 

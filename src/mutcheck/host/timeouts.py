@@ -14,7 +14,9 @@ class TestTimeout(BaseException):
 class Alarm:
     """Interrupts the running test once it has been charged its limit (see `clock`): SIGALRM fires
     at the limit by the wall clock and, if the test was kept waiting for a CPU meanwhile, is set
-    again for what it is still owed. Armed only while a test's phases run."""
+    again for what it is still owed. Armed only while a test's phases run, and its handler installed
+    again each time: pytest-timeout sets SIGALRM's handler back to the default after each test it
+    times, which would end the process at this limit's signal."""
 
     def __init__(self) -> None:
         self.limit: float | None = None
@@ -22,6 +24,7 @@ class Alarm:
 
     def arm(self, limit: float) -> None:
         self.stopwatch, self.limit = Stopwatch(), limit
+        signal.signal(signal.SIGALRM, self)
         signal.setitimer(signal.ITIMER_REAL, limit)
 
     def disarm(self) -> None:
