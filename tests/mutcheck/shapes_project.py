@@ -1,8 +1,9 @@
 """A fixture project in the shapes real libraries have: a functools.wraps decorator, a contextmanager,
 an lru_cache whose later test is answered from the cache, @overload stubs, a closure made at import, a
 table built at import, a property setter, a guard whose mutant segfaults its test, a test that
-reloads its module, a code object saved at import and made into a function later, and a CLI that a
-test runs in a subprocess. Each catalog entry names the tests a plain pytest run fails under it."""
+reloads its module, a code object saved at import and made into a function later, a CLI that a
+test runs in a subprocess, a nested function whose edit changes what it closes over, and a class
+made inside a function. Each catalog entry names the tests a plain pytest run fails under it."""
 
 from pathlib import Path
 
@@ -110,6 +111,34 @@ _SAVED = increment.__code__
 
 def rebuilt_increment():
     return types.FunctionType(_SAVED, globals())
+
+
+def join_turns(events):
+    turns = []
+    buffer = []
+
+    def flush():
+        if buffer:
+            turns.append("".join(buffer))
+            buffer.clear()
+
+    for event in events:
+        if event == "|":
+            flush()
+        else:
+            buffer.append(event)
+    flush()
+    return turns
+
+
+def counter_class(start):
+    class Counter:
+        first = start + 0
+
+        def next(self):
+            return self.first
+
+    return Counter
 '''
 
 CLI = """\
@@ -134,7 +163,19 @@ import sys
 from pathlib import Path
 
 import history
-from history import TABLE, Box, convert, episode, merge_runs, read_byte, rebuilt_increment, roles, shout
+from history import (
+    TABLE,
+    Box,
+    convert,
+    counter_class,
+    episode,
+    join_turns,
+    merge_runs,
+    read_byte,
+    rebuilt_increment,
+    roles,
+    shout,
+)
 
 
 def test_merge_runs_joins_one_speaker():
@@ -193,6 +234,14 @@ def test_a_rebuilt_function_increments():
     assert rebuilt_increment()(1) == 2
 
 
+def test_join_turns_splits_at_bars():
+    assert join_turns("ab|c") == ["ab", "c"]
+
+
+def test_a_local_class_starts_where_asked():
+    assert counter_class(3)().next() == 3
+
+
 def test_the_cli_adds_one_bang():
     source = Path(__file__).parents[1] / "src"
     command = [sys.executable, "-m", "cli", "hi"]
@@ -224,6 +273,10 @@ ENTRIES = [
     ("SEGFAULT", "read_byte", "address == 0", "address == -1", ["test_reading_address_zero_gives_nothing"]),
     ("RELOAD", "sign", "number >= 0", "number > 0", ["test_sign_after_a_reload"]),
     ("SAVED", "increment", "number + 1", "number + 2", ["test_a_rebuilt_function_increments"]),
+    # the nested function no longer closes over `turns`: the cells of join_turns change
+    ("FREEVAR", "join_turns.flush", 'turns.append("".join(buffer))', "pass", ["test_join_turns_splits_at_bars"]),
+    # a class body made at each call of the function around it
+    ("LOCALCLASS", "counter_class.Counter", "start + 0", "start + 1", ["test_a_local_class_starts_where_asked"]),
 ]
 CLI_ENTRY = ("CLI", "shout", 'text.endswith("!")', "True", ["test_the_cli_adds_one_bang"])
 

@@ -119,9 +119,12 @@ def function_swap_chain(original: CodeType, mutated: CodeType) -> list[CodePair]
 
 
 def _swappable(chain: list[CodePair]) -> list[CodePair] | None:
-    if not chain or not _is_function(chain[-1][0]):  # a class body: it ran when the class was made
-        return None
-    return chain
+    """The chain up to its innermost function: a class body ran when its class was made, so an edit
+    of one (a class attribute, the `__class__` cell of `super()`) is carried by the function that
+    makes the class at each call; a class made at import has none and runs in a copy."""
+    while chain and not _is_function(chain[-1][0]):
+        chain = chain[:-1]
+    return chain or None
 
 
 def swap_unit(original: CodeType, mutated: CodeType, scope: str | None) -> str | None:
@@ -132,11 +135,16 @@ def swap_unit(original: CodeType, mutated: CodeType, scope: str | None) -> str |
 
 
 def chain_unit(chain: list[CodePair] | None, scope: str | None) -> str | None:
-    """`swap_unit` of a `swap_chain`."""
+    """`swap_unit` of a `swap_chain`. The innermost code may also be a function that holds `scope`:
+    an edit that changes which of its variables a nested function, lambda or comprehension closes
+    over changes the cells of the function that makes it, whose swap then carries the edit. Only the
+    tests that reach `scope` can see the edit (the holder's own statements behave as before), and
+    the marker in the holder still proves the mutated code was in place when they ran."""
     if chain is None or scope is None:
         return None
     innermost = chain[-1][0].co_qualname
-    return innermost if innermost == scope or innermost.startswith(scope + ".") else None
+    inside = innermost == scope or innermost.startswith(scope + ".")
+    return innermost if inside or scope.startswith(innermost + ".<locals>.") else None
 
 
 def _is_function(code: CodeType) -> bool:

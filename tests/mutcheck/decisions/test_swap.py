@@ -157,6 +157,38 @@ def test_a_swap_lies_inside_the_scope_that_selects_its_tests():
     assert swap_unit(compiled(DECORATED), mutated, "double") is None
 
 
+def test_a_nested_function_s_edit_that_changes_its_cells_is_swapped_in_the_function_around_it():
+    """Deleting the closure's only use of `tag` changes what tagger makes cells for: tagger carries it."""
+    mutated = compiled(DECORATED.replace("        return tag + text", "        return text"))
+    assert swap_unit(compiled(DECORATED), mutated, "tagger.<locals>.tagged") == "tagger"
+    assert swap_unit(compiled(DECORATED), mutated, "logged.<locals>.wrapper") is None  # not its holder
+
+
+LOCAL_CLASS = """\
+def counter_class(start):
+    class Counter:
+        first = start + 0
+
+        def next(self):
+            return self.first
+
+    return Counter
+
+
+class Settings:
+    first = 0
+"""
+
+
+def test_a_class_body_made_inside_a_function_is_swapped_in_that_function():
+    mutated = compiled(LOCAL_CLASS.replace("start + 0", "start + 1"))
+    chain = swap_chain(compiled(LOCAL_CLASS), mutated)
+    assert chain is not None and chain[-1][0].co_qualname == "counter_class"
+    assert swap_unit(compiled(LOCAL_CLASS), mutated, "counter_class.<locals>.Counter") == "counter_class"
+    # a class made at import has no function around it to carry the edit
+    assert swap_chain(compiled(LOCAL_CLASS), compiled(LOCAL_CLASS.replace("first = 0", "first = 1"))) is None
+
+
 def test_live_functions_are_found_by_their_code_whatever_holds_them(tmp_path):
     module, path = load(tmp_path, DECORATED, "decorated_live")
     live = LiveFunctions([path])
