@@ -141,7 +141,8 @@ def run_item(
     finally:
         duration = stopwatch.elapsed()
         phases_done()
-        # `-x`, `--maxfail` and `--sw` stop pytest's own run loop, which a host does not use.
+        # `-x`, `--maxfail` and `--sw` set these after a failure, to stop pytest's own run loop (a
+        # host does not use it); left set, the protocol would tear every fixture down after each later test.
         item.session.shouldfail = item.session.shouldstop = False
     phases = [reports.phases[when] for when in _PHASES if when in reports.phases]
     if any(call.excinfo is not None and call.excinfo.errisinstance(TestTimeout) for call, _ in phases):
