@@ -12,7 +12,8 @@ the slowest unmutated run. A killed mutant agrees when the naive run fails exact
 says killed it; one mutcheck did not kill agrees when no test fails naively (a time-out agrees with a
 naive run that outlived its limit; `broken` with a suite that does not collect). Prints each
 disagreement, the agreement as N/N, the wall times and their ratio, and the share of mutants that ran
-on the fallback path with the reasons. Exits 1 on any disagreement.
+on the fallback path with the reasons. Exits 1 on any disagreement, 2 (with mutcheck's error lines)
+when mutcheck could not run the catalog.
 """
 
 import argparse
@@ -64,10 +65,17 @@ def main() -> int:
     command = [sys.executable, "-m", "mutcheck", "run", "--project", str(project), "--json", str(results_path)]
     started = time.monotonic()
     # --fresh: every mutant runs, as on the naive side (none is taken from an earlier run's store)
-    subprocess.run(
-        [*command, "--jobs", str(arguments.jobs), "--fresh", *profile, *run_options], stdout=subprocess.DEVNULL
+    done = subprocess.run(
+        [*command, "--jobs", str(arguments.jobs), "--fresh", *profile, *run_options],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     mutcheck_seconds = time.monotonic() - started
+    if not results_path.exists():  # a configuration or catalog error: mutcheck said which, in one line each
+        shutil.rmtree(results_path.parent)
+        print(done.stderr.strip() or f"mutcheck run exited {done.returncode} without results", file=sys.stderr)
+        return 2
     results = json.loads(results_path.read_text(encoding="utf-8"))
     shutil.rmtree(results_path.parent)
     entries = [entry for entry in results["mutants"] if entry["id"] in applied]
