@@ -86,3 +86,41 @@ def test_a_conftest_that_changes_directory_at_import_changes_no_verdict(tmp_path
     (project / "tests" / "conftest.py").write_text("import os\n\nos.chdir(os.path.dirname(__file__))\n")
     _, _, data = run(project)
     assert verdicts(data) == EXPECTED
+
+
+# A session-wide resource that cannot be opened twice, as a database or a server often cannot.
+ONCE_PER_SESSION = """\
+import pytest
+
+OPENED = []
+
+
+@pytest.fixture(scope="session", autouse=True)
+def connection():
+    if OPENED:
+        raise RuntimeError("the session's connection was opened twice")
+    OPENED.append(True)
+    yield
+"""
+
+
+def _killers(root: Path, addopts: str | None) -> dict[str, tuple[str, list[str]]]:
+    project = with_addopts(root, addopts) if addopts else make_engine_project(root)
+    (project / "tests/conftest.py").write_text(ONCE_PER_SESSION, encoding="utf-8")
+    _, _, data = run(project)
+    return {entry["id"]: (entry["verdict"], sorted(entry["killers"])) for entry in data["mutants"]}
+
+
+@pytest.fixture(scope="module")
+def plain_killers(tmp_path_factory) -> dict[str, tuple[str, list[str]]]:
+    return _killers(tmp_path_factory.mktemp("plain") / "project", None)
+
+
+@pytest.mark.parametrize("addopts", ['"-x"', '"--maxfail=1"', '"--sw"'])
+def test_options_that_stop_after_a_failure_leave_shared_fixtures_to_the_tests_after_it(
+    tmp_path, plain_killers, addopts
+):
+    """Under a mutant the first failure would mark the session to stop, and pytest's protocol then
+    tears every fixture down after each test: the next one would open the connection again, fail,
+    and count as a killer the run without the option never had."""
+    assert _killers(tmp_path / "project", addopts) == plain_killers

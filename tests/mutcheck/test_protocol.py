@@ -185,3 +185,26 @@ def test_a_short_failure_report_is_the_exception_s_first_line_and_where_the_test
     run_item(item, None)  # the baseline's: pytest's own, with the source of each entry
     (call,) = [report for report in reports if report.when == "call"]
     assert call.failed and "def test_fails(self):" in str(call.longrepr)
+
+
+TIMED_OUT_TEARDOWN = """
+import pytest
+
+from mutcheck.host.timeouts import TestTimeout as Cut
+
+
+@pytest.fixture
+def slow_to_close():
+    yield
+    raise Cut  # as the SIGALRM handler raises it, after the call had failed
+
+
+def test_fails_then_times_out(slow_to_close):
+    assert 1 == 2
+"""
+
+
+def test_a_time_out_in_teardown_does_not_hide_the_failure_before_it(pytester):
+    (item,) = pytester.getitems(TIMED_OUT_TEARDOWN)
+    result = run_item(item, None)
+    assert (result.outcome, result.witness) == ("failed", "AssertionError: assert 1 == 2")

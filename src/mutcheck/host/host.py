@@ -30,7 +30,12 @@ from mutcheck.host.observe import COLLECTION, OBSERVER
 from mutcheck.host.project_files import imported_modules, test_files
 from mutcheck.host.protocol import last_error, reports_listener
 from mutcheck.host.pytest_compat import rewrite_only_the_suite
-from mutcheck.host.pytest_options import silence_terminal, switch_off_xdist, unusable_option
+from mutcheck.host.pytest_options import (
+    keep_running_after_failures,
+    silence_terminal,
+    switch_off_xdist,
+    unusable_option,
+)
 from mutcheck.host.reach import Reach, watching_is_cheap
 from mutcheck.host.scheduler import Scheduler
 from mutcheck.host.subprocesses import follow_subprocesses
@@ -94,6 +99,7 @@ class HostPlugin:
     @pytest.hookimpl(tryfirst=True)
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         silence_terminal(session.config)
+        keep_running_after_failures(session.config)
 
     @pytest.hookimpl(hookwrapper=True, tryfirst=True)
     def pytest_load_initial_conftests(self) -> Generator[None, None, None]:
@@ -138,7 +144,7 @@ class HostPlugin:
             self.collection_errors.append(CollectionError(report.nodeid, message, error))
 
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
-        """Said only by the terminal reporter, which the host has taken out."""
+        """Said only by the terminal reporter, whose output goes nowhere in a host."""
         self.interruption = f"pytest stopped: {excinfo.exconly()}"
 
     def collection_failure(self, fallback: str) -> CollectionFailed:

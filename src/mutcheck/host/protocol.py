@@ -4,7 +4,7 @@ demand, a witness line.
 Each item runs through `pytest_runtest_protocol`, as in a plain pytest run, so that every wrapper of
 that hook applies: warnings filters (ini, `filterwarnings` marks, a module's `pytestmark`, a
 plugin's), faulthandler's time-out, and plugins such as pytest-timeout or pytest-rerunfailures. The
-terminal reporter is out (see `pytest_options.silence_terminal`), so nothing is printed; the outcome
+terminal reporter writes nowhere (see `pytest_options.silence_terminal`), so nothing is printed; the outcome
 is read from the reports the phases make, as they stand once every report wrapper (xfail, reruns)
 has seen them. A run under a mutant asks for short failure reports (see `failure_reports`): building
 pytest's full report of a failure costs far more than most tests.
@@ -42,17 +42,24 @@ class TestResult:
 class _TestReports:
     """What the running test's phases reported, and the failures plugins logged beside them.
 
-    A setup starts the phases again: a plugin that reruns a failed test (pytest-rerunfailures) runs
-    all three once more, and only the last attempt decides, as in a plain run.
+    A phase's report is the one the runner logs for it, as made by `pytest_runtest_makereport`; a
+    plugin that makes reports of its own (subtests) logs other objects, and those count only as
+    failures. Each attempt starts with `pytest_runtest_logstart`: a plugin that reruns a failed test
+    (pytest-rerunfailures) starts every attempt so, and only the last one decides, as in a plain run.
     """
 
     def __init__(self) -> None:
+        self.made: list[tuple[TestReport, CallInfo[None]]] = []
         self.phases: dict[str, tuple[CallInfo[None], TestReport]] = {}
         self.logged: list[TestReport] = []
 
     def clear(self) -> None:
+        self.made.clear()
         self.phases.clear()
         self.logged.clear()
+
+    def pytest_runtest_logstart(self) -> None:
+        self.clear()
 
     @pytest.hookimpl(wrapper=True, tryfirst=True)
     def pytest_runtest_makereport(
@@ -67,14 +74,14 @@ class _TestReports:
             if call.excinfo is None or not call.excinfo.errisinstance(TestTimeout):
                 raise
             report = _timeout_report(item, call)
-        if call.when == "setup":
-            self.clear()
-        self.phases[call.when] = (call, report)
+        self.made.append((report, call))
         return report
 
     def pytest_runtest_logreport(self, report: TestReport) -> None:
-        ours = self.phases.get(report.when)
-        if report.failed and (ours is None or ours[1] is not report):
+        call = next((call for made, call in self.made if made is report), None)
+        if call is not None:
+            self.phases[report.when] = (call, report)
+        elif report.failed:
             self.logged.append(report)
 
 
@@ -141,12 +148,14 @@ def run_item(
     finally:
         duration = stopwatch.elapsed()
         phases_done()
-        # `-x`, `--maxfail` and `--sw` set these after a failure, to stop pytest's own run loop (a
-        # host does not use it); left set, the protocol would tear every fixture down after each later test.
-        item.session.shouldfail = item.session.shouldstop = False
     phases = [reports.phases[when] for when in _PHASES if when in reports.phases]
-    if any(call.excinfo is not None and call.excinfo.errisinstance(TestTimeout) for call, _ in phases):
-        return TestResult(TIMEOUT, duration, None)
+    # A time-out up to the first failed phase (in it, or in a phase an xfail made a skip) decides;
+    # one in a later teardown does not hide the failure before it.
+    for call, report in phases:
+        if call.excinfo is not None and call.excinfo.errisinstance(TestTimeout):
+            return TestResult(TIMEOUT, duration, None)
+        if report.failed:
+            break
     failed = next(((call, report) for call, report in phases if report.failed), None)
     if failed is not None:
         outcome = FAILED if failed[0].when == "call" else ERROR

@@ -1,5 +1,6 @@
 """The pytest internals mutcheck relies on, one shim each, saying which pytest versions need it."""
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -41,3 +42,14 @@ def fixture_functions(item: pytest.Item) -> list[Callable[..., Any]]:
     """
     info = getattr(item, "_fixtureinfo", None)
     return [definitions[-1].func for definitions in info.name2fixturedefs.values() if definitions] if info else []
+
+
+def write_nowhere(reporter: Any, config: pytest.Config) -> None:
+    """Have the terminal reporter write to the null device.
+
+    pytest 8.0–9.x: the reporter writes through `_tw`, made by `create_terminal_writer(config, file)`,
+    and `Config.get_terminal_writer` hands that writer out (pytest 8's assertion comparisons use it).
+    """
+    from _pytest.config import create_terminal_writer
+
+    reporter._tw = create_terminal_writer(config, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115

@@ -1,6 +1,7 @@
 """The project's pytest options inside a host: which stay as they are (every option that shapes how the
-tests behave), which mutcheck switches off (the terminal's output, pytest-xdist's workers), and which
-no run can work with (the debugger, modes that never run the tests), named with where they were given.
+tests behave), which mutcheck switches off (the terminal's output, pytest-xdist's workers, stopping
+after a failure), and which no run can work with (the debugger, modes that never run the tests),
+named with where they were given.
 
 Nothing here depends on terminal output or verbosity: the host reads pytest's collected items, never
 its printed lines, so `-v`, `-q`, `-ra`, `-s`, `--tb=…`, `--durations`, `-x` and `--lf` change nothing.
@@ -12,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from mutcheck.host.pytest_compat import write_nowhere
 
 # pytest's option dest, the spellings a configuration may use, and why a run cannot go on with it.
 _UNUSABLE = {
@@ -110,8 +113,19 @@ def switch_off_xdist(config: pytest.Config) -> bool:
 
 
 def silence_terminal(config: pytest.Config) -> None:
-    """Take the terminal reporter out once every plugin is configured: nothing reads its output, and
-    plugins skip their summary work without it. Its options stay registered and parsed."""
+    """Send the terminal reporter's output nowhere once every plugin is configured: nothing reads it.
+    It stays registered: pytest 8's assertion comparisons ask it for its writer, and without it a
+    failed `assert a == b` raises a bare AssertionError from pytest's own code instead of the test's."""
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
-        config.pluginmanager.unregister(reporter)
+        write_nowhere(reporter, config)
+
+
+def keep_running_after_failures(config: pytest.Config) -> None:
+    """Keep `-x`, `--maxfail` and `--sw` from stopping the session after a failure: a host runs its
+    tests through its own loop, and a session marked to stop has pytest's protocol tear every
+    fixture down after each later test (set up again inside the next one's time)."""
+    config.option.maxfail = 0
+    stepwise = config.pluginmanager.get_plugin("stepwiseplugin")
+    if stepwise is not None:
+        config.pluginmanager.unregister(stepwise)

@@ -164,7 +164,10 @@ class Scheduler:
                     continue
                 started = started or child.ran[index]
                 outcome = child.outcomes[index]
-                reached = child.swap.evidence in self.reached[index]["covered"]
+                # the marked function, or code nested in it (a closure made before the swap keeps its
+                # old code; one made since started the marked function first)
+                evidence, covered = child.swap.evidence, self.reached[index]["covered"]
+                reached = any(name == evidence or name.startswith(evidence + ".") for name in covered)
                 if not started and (reached or (outcome in DETECTING and outcome != TIMEOUT)):
                     return index
         return None

@@ -136,15 +136,28 @@ def swap_unit(original: CodeType, mutated: CodeType, scope: str | None) -> str |
 
 def chain_unit(chain: list[CodePair] | None, scope: str | None) -> str | None:
     """`swap_unit` of a `swap_chain`. The innermost code may also be a function that holds `scope`:
-    an edit that changes which of its variables a nested function, lambda or comprehension closes
-    over changes the cells of the function that makes it, whose swap then carries the edit. Only the
-    tests that reach `scope` can see the edit (the holder's own statements behave as before), and
-    the marker in the holder still proves the mutated code was in place when they ran."""
+    an edit of a nested function's body that changes which variables it closes over changes the
+    cells of the function that makes it, whose swap then carries the edit. Only when the nested
+    code itself changed: an edit of its decorator, a default or an annotation is evaluated by the
+    holder, where tests that never run the nested code can see it."""
     if chain is None or scope is None:
         return None
-    innermost = chain[-1][0].co_qualname
-    inside = innermost == scope or innermost.startswith(scope + ".")
-    return innermost if inside or scope.startswith(innermost + ".<locals>.") else None
+    original, mutated = chain[-1]
+    innermost = original.co_qualname
+    if innermost == scope or innermost.startswith(scope + "."):
+        return innermost
+    if scope.startswith(innermost + ".<locals>.") and _changed_within(original, mutated, scope):
+        return innermost
+    return None
+
+
+def _changed_within(original: CodeType, mutated: CodeType, scope: str) -> bool:
+    """Whether the code of `scope` (a qualified name) nested in `original` differs in `mutated`."""
+    before = [code for code in iter_code(original) if code.co_qualname == scope]
+    after = [code for code in iter_code(mutated) if code.co_qualname == scope]
+    if len(before) != 1 or len(after) != 1:  # not one definition: no telling which is which
+        return False
+    return code_fingerprint(before[0]) != code_fingerprint(after[0])
 
 
 def _is_function(code: CodeType) -> bool:

@@ -164,6 +164,12 @@ def test_a_nested_function_s_edit_that_changes_its_cells_is_swapped_in_the_funct
     assert swap_unit(compiled(DECORATED), mutated, "logged.<locals>.wrapper") is None  # not its holder
 
 
+def test_a_nested_function_s_default_is_not_swapped_as_its_own_edit():
+    """tagger evaluates the default each time it runs, where tests that never call the closure see it."""
+    mutated = compiled(DECORATED.replace("def tagged(text):", "def tagged(text=None):"))
+    assert swap_unit(compiled(DECORATED), mutated, "tagger.<locals>.tagged") is None
+
+
 LOCAL_CLASS = """\
 def counter_class(start):
     class Counter:
