@@ -113,12 +113,14 @@ def _first_line(text: str) -> str:
     return first if len(first) <= _WITNESS_LIMIT else first[: _WITNESS_LIMIT - 1] + "…"
 
 
-def _witness(call: CallInfo[None], report: TestReport) -> str:
-    """The exception's first line, as pytest prints it (`AssertionError: assert 1 == 2`); a failure
-    with no exception (a strict xfail that passed) says what its report says."""
+def _witness(call: CallInfo[None], report: TestReport, logged: list[TestReport]) -> str:
+    """The exception's first line, as pytest prints it (`AssertionError: assert 1 == 2`). A failure
+    with no exception says what the first failure a plugin logged says (pytest 9 fails a test whose
+    subtests failed: "contains 2 failed subtests"), or else what its own report says (a strict xfail
+    that passed)."""
     if call.excinfo is not None:
         return _first_line(call.excinfo.exconly())
-    return _report_witness(report)
+    return _report_witness(logged[0] if logged else report)
 
 
 def _report_witness(report: TestReport) -> str:
@@ -159,7 +161,7 @@ def run_item(
     failed = next(((call, report) for call, report in phases if report.failed), None)
     if failed is not None:
         outcome = FAILED if failed[0].when == "call" else ERROR
-        return TestResult(outcome, duration, _witness(*failed) if want_witness else None)
+        return TestResult(outcome, duration, _witness(*failed, reports.logged) if want_witness else None)
     if reports.logged:
         return TestResult(FAILED, duration, _report_witness(reports.logged[0]) if want_witness else None)
     if any(report.skipped for _, report in phases):
