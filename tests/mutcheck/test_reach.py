@@ -1,5 +1,6 @@
 """Reach, in this process: calls from any thread are recorded, test by test, with sys.monitoring
-and with the trace-function fallback (taken when another tool holds our monitoring id)."""
+and with the trace-function fallback (taken when another tool holds our monitoring id); so are the
+target files' lines, where asked."""
 
 import importlib.util
 import sys
@@ -18,6 +19,12 @@ def reached():
 def generator():
     yield 1
     yield 2
+
+
+def branch(flag):
+    if flag:
+        return "entered"
+    return "not entered"
 """
 
 
@@ -32,13 +39,25 @@ def target(tmp_path):
 
 
 @pytest.fixture(params=["monitoring", "tool id taken"] if hasattr(sys, "monitoring") else ["trace functions"])
-def reach(request, target):
+def mode(request):
     if request.param == "tool id taken":
         sys.monitoring.use_tool_id(TOOL_ID, "another tool")
         request.addfinalizer(lambda: sys.monitoring.free_tool_id(TOOL_ID))
+    return request.param
+
+
+@pytest.fixture
+def reach(mode, target):
     recorder = Reach(target[1])
     yield recorder
-    assert recorder.monitoring is (request.param == "monitoring")
+    assert recorder.monitoring is (mode == "monitoring")
+
+
+@pytest.fixture
+def line_reach(mode, target):
+    recorder = Reach(target[1], lines=True)
+    yield recorder
+    assert recorder.monitoring is (mode == "monitoring")
 
 
 def _in_a_thread(function):
@@ -76,3 +95,29 @@ def test_nothing_outside_the_target_files_is_recorded(reach, target):
     reach.start_test()  # while it does record the target's functions, called among others
     _in_a_thread(lambda: (Path(".").resolve(), target[0].reached(), Path(".").resolve()))
     assert reach.stop_test().covered == ["reached"]
+
+
+def test_the_lines_each_test_ran_are_recorded_in_any_thread_and_only_in_the_target_files(line_reach, target):
+    reach = line_reach
+    module, files = target
+    (path,) = files
+    reach.start_test()
+    _in_a_thread(lambda: module.branch(True))
+    assert reach.stop_test().lines == {path: [11, 12]}
+    reach.start_test()
+    module.branch(False)
+    module.branch(False)  # each line once
+    assert reach.stop_test().lines == {path: [11, 13]}
+    reach.start_test()
+    Path(".").resolve()
+    assert reach.stop_test().lines == {}
+    reach.start_test()
+    module.branch(True)  # the lines report again, test after test
+    assert reach.stop_test().lines == {path: [11, 12]}
+
+
+def test_lines_are_not_recorded_unless_asked(reach, target):
+    reach.start_test()
+    target[0].branch(True)
+    reached = reach.stop_test()
+    assert (reached.covered, reached.lines) == (["branch"], {})

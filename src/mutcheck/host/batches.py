@@ -79,7 +79,8 @@ def baseline_chunk(
         event = {"test": index, "outcome": result.outcome, "duration": result.duration, "witness": result.witness}
         if watch:
             reached, seen = watch.stop_test()
-            event.update(covered=reached.covered, fresh=reached.fresh, cached=reached.cached, seen=seen.to_json())
+            event.update(covered=reached.covered, fresh=reached.fresh, cached=reached.cached, lines=reached.lines)
+            event["seen"] = seen.to_json()
             event["subprocess"] = subprocesses.stop_test(index)
         results.append(event)
     return results

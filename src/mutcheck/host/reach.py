@@ -1,13 +1,15 @@
 """Which target functions each test reaches, in every thread the test's code runs in: the code that
 starts or resumes, the cached functions whose cache answers a call, and the code that starts from a
 code object the host did not hold (a reloaded module, source run with `exec`). Also which target
-functions ran before any test, while pytest imported the project.
+functions ran before any test, while pytest imported the project. In the baseline, also the lines of
+the target files each test ran (see `selection.line_reach`).
 
 On Python 3.12+ this listens to `sys.monitoring` start and resume events: each code object
 reports once per test (its event is disabled after the first and re-enabled at the next test),
-so code outside the target files costs one callback per test at most. Where monitoring is not
-available (3.11, or our tool id is taken) a call-only trace function is installed in every
-thread instead: one set lookup per Python call, no line events.
+so code outside the target files costs one callback per test at most; line events are enabled only
+on the target files' code objects, each line location reporting once per test. Where monitoring is
+not available (3.11, or our tool id is taken) a call trace function is installed in every thread
+instead: one set lookup per Python call, and line events only in the target files' frames.
 """
 
 import sys
@@ -33,6 +35,7 @@ class Reached:
     fresh: list[str] = field(default_factory=list)  # started from a code object the host did not hold
     cached: list[str] = field(default_factory=list)  # answered from a functools cache
     code: list[str] = field(default_factory=list)  # with a `project`: all of its code that ran, as "PATH::NAME"
+    lines: dict[str, list[int]] = field(default_factory=dict)  # with `lines`: per target file, the lines that ran
 
 
 class Reach:
@@ -47,8 +50,10 @@ class Reach:
         known_codes: set[int] | None = None,
         caches: Iterable[tuple[str, Any]] = (),
         project: str | None = None,
+        lines: bool = False,
     ) -> None:
         self.target_files = target_files
+        self.lines = lines  # also note the lines of the target files that run
         self.project = project  # also note the code of the project's files (see `relative_path`)
         self.paths: dict[str, str | None] = {}  # a code object's file -> its path in the project, or None
         self.code: list[set[str]] = [set()]  # the innermost sink's last: the test's, then each fixture's
@@ -57,12 +62,14 @@ class Reach:
         self.current: set[str] = set()
         self.fresh: set[str] = set()
         self.hits: list[int] = []
+        self.ran: set[tuple[str, int]] = set()  # with `lines`: (target file, line) of this test
+        self.line_events: dict[int, CodeType] = {}  # the code objects whose line events are on (held: ids stay theirs)
         self.monitoring = False
 
     def start_test(self) -> None:
-        self.current, self.fresh, self.code = set(), set(), [set()]
+        self.current, self.fresh, self.code, self.ran = set(), set(), [set()], set()
         self.hits = [wrapper.cache_info().hits for _, wrapper in self.caches]
-        self.monitoring = _claim_tool(self._on_start)
+        self.monitoring = _claim_tool(self._on_start, self._on_line if self.lines else None)
         if self.monitoring:
             sys.monitoring.restart_events()  # code the last test reached reports again
         else:
@@ -78,7 +85,11 @@ class Reach:
             for (name, wrapper), before in zip(self.caches, self.hits, strict=True)
             if wrapper.cache_info().hits > before
         ]
-        return Reached(sorted(self.current), sorted(self.fresh), sorted(set(cached)), sorted(self.code[0]))
+        lines: dict[str, set[int]] = {}
+        for filename, line in self.ran:
+            lines.setdefault(filename, set()).add(line)
+        ran = {filename: sorted(numbers) for filename, numbers in sorted(lines.items())}
+        return Reached(sorted(self.current), sorted(self.fresh), sorted(set(cached)), sorted(self.code[0]), ran)
 
     def enter(self) -> None:
         """A fixture's setup begins: the code it runs is its own (code the test ran already reports again)."""
@@ -107,10 +118,26 @@ class Reach:
 
     def _on_start(self, code: CodeType, _offset: int) -> object:
         self._seen(code)
+        if self.lines and code.co_filename in self.target_files and id(code) not in self.line_events:
+            # Takes effect in this very call; it stays on the code object for the next tests.
+            sys.monitoring.set_local_events(TOOL_ID, code, sys.monitoring.events.LINE)
+            self.line_events[id(code)] = code
         return sys.monitoring.DISABLE
 
-    def on_call(self, frame: FrameType, _event: str, _arg: Any) -> None:
+    def _on_line(self, code: CodeType, line: int) -> object:
+        self.ran.add((code.co_filename, line))
+        return sys.monitoring.DISABLE  # this location reports again at the next test
+
+    def on_call(self, frame: FrameType, _event: str, _arg: Any) -> Callable[..., Any] | None:
         self._seen(frame.f_code)
+        if self.lines and frame.f_code.co_filename in self.target_files:
+            return self._on_traced_line
+        return None
+
+    def _on_traced_line(self, frame: FrameType, event: str, _arg: Any) -> Callable[..., Any]:
+        if event == "line":
+            self.ran.add((frame.f_code.co_filename, frame.f_lineno))
+        return self._on_traced_line
 
 
 def watching_is_cheap() -> bool:
@@ -118,15 +145,17 @@ def watching_is_cheap() -> bool:
     return hasattr(sys, "monitoring") and sys.monitoring.get_tool(TOOL_ID) is None
 
 
-def _claim_tool(callback: Callable[[CodeType, int], object]) -> bool:
-    """Listen with `callback` under our tool id; False without sys.monitoring or if another tool holds the id."""
+def _claim_tool(on_start: Callable[[CodeType, int], object], on_line: Callable[[CodeType, int], object] | None) -> bool:
+    """Listen with `on_start` (and `on_line`, for the code objects whose line events are on) under our
+    tool id; False without sys.monitoring or if another tool holds the id."""
     if not watching_is_cheap():
         return False
     events = sys.monitoring.events
     sys.monitoring.use_tool_id(TOOL_ID, _TOOL_NAME)
     # Resumes too, so that a generator or coroutine counts for each test that drives it.
     for event in (events.PY_START, events.PY_RESUME):
-        sys.monitoring.register_callback(TOOL_ID, event, callback)
+        sys.monitoring.register_callback(TOOL_ID, event, on_start)
+    sys.monitoring.register_callback(TOOL_ID, events.LINE, on_line)
     sys.monitoring.set_events(TOOL_ID, events.PY_START | events.PY_RESUME)
     return True
 
@@ -134,7 +163,7 @@ def _claim_tool(callback: Callable[[CodeType, int], object]) -> bool:
 def _release_tool() -> None:
     events = sys.monitoring.events
     sys.monitoring.set_events(TOOL_ID, 0)
-    for event in (events.PY_START, events.PY_RESUME):
+    for event in (events.PY_START, events.PY_RESUME, events.LINE):
         sys.monitoring.register_callback(TOOL_ID, event, None)
     sys.monitoring.free_tool_id(TOOL_ID)
 

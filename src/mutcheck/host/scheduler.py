@@ -95,7 +95,9 @@ class Scheduler:
             def body(events: EventWriter, chunk: list[int] = chunk) -> None:
                 watch = subprocesses = None
                 if watched:
-                    reach = Reach(set(self.spec.target_files), self.live.known_codes, self.live.caches, self.project)
+                    reach = Reach(
+                        set(self.spec.target_files), self.live.known_codes, self.live.caches, self.project, lines=True
+                    )
                     watch, subprocesses = Watch(events, reach), SubprocessReach(Path(self.spec.subprocesses))
                 for result in baseline_chunk(self.items, chunk, watch, subprocesses):
                     events.write(result)
