@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mutcheck.catalog.config import Config
+from mutcheck.core.line_reach import LineReach
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.engine.collect import pytest_args_problem
 from mutcheck.host.collection_errors import log_lines
@@ -41,6 +42,7 @@ from mutcheck.sandbox.lab import remove_stale, scratch_folder
 from mutcheck.sandbox.logs import log_tail
 from mutcheck.sandbox.process import stop_session_leader
 from mutcheck.sandbox.scratch import ScratchCopy, copy_project
+from mutcheck.selection.line_reach import FileLines, line_reach
 from mutcheck.selection.plan import select_tests
 
 REACH_KINDS = ("covered", "cached", "subprocess")  # how a baseline test can reach a target function
@@ -81,6 +83,7 @@ class MutantRun:
     in_order: list[int] = field(default_factory=list)  # that run's tests, in order (a keepable one's)
     in_order_seen: dict[int, Seen] = field(default_factory=dict)  # and what each was seen to depend on there
     reuse: MutantDecision | None = None  # what the store said of it (None: no store, or --fresh)
+    line_reach: LineReach | None = None  # which tests ran its own lines (None: not seen, see `line_reach`)
 
 
 @dataclass
@@ -91,6 +94,7 @@ class EngineRun:
     baseline: list[BaselineRound] = field(default_factory=list)
     coverage: list[set[str]] = field(default_factory=list)  # per test, every target function it reached, however
     import_reached: set[str] = field(default_factory=set)  # target functions that ran before any test
+    lines: list[dict[str, set[int]]] = field(default_factory=list)  # per test, the target files' lines it ran
     in_subprocesses: set[int] = field(default_factory=set)  # tests that ran target code in a subprocess
     module_names: dict[str, str] = field(default_factory=dict)  # the project's module files, their module names
     loaded: list[str] = field(default_factory=list)  # every module loaded when collecting ended
@@ -163,11 +167,15 @@ def _plan_mutants(
     outcomes stand (see `reuse`) are not run; a mutant with none left is not run at all."""
     durations = _durations(run)
     planned, sources = [], {}
+    files: dict[str, FileLines] = {}
     for mutant in applied:
         selected = select_tests(mutant.scope_qualname, run.coverage, run.import_reached)
+        reach = _line_reach(run, mutant, selected, files)
+        if reach is not None:  # a test that ran the lines runs, whatever the functions it reached
+            selected = sorted(set(selected) | set(reach.tests))
         limit = time_limit(selected, durations, options.timeout_factor, options.timeout_constant)
         record = run.mutants[mutant.mutant.id] = MutantRun(
-            mutant.mutant.id, "none", None, selected, {}, {}, {}, False, None, 0.0, limit
+            mutant.mutant.id, "none", None, selected, {}, {}, {}, False, None, 0.0, limit, line_reach=reach
         )
         if selected and not mutant.equivalent_by_compilation and reusing is not None:
             names = [run.tests[index] for index in selected]
@@ -204,6 +212,23 @@ def _plan_mutants(
                 }
             )
     return planned, sources
+
+
+def _line_reach(
+    run: EngineRun, mutant: "AppliedMutant", selected: list[int], files: dict[str, FileLines]
+) -> LineReach | None:
+    """Which tests ran the mutant's own lines in the baseline (see `selection.line_reach`)."""
+    file = mutant.mutant.file
+    if file not in files:
+        try:
+            files[file] = FileLines(mutant.original, file)
+        except (SyntaxError, ValueError):  # compiled by another Python than the one that applied it
+            return None
+    executed = [ran.get(file, set()) for ran in run.lines]
+    span = mutant.span
+    return line_reach(
+        files[file], span.start_line, span.end_line, executed, run.import_reached, run.in_subprocesses & set(selected)
+    )
 
 
 def _join_reused(run: EngineRun, mutant: "MutantRun", ran: dict[int, str] | None = None) -> None:
@@ -365,6 +390,14 @@ def run_engine(
     return run, prepared
 
 
+def _in_project(path: str, scratch: Path) -> str:
+    """A target file's path in the scratch copy, as the catalog names it (relative to the project)."""
+    try:
+        return Path(path).relative_to(scratch.resolve()).as_posix()
+    except ValueError:
+        return path
+
+
 def _converse(
     host: subprocess.Popen,
     read_fd: int,
@@ -414,6 +447,10 @@ def _converse(
                         {name for kind in REACH_KINDS for name in result.get(kind, ())} for result in results
                     ]
                     run.import_reached = set(event.import_reached or ())
+                    run.lines = [
+                        {_in_project(path, scratch): set(lines) for path, lines in result.get("lines", {}).items()}
+                        for result in results
+                    ]
                     run.seen = [Seen.from_json(result["seen"]) if "seen" in result else None for result in results]
                     run.fixtures_seen = {name: Seen.from_json(seen) for name, seen in (event.fixtures or {}).items()}
                     run.collection_seen = Seen.from_json(event.collection or {})

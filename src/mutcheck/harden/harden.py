@@ -18,7 +18,7 @@ from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.module_scope import MODULE_SCOPE
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import outside_project
-from mutcheck.core.verdicts import SURVIVED
+from mutcheck.core.verdicts import NO_COVERAGE, SURVIVED
 from mutcheck.engine.engine import Prepared
 from mutcheck.engine.session import catalog_of, engine_options, run_with_progress
 from mutcheck.harden.children import ChildFailed, Lab, run_child
@@ -325,7 +325,8 @@ def _annotate(path: Path, out: str, hardenings: list[Hardening]) -> None:
 
 def _one(hardener: _Hardener, result: MutantResult, tests: list[str], console: Console) -> Hardening:
     mutant = result.applied.mutant
-    if result.verdict != SURVIVED:
+    # one whose lines no test ran is still worth varying the tests that run its function
+    if result.verdict != SURVIVED and not (result.verdict == NO_COVERAGE and result.run.selected):
         killers = f", first {result.killers[0]}" if result.killers else ""
         hardening = Hardening(mutant.id, NOT_A_SURVIVOR, f"{result.verdict} in this run{killers}")
     else:

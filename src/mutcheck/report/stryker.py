@@ -45,7 +45,8 @@ def _mutant(results: Results, entry: MutantEntry, lang: str) -> dict[str, Any]:
             "end": {"line": span.end_line, "column": span.end_column + 1},
         },
         "status": STATUS[entry.verdict],
-        "coveredBy": [tests[index] for index in entry.selected],
+        # its own lines' tests where those were seen; a test that killed it ran it, whatever the lines say
+        "coveredBy": list(dict.fromkeys([*(tests[index] for index in entry.reached), *entry.killers])),
         "killedBy": entry.killers,
         "testsCompleted": sum(outcome != "not-run" for outcome in entry.outcomes.values()),
         "duration": round(entry.seconds * 1000, 1),

@@ -14,6 +14,7 @@ from mutcheck.core.texts import describe, say
 from mutcheck.core.verdicts import VERDICTS
 from mutcheck.report.view import build_view, change_guard_view, family_label
 from mutcheck.results.model import Baseline, MutantEntry, Results, reused_from_store
+from mutcheck.results.never_ran import never_ran_line
 
 GENERIC_SURVIVORS_LISTED = 20
 
@@ -171,6 +172,8 @@ def _findings(results: Results, lang: str, console: Console) -> None:
         print_plain(console, f"\n{mutant.id} [{verdict}] {mutant.title[lang]}")
         for problem in mutant.problems:
             print_plain(console, f"  - {describe(problem, lang)}")
+        if never_ran := never_ran_line(mutant, lang):
+            print_plain(console, f"  - {never_ran}")
         print_diff(console, mutant.diff)
         if mutant.hint:
             print_plain(console, _line(lang, "hint", hint=mutant.hint[lang]))

@@ -9,6 +9,7 @@ from mutcheck.core.change_labels import WHOLE_CHANGE, lines_label, shown_base
 from mutcheck.core.texts import describe, say
 from mutcheck.core.verdicts import UNMET_KINDS, VERDICTS
 from mutcheck.results.model import DriftEntry, Hardened, MutantEntry, Results, reused_from_store
+from mutcheck.results.never_ran import never_ran_line
 
 # Matrix symbols per outcome (the legend in strings.toml explains them).
 SYMBOLS = {
@@ -71,6 +72,7 @@ class MutantView:
     hardened: Hardened | None = None  # the test `mutcheck harden` proved for it
     broken: str | None = None  # why the mutated code stopped the tests from running, on one line
     target: str | None = None  # the target whose catalog holds it, when the run had several
+    never_ran: str | None = None  # a survivor's lines that no test ran, as a sentence
 
 
 @dataclass
@@ -218,6 +220,7 @@ def _mutant(results: Results, entry: MutantEntry, lang: str) -> MutantView:
         broken=" ".join(entry.broken.split())[:WITNESS_LENGTH] if entry.broken else None,
         target=entry.target,
         hardened=entry.hardened,
+        never_ran=never_ran_line(entry, lang),
     )
 
 

@@ -96,6 +96,7 @@ def _mutant_entry(result: MutantResult, order: int) -> MutantEntry:
         killers=list(result.killers),
         broken=run.broken,
         selected=run.selected,
+        line_reach=run.line_reach,
         outcomes=dict(sorted(run.outcomes.items())),
         witnesses=dict(sorted(run.witnesses.items())),
         seconds=round(run.seconds, 4),

@@ -4,6 +4,7 @@ from typing import TYPE_CHECKING
 
 from mutcheck.core.texts import describe, say
 from mutcheck.results.model import MutantEntry, Results, RunFacts
+from mutcheck.results.never_ran import never_ran_line
 from mutcheck.results.state import SHORT_SHA, TIME_FORMAT, SavedRun
 
 if TYPE_CHECKING:
@@ -67,9 +68,13 @@ def entry_lines(saved: SavedRun, results: Results, entry: MutantEntry, lang: str
     else:
         lines.append(say(lang, "show", "no_killers"))
         # What a survivor's new test can start from: the tests that already run its code.
-        reached = [results.tests[index] for index in entry.selected]
+        reached = [results.tests[index] for index in entry.reached]
         key = "reached_by" if reached else "reached_by_none"
         lines.append(say(lang, "show", key, count=len(reached), tests=", ".join(reached)))
+        if not reached and entry.selected:
+            lines.append(say(lang, "show", "function_only", count=len(entry.selected)))
+        if never_ran := never_ran_line(entry, lang):
+            lines.append(never_ran)
     index_of = {test: index for index, test in enumerate(results.tests)}
     for killer in entry.killers:
         witness = entry.witnesses.get(index_of[killer])

@@ -48,7 +48,10 @@ def _verdict(applied: AppliedMutant, run: MutantRun) -> str:
         return KILLED
     if run.timed_out or "timeout" in run.outcomes.values():
         return TIMEOUT
-    return EQUIVALENT if applied.mutant.equivalent else SURVIVED
+    if applied.mutant.equivalent:
+        return EQUIVALENT
+    # its tests ran the functions around it, but no test ran its own lines (see `line_reach`)
+    return NO_COVERAGE if run.line_reach is not None and not run.line_reach.tests else SURVIVED
 
 
 def _problems(

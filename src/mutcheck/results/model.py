@@ -4,6 +4,7 @@ back as it; the schema stays the file's format, these are what every reader and 
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from mutcheck.core.line_reach import LineReach
 from mutcheck.core.reuse_words import NOT_STORED
 from mutcheck.core.source_text import Span
 from mutcheck.core.verdicts import Unmet
@@ -185,13 +186,21 @@ class MutantEntry:
     target: str | None = None  # when the run had several targets
     reuse: Reused | None = None  # None: the run consulted no store (--fresh, or a file written before it)
     hardened: Hardened | None = None  # set by `mutcheck harden --results`
+    line_reach: LineReach | None = None  # None: not seen (then `selected` stands in), or a file written before it
+
+    @property
+    def reached(self) -> list[int]:
+        """The tests that ran its code: its own lines where those were seen, else its function."""
+        return self.line_reach.tests if self.line_reach is not None else self.selected
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "MutantEntry":
         fallback, reuse, hardened = data.get("fallback"), data.get("reuse"), data.get("hardened")
+        line_reach = data.get("line_reach")
         return cls(
             **{
                 **data,
+                "line_reach": LineReach(**line_reach) if line_reach is not None else None,
                 "reuse": Reused.from_json(reuse) if reuse else None,
                 "hardened": Hardened(**hardened) if hardened else None,
                 "span": Span(**data["span"]),
@@ -207,8 +216,8 @@ class MutantEntry:
         data["outcomes"] = {str(index): outcome for index, outcome in sorted(self.outcomes.items())}
         data["witnesses"] = {str(index): witness for index, witness in sorted(self.witnesses.items())}
         data["reuse"] = self.reuse.to_json() if self.reuse else None
-        # not recorded, a run of one target, no store consulted, no test written for it
-        for key in ("replacement", "target", "reuse", "hardened"):
+        # not recorded, a run of one target, no store consulted, no test written for it, lines not seen
+        for key in ("replacement", "target", "reuse", "hardened", "line_reach"):
             if data[key] is None:
                 del data[key]
         return data

@@ -81,9 +81,12 @@ def _mutant(source: str, where: str, mutant: MutantEntry, results: Results, know
         text = getattr(mutant, field)
         if text is not None:
             yield from _languages(source, f"{where}/{field}", text, languages)
-    for position, index in enumerate(mutant.selected):
-        if index >= len(tests):
-            yield Problem(source, "", f"{where}/selected/{position}", f"test index {index}: the run has {len(tests)}")
+    line_tests = mutant.line_reach.tests if mutant.line_reach else []
+    for field, indices in (("selected", mutant.selected), ("line_reach/tests", line_tests)):
+        for position, index in enumerate(indices):
+            if index >= len(tests):
+                message = f"test index {index}: the run has {len(tests)}"
+                yield Problem(source, "", f"{where}/{field}/{position}", message)
     index_of = {test: index for index, test in enumerate(tests)}
     for position, killer in enumerate(mutant.killers):
         if killer not in known:

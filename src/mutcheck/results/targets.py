@@ -17,6 +17,7 @@ class TargetRun:
 def _shifted(mutant: MutantEntry, target: str, index: list[int], order: int) -> MutantEntry:
     """A target's mutant with its tests numbered among every target's (`index`: its run's test
     numbers to theirs) and its place counted after the earlier targets' mutants."""
+    reach = mutant.line_reach
     return replace(
         mutant,
         target=target,
@@ -24,6 +25,7 @@ def _shifted(mutant: MutantEntry, target: str, index: list[int], order: int) -> 
         selected=[index[test] for test in mutant.selected],
         outcomes={index[test]: outcome for test, outcome in mutant.outcomes.items()},
         witnesses={index[test]: witness for test, witness in mutant.witnesses.items()},
+        line_reach=reach and replace(reach, tests=[index[test] for test in reach.tests]),
     )
 
 

@@ -1,0 +1,214 @@
+"""Line reach: which lines of a span a test can be seen to run (compiled for real), and a survivor
+whose lines no test ran is `no-coverage`, end to end on a fixture project."""
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mutcheck.cli import main
+from mutcheck.selection.line_reach import FileLines, line_reach
+from tests.mutcheck.cli_runs import mutant, run
+from tests.mutcheck.engine_project import FAMILIES, pyproject
+
+SOURCE = """\
+import functools
+
+LIMIT = 3
+
+
+def merge(blocks):
+    merged = []
+    for block in blocks:
+        if block.get("signature"):
+            merged.append(dict(block, signed=True))
+        else:
+            merged.append(block)
+    return merged
+
+
+class Store:
+    size = LIMIT
+
+    def keep(self, item, key=lambda item: item):
+        global LIMIT
+        return [key(item)]
+
+
+def table():
+    return {"limit": LIMIT}
+
+
+TABLE = table()
+"""
+
+
+@pytest.fixture(scope="module")
+def lines_of():
+    return FileLines(SOURCE, "source.py")
+
+
+def _reach(lines_of, first, last, executed, import_reached=(), in_subprocesses=()):
+    return line_reach(lines_of, first, last, executed, set(import_reached), set(in_subprocesses))
+
+
+def test_a_branch_no_test_entered_never_ran_and_its_function_s_tests_did_not_run_it(lines_of):
+    executed = [{7, 8, 9, 12, 13}, {7, 8, 13}]  # one test ran the `else` branch, one an empty loop
+    reach = _reach(lines_of, 10, 10, executed)
+    assert (reach.lines, reach.never_ran, reach.tests) == ([10], [10], [])
+    reach = _reach(lines_of, 9, 12, executed)  # `else:` carries no code of its own
+    assert (reach.lines, reach.never_ran, reach.tests) == ([9, 10, 12], [10], [0])
+
+
+def test_lines_that_also_run_outside_a_test_or_hold_no_code_are_not_seen(lines_of):
+    everything = [set(range(1, 30))]
+    assert _reach(lines_of, 3, 3, everything) is None  # module level
+    assert _reach(lines_of, 17, 17, everything) is None  # a class body
+    assert _reach(lines_of, 20, 20, everything) is None  # `global`: no code
+    assert _reach(lines_of, 6, 6, everything) is None  # a `def` line: the module runs it
+    assert _reach(lines_of, 25, 25, everything, import_reached={"table"}) is None  # run while importing
+    assert _reach(lines_of, 21, 21, everything, in_subprocesses={0}) is None  # lines run elsewhere go unseen
+    assert _reach(lines_of, 25, 25, everything).tests == [0]
+
+
+def test_a_lambda_s_body_on_its_def_line_is_the_lambda_s_own(lines_of):
+    # the default lambda's body runs in a test; its creation, on the same line, at import
+    assert _reach(lines_of, 19, 19, [{19, 21}]) is None
+    assert _reach(lines_of, 21, 21, [{19, 21}]).tests == [0]
+
+
+FIXTURE_SOURCE = '''\
+"""Consolidation of reasoning blocks: signed blocks keep their signature."""
+
+
+def consolidate(blocks):
+    merged = []
+    for block in blocks:
+        if block.get("signature"):
+            merged.append({"text": block["text"], "signature": block["signature"]})
+        else:
+            merged.append({"text": block["text"]})
+    return merged
+'''
+
+FIXTURE_TESTS = """\
+from blocks import consolidate
+
+
+def test_plain_blocks_keep_their_text():
+    assert consolidate([{"text": "a"}]) == [{"text": "a"}]
+
+
+def test_nothing_to_consolidate():
+    assert consolidate([]) == []
+"""
+
+
+def _entry(mutant_id: str, match: str, replace: str, expectation: str) -> str:
+    return f"""
+[[mutant]]
+id = "{mutant_id}"
+family = "boundary"
+file = "src/blocks.py"
+scope = "consolidate"
+match = '''{match}'''
+replace = '''{replace}'''
+{expectation}
+origin = "line reach fixture"
+title = {{ en = "{mutant_id} title", zh = "{mutant_id} 标题" }}
+why = {{ en = "{mutant_id} why", zh = "{mutant_id} 原因" }}
+"""
+
+
+BOTH_BRANCHES = """\
+if block.get("signature"):
+    merged.append({"text": block["text"], "signature": block["signature"]})
+else:
+    merged.append({"text": block["text"]})"""
+KILLED_BY = 'killed_by = ["tests/test_blocks.py::test_plain_blocks_keep_their_text"]'
+GAP = 'survives = { en = "no test signs a block", zh = "没有测试给块签名" }'
+CATALOG = "".join(
+    [
+        # in the branch no test enters
+        _entry("UNSIGNED", 'block["signature"]', "None", GAP),
+        _entry("EXPECTED", 'block["signature"]', 'block.get("sig")', KILLED_BY),
+        # in the branch a test enters, and no test tells apart
+        _entry("PLAIN", '{"text": block["text"]}', 'dict(text=block["text"])', GAP),
+        # spans both branches: one of its lines ran
+        _entry(
+            "BOTH",
+            BOTH_BRANCHES,
+            'merged.append({"text": block["text"]})',
+            GAP,
+        ),
+        _entry("KILLED", 'merged.append({"text": block["text"]})', "pass", KILLED_BY),
+    ]
+)
+
+
+def _make_project(root: Path) -> Path:
+    files = {
+        "pyproject.toml": pyproject("line-reach-fixture", timeout_constant=5.0),
+        "src/blocks.py": FIXTURE_SOURCE,
+        "tests/test_blocks.py": FIXTURE_TESTS,
+        "mutants/families.toml": FAMILIES,
+        "mutants/catalog.toml": CATALOG,
+    }
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return root
+
+
+@pytest.fixture(scope="module")
+def fixture_run(tmp_path_factory):
+    project = _make_project(tmp_path_factory.mktemp("line-reach") / "project")
+    reports = ("--html", str(project.parent / "report.html"), "--markdown", str(project.parent / "comment.md"))
+    return project, run(project, "--fresh", *reports)
+
+
+def _test_index(data: dict, name: str) -> int:
+    return next(index for index, test in enumerate(data["tests"]) if test.endswith("::" + name))
+
+
+def test_a_survivor_in_a_branch_no_test_enters_is_no_coverage(fixture_run):
+    _, (status, _, data) = fixture_run
+    unsigned = mutant(data, "UNSIGNED")
+    assert unsigned["verdict"] == "no-coverage"
+    assert unsigned["expectation_met"]  # a known gap: not killed, as catalogued
+    assert len(unsigned["selected"]) == 2  # both tests ran the function, and still ran under it
+    assert unsigned["line_reach"] == {"lines": [8], "never_ran": [8], "tests": []}
+    expected = mutant(data, "EXPECTED")
+    assert expected["verdict"] == "no-coverage"
+    assert [problem["kind"] for problem in expected["problems"]] == ["no-coverage"]
+    assert status != 0
+
+
+def test_a_survivor_whose_lines_ran_stays_a_survivor_and_names_the_tests_that_ran_them(fixture_run):
+    _, (_, _, data) = fixture_run
+    plain = mutant(data, "PLAIN")
+    assert plain["verdict"] == "survived"
+    assert plain["line_reach"]["tests"] == [_test_index(data, "test_plain_blocks_keep_their_text")]
+    both = mutant(data, "BOTH")
+    assert both["verdict"] == "survived"
+    assert both["line_reach"]["lines"] == [7, 8, 10] and both["line_reach"]["never_ran"] == [8]
+    killed = mutant(data, "KILLED")
+    assert killed["verdict"] == "killed" and killed["expectation_met"]
+
+
+def test_the_reports_and_show_say_which_lines_never_ran(fixture_run):
+    project, (_, output, _) = fixture_run
+    assert "never ran in any test: src/blocks.py line(s) 8" in output  # EXPECTED, a finding
+    for report in ("report.html", "comment.md"):
+        text = (project.parent / report).read_text(encoding="utf-8")
+        assert "never ran in any test: src/blocks.py line(s) 8" in text
+        assert "在任何测试中都没有执行过：src/blocks.py 第 8 行" in text
+    shown = CliRunner().invoke(main, ["show", "UNSIGNED", "--project", str(project)])
+    assert "no test reaches its code" in shown.output
+    assert "2 test(s) ran its function without running its lines" in shown.output
+    assert "never ran in any test: src/blocks.py line(s) 8" in shown.output
+    chinese = CliRunner().invoke(main, ["show", "BOTH", "--lang", "zh", "--project", str(project)])
+    assert "在任何测试中都没有执行过：src/blocks.py 第 8 行" in chinese.output
+    assert "有 1 个测试执行到它" in chinese.output
