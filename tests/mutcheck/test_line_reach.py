@@ -201,6 +201,8 @@ def test_a_survivor_whose_lines_ran_stays_a_survivor_and_names_the_tests_that_ra
 def test_the_reports_and_show_say_which_lines_never_ran(fixture_run):
     project, (_, output, _) = fixture_run
     assert "never ran in any test: src/blocks.py line(s) 8" in output  # EXPECTED, a finding
+    assert "UNSIGNED: none of 2 tests failed; none ran its lines" in output
+    assert "BOTH: none of 2 tests failed\n" in output
     for report in ("report.html", "comment.md"):
         text = (project.parent / report).read_text(encoding="utf-8")
         assert "never ran in any test: src/blocks.py line(s) 8" in text

@@ -15,15 +15,20 @@ if TYPE_CHECKING:
     from rich.progress import Progress as RichProgress
 
 
-def tally(outcomes: Iterable[str], selected: int, lang: str, broken: str | None = None) -> str:
+def tally(
+    outcomes: Iterable[str], selected: int, lang: str, broken: str | None = None, lines_unrun: bool = False
+) -> str:
     """`killed by 3 of 9 tests, 1 timed out`: every outcome that detected the mutant, and the
-    order-dependent; or that it is broken, or that no test reached it."""
+    order-dependent; or that it is broken, or that no test reached it (`lines_unrun`: its function,
+    but not its lines)."""
     if broken:
         return say(lang, "progress", "broken", reason=broken)
     counts = Counter(outcome if outcome != "error" else "failed" for outcome in outcomes)
     detected = counts["failed"] + counts["timeout"]
     key = "failed" if detected else "none_failed" if selected else "unreached"
     text = say(lang, "progress", key, count=detected, selected=selected)
+    if lines_unrun and not detected and selected:
+        text += say(lang, "progress", "lines_unrun")
     for outcome in ("timeout", "order-dependent"):
         if counts[outcome]:
             text += say(lang, "progress", outcome, count=counts[outcome])
@@ -64,7 +69,8 @@ class Progress:
                 if self.done == self.total:
                     self.stop()
             else:
-                counts = tally(data.outcomes.values(), len(data.selected), self.lang, data.broken)
+                unrun = data.line_reach is not None and not data.line_reach.tests
+                counts = tally(data.outcomes.values(), len(data.selected), self.lang, data.broken, unrun)
                 self._say(f"[{self.done}/{self.total}] {data.id}: {counts}")
 
     def _preparing(self, kind: str, done: int, total: int) -> None:
