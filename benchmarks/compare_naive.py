@@ -9,8 +9,9 @@ mutcheck runs the full matrix (no --bail) in a scratch copy; the naive side writ
 into a copy of its own and runs the project's own `python -m pytest` over the configured tests (its
 addopts and plugins included), as many at once as mutcheck has workers, each stopped after ten times
 the slowest unmutated run. A killed mutant agrees when the naive run fails exactly the tests mutcheck
-says killed it; one mutcheck did not kill agrees when no test fails naively (a time-out agrees with a
-naive run that outlived its limit; `broken` with a suite that does not collect). Prints each
+says killed it; one mutcheck did not kill agrees when no test fails naively; a naive run that outlived its
+limit agrees with a time-out or a kill whose killers, among the tests that naive run got to, are the
+tests it saw fail and the one it hung in; `broken` agrees with a suite that does not collect. Prints each
 disagreement, the agreement as N/N, the wall times and their ratio, and the share of mutants that ran
 on the fallback path with the reasons. Exits 1 on any disagreement, 2 (with mutcheck's error lines)
 when mutcheck could not run the catalog.
@@ -40,8 +41,11 @@ LIMIT_FACTOR = 10
 
 
 def agrees(entry: dict, naive: NaiveRun) -> bool:
+    if naive.status is None:  # it hung in a test: the tests it got to fail as mutcheck says, that one included
+        detected = entry["verdict"] in ("timeout", "killed")
+        return detected and {test for test in entry["killers"] if test in naive.started} == naive.failed
     if entry["verdict"] == "timeout":
-        return naive.status is None
+        return False
     if entry["verdict"] == "broken":
         return naive.broken
     if entry["verdict"] == "killed":

@@ -46,6 +46,7 @@ class NaiveRun:
     failed: set[str]  # node ids
     status: int  # pytest's exit status (negative: the signal that ended it; None: it outlived the limit)
     seconds: float
+    started: frozenset[str] = frozenset()  # the tests it got to (all of them, unless it was stopped)
 
     @property
     def broken(self) -> bool:
@@ -104,7 +105,7 @@ def naive_run(
             "PYTHONDONTWRITEBYTECODE": "1",
         }
         command = [sys.executable, "-m", "pytest", "-p", "mutcheck_naive_record", "-p", "no:cacheprovider", *tests]
-        started = time.monotonic()
+        started_at = time.monotonic()
         quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
         process = subprocess.Popen(command, cwd=copy, env=environment, start_new_session=True, **quiet)
         try:
@@ -115,15 +116,16 @@ def naive_run(
             with contextlib.suppress(ProcessLookupError):  # whatever the suite started goes with it
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-        failed, running = set(), None
+        failed, started, running = set(), set(), None
         for line in record.read_text(encoding="utf-8").splitlines():
             kind, _, nodeid = line.partition(" ")
             if kind == "start":
                 running = nodeid
+                started.add(nodeid)
             elif kind == "failed":
                 failed.add(nodeid)
             elif kind == "finish":
                 running = None
         if running is not None:  # the process died in this test, or outlived the limit in it
             failed.add(running)
-        return NaiveRun(failed, status, time.monotonic() - started)
+        return NaiveRun(failed, status, time.monotonic() - started_at, frozenset(started))
