@@ -109,17 +109,27 @@ def test_countdown_from_zero():
 """
 
 
-def _entry(mutant_id: str, scope: str, match: str, replace: str, expectation: str) -> str:
+def catalog_entry(
+    mutant_id: str,
+    scope: str,
+    match: str,
+    replace: str,
+    expectation: str,
+    file: str = "src/tiny.py",
+    family: str = "boundary",
+    origin: str = "engine fixture",
+) -> str:
+    """One `[[mutant]]` entry of a fixture's catalog; `expectation` as TOML source."""
     return f"""
 [[mutant]]
 id = "{mutant_id}"
-family = "boundary"
-file = "src/tiny.py"
+family = "{family}"
+file = "{file}"
 scope = "{scope}"
 match = '''{match}'''
 replace = '''{replace}'''
 {expectation}
-origin = "engine fixture"
+origin = "{origin}"
 title = {{ en = "{mutant_id} title", zh = "{mutant_id} 标题" }}
 why = {{ en = "{mutant_id} why", zh = "{mutant_id} 原因" }}
 """
@@ -131,27 +141,29 @@ def _killed_by(*tests: str) -> str:
 
 CATALOG = "".join(
     [
-        _entry("SWAP", "clamp", "value < low", "value > low", _killed_by("test_clamp_low", "test_clamp_inside")),
-        _entry("NESTED", "Counter.add.checked", "step > 0", "step < 0", _killed_by("test_counter_ignores_negative")),
-        _entry("FALLBACK", "Counter", "step = 1", "step = 2", _killed_by("test_tick")),
-        _entry("LOOP", "countdown", "n -= 1", "n -= 0", _killed_by("test_countdown")),
-        _entry(
+        catalog_entry("SWAP", "clamp", "value < low", "value > low", _killed_by("test_clamp_low", "test_clamp_inside")),
+        catalog_entry(
+            "NESTED", "Counter.add.checked", "step > 0", "step < 0", _killed_by("test_counter_ignores_negative")
+        ),
+        catalog_entry("FALLBACK", "Counter", "step = 1", "step = 2", _killed_by("test_tick")),
+        catalog_entry("LOOP", "countdown", "n -= 1", "n -= 0", _killed_by("test_countdown")),
+        catalog_entry(
             "HANG",
             "countdown",
             "while n > 0:\n    n -= 1\nreturn n",
             "while n > 2:\n    n -= 0\nreturn n - 1",
             _killed_by("test_countdown_from_zero"),
         ),
-        _entry("UNREACHED", "unused", "x + 1", "x - 1", _killed_by("test_clamp_low")),
-        _entry("BREAKS", "Counter", "step = 1", "step = undefined_name", _killed_by("test_tick")),
-        _entry(
+        catalog_entry("UNREACHED", "unused", "x + 1", "x - 1", _killed_by("test_clamp_low")),
+        catalog_entry("BREAKS", "Counter", "step = 1", "step = undefined_name", _killed_by("test_tick")),
+        catalog_entry(
             "EQUAL",
             "clamp",
             "value < low",
             "value <= low",
             'equivalent = { en = "returns low either way", zh = "同样返回 low" }',
         ),
-        _entry("SURVIVOR", "clamp", "value > high", "value >= high", _killed_by("test_clamp_high")),
+        catalog_entry("SURVIVOR", "clamp", "value > high", "value >= high", _killed_by("test_clamp_high")),
     ]
 )
 

@@ -6,7 +6,7 @@ time-out)."""
 
 from pathlib import Path
 
-from tests.mutcheck.engine_project import pyproject
+from tests.mutcheck.engine_project import catalog_entry, pyproject
 
 SOURCE = '''\
 """History helpers whose tests lean on pytest's plugins."""
@@ -242,19 +242,7 @@ def _entry(mutant_id: str, scope: str, match: str, replace: str, killer: str | N
         expectation = 'survives = { en = "a rerun passes", zh = "重跑时通过" }'
     else:
         expectation = f'killed_by = ["tests/{killer}"]'
-    return f"""
-[[mutant]]
-id = "{mutant_id}"
-family = "plugins"
-file = "src/plugged.py"
-scope = "{scope}"
-match = '''{match}'''
-replace = '''{replace}'''
-{expectation}
-origin = "plugins fixture"
-title = {{ en = "{mutant_id}", zh = "{mutant_id}" }}
-why = {{ en = "{mutant_id}", zh = "{mutant_id}" }}
-"""
+    return catalog_entry(mutant_id, scope, match, replace, expectation, "src/plugged.py", "plugins", "plugins fixture")
 
 
 def make_plugins_project(root: Path) -> Path:

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from mutcheck.cli import main
 from mutcheck.selection.line_reach import FileLines, line_reach
 from tests.mutcheck.cli_runs import mutant, run
-from tests.mutcheck.engine_project import FAMILIES, pyproject
+from tests.mutcheck.engine_project import FAMILIES, catalog_entry, pyproject
 
 SOURCE = """\
 import functools
@@ -106,19 +106,8 @@ def test_nothing_to_consolidate():
 
 
 def _entry(mutant_id: str, match: str, replace: str, expectation: str) -> str:
-    return f"""
-[[mutant]]
-id = "{mutant_id}"
-family = "boundary"
-file = "src/blocks.py"
-scope = "consolidate"
-match = '''{match}'''
-replace = '''{replace}'''
-{expectation}
-origin = "line reach fixture"
-title = {{ en = "{mutant_id} title", zh = "{mutant_id} 标题" }}
-why = {{ en = "{mutant_id} why", zh = "{mutant_id} 原因" }}
-"""
+    origin = "line reach fixture"
+    return catalog_entry(mutant_id, "consolidate", match, replace, expectation, "src/blocks.py", origin=origin)
 
 
 BOTH_BRANCHES = """\
