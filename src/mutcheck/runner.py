@@ -312,7 +312,7 @@ def _report(config: Config, request: RunRequest, results: "Results", console: Co
             write_text(path, render(results, fmt, results.languages))
     _save_state(config, results, config.languages[0])
     terminal.render(results, console)
-    if results.mutants and all(m.verdict == "no-coverage" for m in results.mutants):
+    if results.mutants and all(m.verdict == "no-coverage" and not m.selected for m in results.mutants):
         console.print(say(config.languages[0], "progress", "no_coverage_warning"), markup=False, highlight=False)
     publish_in_actions(results, sys.stdout)
     return ExitCode(results.summary.exit_code)

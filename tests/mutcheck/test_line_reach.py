@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from mutcheck.cli import main
+from mutcheck.core.source_text import Span
 from mutcheck.selection.line_reach import FileLines, line_reach
 from tests.mutcheck.cli_runs import mutant, run
 from tests.mutcheck.engine_project import FAMILIES, catalog_entry, pyproject
@@ -41,6 +42,10 @@ def table():
 
 
 TABLE = table()
+
+
+def adder(step):
+    return lambda value: value + step
 """
 
 
@@ -49,8 +54,10 @@ def lines_of():
     return FileLines(SOURCE, "source.py")
 
 
-def _reach(lines_of, first, last, executed, import_reached=(), in_subprocesses=()):
-    return line_reach(lines_of, first, last, executed, set(import_reached), set(in_subprocesses))
+def _reach(lines_of, first, last, executed, import_reached=(), in_subprocesses=(), started=None):
+    span = Span(first, 4, last, 10)
+    started = started if started is not None else [set() for _ in executed]
+    return line_reach(lines_of, span, executed, set(import_reached), set(in_subprocesses), started)
 
 
 def test_a_branch_no_test_entered_never_ran_and_its_function_s_tests_did_not_run_it(lines_of):
@@ -62,9 +69,12 @@ def test_a_branch_no_test_entered_never_ran_and_its_function_s_tests_did_not_run
 
 
 def test_lines_that_also_run_outside_a_test_or_hold_no_code_are_not_seen(lines_of):
-    everything = [set(range(1, 30))]
+    everything = [set(range(1, 40))]
     assert _reach(lines_of, 3, 3, everything) is None  # module level
     assert _reach(lines_of, 17, 17, everything) is None  # a class body
+    assert (
+        _reach(lines_of, 19, 19, everything) is None
+    )  # a default lambda: its body runs in a test, its making at import
     assert _reach(lines_of, 20, 20, everything) is None  # `global`: no code
     assert _reach(lines_of, 6, 6, everything) is None  # a `def` line: the module runs it
     assert _reach(lines_of, 25, 25, everything, import_reached={"table"}) is None  # run while importing
@@ -72,10 +82,23 @@ def test_lines_that_also_run_outside_a_test_or_hold_no_code_are_not_seen(lines_o
     assert _reach(lines_of, 25, 25, everything).tests == [0]
 
 
-def test_a_lambda_s_body_on_its_def_line_is_the_lambda_s_own(lines_of):
-    # the default lambda's body runs in a test; its creation, on the same line, at import
-    assert _reach(lines_of, 19, 19, [{19, 21}]) is None
-    assert _reach(lines_of, 21, 21, [{19, 21}]).tests == [0]
+def test_a_lambda_made_in_a_function_is_that_function_s_code(lines_of):
+    # `adder` makes the lambda on line 32, whose body (the same line) runs when the lambda is called
+    assert _reach(lines_of, 32, 32, [{32}, set()]).tests == [0]
+    assert _reach(lines_of, 32, 32, [set(), set()]).never_ran == [32]
+
+
+def test_a_span_of_whole_lines_is_its_own_lines_and_an_insertion_has_none(lines_of):
+    whole_lines = line_reach(lines_of, Span(10, 0, 11, 0), [{9, 12}], set(), set(), [set()])
+    assert whole_lines.lines == [10]  # not line 11, where the span ends at column 0
+    assert line_reach(lines_of, Span(12, 0, 12, 0), [{12}], set(), set(), [set()]) is None
+
+
+def test_a_function_that_started_without_a_line_of_it_seen_leaves_the_lines_unseen(lines_of):
+    # another tracer in its place, a thread already running: the function started, no line was seen
+    assert _reach(lines_of, 10, 10, [set()], started=[{"merge"}]) is None
+    assert _reach(lines_of, 10, 10, [{7, 8, 13}], started=[{"merge"}]).tests == []
+    assert _reach(lines_of, 10, 10, [set()], started=[{"table"}]).never_ran == [10]
 
 
 FIXTURE_SOURCE = '''\

@@ -25,6 +25,10 @@ def branch(flag):
     if flag:
         return "entered"
     return "not entered"
+
+
+def maker():
+    return lambda: "made"
 """
 
 
@@ -114,6 +118,17 @@ def test_the_lines_each_test_ran_are_recorded_in_any_thread_and_only_in_the_targ
     reach.start_test()
     module.branch(True)  # the lines report again, test after test
     assert reach.stop_test().lines == {path: [11, 12]}
+
+
+def test_a_lambda_made_in_one_test_reports_its_line_in_the_test_that_calls_it(line_reach, target):
+    module, files = target
+    (path,) = files
+    line_reach.start_test()
+    made = module.maker()
+    assert line_reach.stop_test().lines == {path: [17]}
+    line_reach.start_test()
+    made()
+    assert line_reach.stop_test().lines == {path: [17]}
 
 
 def test_lines_are_not_recorded_unless_asked(reach, target):

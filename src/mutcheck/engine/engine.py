@@ -95,6 +95,7 @@ class EngineRun:
     coverage: list[set[str]] = field(default_factory=list)  # per test, every target function it reached, however
     import_reached: set[str] = field(default_factory=set)  # target functions that ran before any test
     lines: list[dict[str, set[int]]] = field(default_factory=list)  # per test, the target files' lines it ran
+    started: list[set[str]] = field(default_factory=list)  # per test, the target functions that started in it
     in_subprocesses: set[int] = field(default_factory=set)  # tests that ran target code in a subprocess
     module_names: dict[str, str] = field(default_factory=dict)  # the project's module files, their module names
     loaded: list[str] = field(default_factory=list)  # every module loaded when collecting ended
@@ -170,7 +171,7 @@ def _plan_mutants(
     files: dict[str, FileLines] = {}
     for mutant in applied:
         selected = select_tests(mutant.scope_qualname, run.coverage, run.import_reached)
-        reach = _line_reach(run, mutant, selected, files)
+        reach = _line_reach(run, mutant, selected, files, scratch)
         if reach is not None:  # a test that ran the lines runs, whatever the functions it reached
             selected = sorted(set(selected) | set(reach.tests))
         limit = time_limit(selected, durations, options.timeout_factor, options.timeout_constant)
@@ -215,20 +216,19 @@ def _plan_mutants(
 
 
 def _line_reach(
-    run: EngineRun, mutant: "AppliedMutant", selected: list[int], files: dict[str, FileLines]
+    run: EngineRun, mutant: "AppliedMutant", selected: list[int], files: dict[str, FileLines], scratch: Path
 ) -> LineReach | None:
     """Which tests ran the mutant's own lines in the baseline (see `selection.line_reach`)."""
-    file = mutant.mutant.file
-    if file not in files:
+    path = str((scratch / mutant.mutant.file).resolve())  # as the host names the target files
+    if path not in files:
         try:
-            files[file] = FileLines(mutant.original, file)
+            files[path] = FileLines(mutant.original, path)
         except (SyntaxError, ValueError):  # compiled by another Python than the one that applied it
             return None
-    executed = [ran.get(file, set()) for ran in run.lines]
-    span = mutant.span
-    return line_reach(
-        files[file], span.start_line, span.end_line, executed, run.import_reached, run.in_subprocesses & set(selected)
-    )
+    executed = [ran.get(path, set()) for ran in run.lines]
+    started = [run.started[index] if index in selected else set() for index in range(len(run.lines))]
+    subprocesses = run.in_subprocesses & set(selected)
+    return line_reach(files[path], mutant.span, executed, run.import_reached, subprocesses, started)
 
 
 def _join_reused(run: EngineRun, mutant: "MutantRun", ran: dict[int, str] | None = None) -> None:
@@ -390,14 +390,6 @@ def run_engine(
     return run, prepared
 
 
-def _in_project(path: str, scratch: Path) -> str:
-    """A target file's path in the scratch copy, as the catalog names it (relative to the project)."""
-    try:
-        return Path(path).relative_to(scratch.resolve()).as_posix()
-    except ValueError:
-        return path
-
-
 def _converse(
     host: subprocess.Popen,
     read_fd: int,
@@ -448,9 +440,9 @@ def _converse(
                     ]
                     run.import_reached = set(event.import_reached or ())
                     run.lines = [
-                        {_in_project(path, scratch): set(lines) for path, lines in result.get("lines", {}).items()}
-                        for result in results
+                        {path: set(ran) for path, ran in result.get("lines", {}).items()} for result in results
                     ]
+                    run.started = [set(result.get("covered", ())) for result in results]
                     run.seen = [Seen.from_json(result["seen"]) if "seen" in result else None for result in results]
                     run.fixtures_seen = {name: Seen.from_json(seen) for name, seen in (event.fixtures or {}).items()}
                     run.collection_seen = Seen.from_json(event.collection or {})

@@ -68,6 +68,7 @@ class Reach:
 
     def start_test(self) -> None:
         self.current, self.fresh, self.code, self.ran = set(), set(), [set()], set()
+        self.line_events = {}  # each test's first start turns them on again (3.14 drops them with the tool id)
         self.hits = [wrapper.cache_info().hits for _, wrapper in self.caches]
         self.monitoring = _claim_tool(self._on_start, self._on_line if self.lines else None)
         if self.monitoring:
@@ -119,7 +120,7 @@ class Reach:
     def _on_start(self, code: CodeType, _offset: int) -> object:
         self._seen(code)
         if self.lines and code.co_filename in self.target_files and id(code) not in self.line_events:
-            # Takes effect in this very call; it stays on the code object for the next tests.
+            # Takes effect in this very call.
             sys.monitoring.set_local_events(TOOL_ID, code, sys.monitoring.events.LINE)
             self.line_events[id(code)] = code
         return sys.monitoring.DISABLE

@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 from typing import TextIO
 
+from mutcheck.core.texts import say
 from mutcheck.results.model import Results
 
 SUMMARY_LIMIT = 1024 * 1024  # GitHub's cap on one step's summary
@@ -19,17 +20,18 @@ def _property(text: str) -> str:
 
 
 def annotations(results: Results) -> list[str]:
-    """Workflow commands for the first unexpected survivors, on the mutated line."""
+    """Workflow commands for the first unexpected survivors (and mutants no test runs that the
+    catalog expects killed), on the mutated line."""
     survivors = [
         mutant
         for mutant in results.mutants
-        if mutant.verdict == "survived" and any(p.kind == "unexpected-survivor" for p in mutant.problems)
+        if any(p.kind in ("unexpected-survivor", "no-coverage") for p in mutant.problems)
     ][:ANNOTATION_LIMIT]
     lang = results.languages[0]
+    titles = [f"{m.id} {say(lang, 'verdict', m.verdict)}: {m.title[lang]}" for m in survivors]
     return [
-        f"::warning file={_property(m.file)},line={m.span.start_line},"
-        f"title={_property(m.id + ' survived: ' + m.title[lang])}::{_data(m.why[lang])}"
-        for m in survivors
+        f"::warning file={_property(m.file)},line={m.span.start_line},title={_property(title)}::{_data(m.why[lang])}"
+        for m, title in zip(survivors, titles, strict=True)
     ]
 
 

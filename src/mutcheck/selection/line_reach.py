@@ -6,7 +6,8 @@ one did; so when no test of the baseline executed the span's lines, none execute
 mutant either, and a mutant no test kills is `no-coverage`, not a survivor. Where that cannot be
 seen, the mutant has no line reach and keeps its function reach: lines that also run outside any
 test (module or class-body code, code run while pytest imported the project), a span with no code
-of its own (`global`, a docstring), and tests that ran target code in a subprocess.
+of its own (`global`, a docstring), tests that ran target code in a subprocess, and a function
+that started in a test without any of its lines being seen.
 """
 
 import dis
@@ -15,6 +16,7 @@ from collections.abc import Iterator
 from types import CodeType
 
 from mutcheck.core.line_reach import LineReach
+from mutcheck.core.source_text import Span
 
 
 class FileLines:
@@ -59,25 +61,35 @@ def _line_of(instruction: dis.Instruction) -> int | None:
 
 def line_reach(
     lines_of: FileLines,
-    first_line: int,
-    last_line: int,
+    span: Span,
     executed: list[set[int]],
     import_reached: set[str],
     in_subprocesses: set[int],
+    started: list[set[str]],
 ) -> LineReach | None:
-    """The line reach of a span from `first_line` to `last_line` of a file, given the lines of that
-    file each test ran (`executed`, in the tests' order); None where it cannot be seen (see above)."""
-    if in_subprocesses:
+    """The line reach of `span` in a file, given the lines of that file each test ran (`executed`,
+    in the tests' order) and the functions that started in each (`started`). None where it cannot
+    be seen (see above); where a test started a function that holds the lines without any of that
+    function's lines being seen to run (another tracer took the place of ours on 3.11, a thread
+    started before the test, a file whose loaded code is not its text); and for a span that only
+    inserts (a revert of deleted lines has no line of its own)."""
+    if in_subprocesses or (span.start_line, span.start_column) == (span.end_line, span.end_column):
         return None
-    span = range(first_line, last_line + 1)
-    if any(line in lines_of.elsewhere for line in span):
+    # a span of whole lines ends at the start of the next one, which is not its own
+    last = span.end_line - 1 if span.end_column == 0 and span.end_line > span.start_line else span.end_line
+    own = range(span.start_line, last + 1)
+    if any(line in lines_of.elsewhere for line in own):
         return None
-    lines = [line for line in span if line in lines_of.in_functions]
+    lines = [line for line in own if line in lines_of.in_functions]
     holders = {holder for line in lines for holder in lines_of.in_functions[line]}
     if not lines or any(
         name == holder or name.startswith(holder + ".") for holder in holders for name in import_reached
     ):
         return None
+    for holder in holders:
+        its_lines = {line for line, names in lines_of.in_functions.items() if holder in names}
+        if any(holder in names and ran.isdisjoint(its_lines) for names, ran in zip(started, executed, strict=True)):
+            return None
     tests = [index for index, ran in enumerate(executed) if not ran.isdisjoint(lines)]
     ran = set().union(*(executed[index] for index in tests)) if tests else set()
     return LineReach(lines, [line for line in lines if line not in ran], tests)
