@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 from mutcheck.core.exit_code import ExitCode
+from mutcheck.core.line_reach import LineReach
 from mutcheck.core.verdicts import UNMET_KINDS, Unmet
 from mutcheck.engine.engine import BaselineRound
 from mutcheck.results.matrix import build_matrix
@@ -124,3 +125,32 @@ def test_every_problem_a_run_can_write_is_one_the_results_schema_accepts():
     schema = json.loads((Path(__file__).parents[2] / "src/mutcheck/schemas/results-v1.schema.json").read_text())
     problem = schema["properties"]["mutants"]["items"]["properties"]["problems"]["items"]
     assert set(problem["properties"]["kind"]["enum"]) == set(UNMET_KINDS)
+
+
+def test_a_survivor_whose_lines_no_test_ran_is_no_coverage_and_one_whose_lines_ran_survived():
+    run = engine_run(UNRUN={0: "passed", 1: "passed"}, RAN={0: "passed", 1: "passed"}, UNSEEN={0: "passed"})
+    run.mutants["UNRUN"].line_reach = LineReach([4], [4], [])
+    run.mutants["RAN"].line_reach = LineReach([4, 5], [5], [1])
+    mutants = [
+        applied("UNRUN", ["t.py::test_a"]),
+        applied("RAN", ["t.py::test_a"]),
+        applied("UNSEEN", ["t.py::test_a"]),
+    ]
+    results = build_matrix(run, mutants, bail=False).results
+    assert [(result.verdict, result.problems) for result in results] == [
+        ("no-coverage", (Unmet("no-coverage"),)),
+        ("survived", (Unmet("unexpected-survivor"), Unmet("killer-passed", "t.py::test_a", "passed"))),
+        ("survived", (Unmet("unexpected-survivor"), Unmet("killer-passed", "t.py::test_a", "passed"))),
+    ]
+
+
+def test_a_kill_or_a_proof_outweighs_lines_no_test_ran():
+    run = engine_run(KILLED={0: "failed", 1: "passed"}, PROVEN={0: "passed"}, SLOW={0: "timeout"})
+    for mutant in run.mutants.values():
+        mutant.line_reach = LineReach([4], [4], [])  # a compile-time effect can act without its line running
+    mutants = [applied("KILLED", ["t.py::test_a"]), applied("PROVEN", equivalent={"en": "same"}), applied("SLOW")]
+    assert [result.verdict for result in build_matrix(run, mutants, bail=False).results] == [
+        "killed",
+        "equivalent",
+        "timeout",
+    ]
