@@ -18,6 +18,11 @@ class Span:
     end_line: int
     end_column: int
 
+    @property
+    def last_line(self) -> int:
+        """The last line the span touches: a span of whole lines ends at the start of the next one."""
+        return self.end_line - 1 if self.end_column == 0 and self.end_line > self.start_line else self.end_line
+
 
 def line_offsets(text: str) -> tuple[int, ...]:
     """The character offset at which each line of `text` starts (plus one past the end).

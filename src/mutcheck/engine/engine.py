@@ -168,7 +168,7 @@ def _plan_mutants(
     outcomes stand (see `reuse`) are not run; a mutant with none left is not run at all."""
     durations = _durations(run)
     planned, sources = [], {}
-    files: dict[str, FileLines] = {}
+    files: dict[str, FileLines | None] = {}
     for mutant in applied:
         selected = select_tests(mutant.scope_qualname, run.coverage, run.import_reached)
         reach = _line_reach(run, mutant, selected, files, scratch)
@@ -216,7 +216,7 @@ def _plan_mutants(
 
 
 def _line_reach(
-    run: EngineRun, mutant: "AppliedMutant", selected: list[int], files: dict[str, FileLines], scratch: Path
+    run: EngineRun, mutant: "AppliedMutant", selected: list[int], files: dict[str, FileLines | None], scratch: Path
 ) -> LineReach | None:
     """Which tests ran the mutant's own lines in the baseline (see `selection.line_reach`)."""
     path = str((scratch / mutant.mutant.file).resolve())  # as the host names the target files
@@ -224,11 +224,15 @@ def _line_reach(
         try:
             files[path] = FileLines(mutant.original, path)
         except (SyntaxError, ValueError):  # compiled by another Python than the one that applied it
-            return None
+            files[path] = None
+    lines_of = files[path]
+    if lines_of is None:
+        return None
     executed = [ran.get(path, set()) for ran in run.lines]
-    started = [run.started[index] if index in selected else set() for index in range(len(run.lines))]
-    subprocesses = run.in_subprocesses & set(selected)
-    return line_reach(files[path], mutant.span, executed, run.import_reached, subprocesses, started)
+    chosen = set(selected)
+    started = [run.started[index] if index in chosen else set() for index in range(len(run.lines))]
+    subprocesses = run.in_subprocesses & chosen
+    return line_reach(lines_of, mutant.span, executed, run.import_reached, subprocesses, started)
 
 
 def _join_reused(run: EngineRun, mutant: "MutantRun", ran: dict[int, str] | None = None) -> None:

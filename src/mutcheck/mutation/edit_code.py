@@ -120,9 +120,8 @@ class FileCode:
             tree = self._tree_alone(holder, self._edited_holder(holder, span, replacement))
             if tree is not None:
                 return f"{holder.first_line}:{ast.dump(tree)}"
-        last = span.end_line - 1 if span.end_column == 0 and span.end_line > span.start_line else span.end_line
         at = bisect.bisect_right(self._statements, (span.start_line, len(self.offsets))) - 1
-        if at >= 0 and last <= self._statements[at][1]:
+        if at >= 0 and span.last_line <= self._statements[at][1]:
             first, end = self._statements[at]
             tree = parsed(self._edited(self.offsets[first - 1], self.offsets[end], span, replacement), self.path)
             if tree is not None:
@@ -222,9 +221,8 @@ class FileCode:
 
     def _holder_of(self, span: Span) -> _Holder | None:
         """The holder whose lines hold every line the span touches."""
-        last = span.end_line - 1 if span.end_column == 0 and span.end_line > span.start_line else span.end_line
         at = bisect.bisect_right(self._first_lines, span.start_line) - 1
-        return self._holders[at] if at >= 0 and last <= self._holders[at].last_line else None
+        return self._holders[at] if at >= 0 and span.last_line <= self._holders[at].last_line else None
 
     def _skeleton(self, holder: _Holder) -> str:
         """What comes before a holder's lines compiled alone: the module's names that imports bind

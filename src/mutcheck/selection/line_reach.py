@@ -25,6 +25,7 @@ class FileLines:
 
     def __init__(self, source: str, filename: str) -> None:
         self.in_functions: dict[int, set[str]] = {}  # line -> the defs whose code (or lambdas') runs it
+        self.of_function: dict[str, set[int]] = {}  # a def -> the lines its code (or its lambdas') runs
         self.elsewhere: set[int] = set()  # lines that module, class-body or def-less code runs
         self._walk(compile(source, filename, "exec", dont_inherit=True), None)
 
@@ -36,6 +37,7 @@ class FileLines:
         if function and holder is not None:
             for line in lines:
                 self.in_functions.setdefault(line, set()).add(holder)
+            self.of_function.setdefault(holder, set()).update(lines)
         else:
             self.elsewhere |= lines
         for constant in code.co_consts:
@@ -75,9 +77,7 @@ def line_reach(
     inserts (a revert of deleted lines has no line of its own)."""
     if in_subprocesses or (span.start_line, span.start_column) == (span.end_line, span.end_column):
         return None
-    # a span of whole lines ends at the start of the next one, which is not its own
-    last = span.end_line - 1 if span.end_column == 0 and span.end_line > span.start_line else span.end_line
-    own = range(span.start_line, last + 1)
+    own = range(span.start_line, span.last_line + 1)
     if any(line in lines_of.elsewhere for line in own):
         return None
     lines = [line for line in own if line in lines_of.in_functions]
@@ -87,7 +87,7 @@ def line_reach(
     ):
         return None
     for holder in holders:
-        its_lines = {line for line, names in lines_of.in_functions.items() if holder in names}
+        its_lines = lines_of.of_function[holder]
         if any(holder in names and ran.isdisjoint(its_lines) for names, ran in zip(started, executed, strict=True)):
             return None
     tests = [index for index, ran in enumerate(executed) if not ran.isdisjoint(lines)]
