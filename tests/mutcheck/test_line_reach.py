@@ -1,6 +1,7 @@
 """Line reach: which lines of a span a test can be seen to run (compiled for real), and a survivor
 whose lines no test ran is `no-coverage`, end to end on a fixture project."""
 
+import json
 import textwrap
 from pathlib import Path
 
@@ -178,6 +179,7 @@ def _make_project(root: Path) -> Path:
 def fixture_run(tmp_path_factory):
     project = _make_project(tmp_path_factory.mktemp("line-reach") / "project")
     reports = ("--html", str(project.parent / "report.html"), "--markdown", str(project.parent / "comment.md"))
+    reports += ("--stryker", str(project.parent / "stryker.json"))
     return project, run(project, "--fresh", *reports)
 
 
@@ -226,3 +228,11 @@ def test_the_reports_and_show_say_which_lines_never_ran(fixture_run):
     chinese = CliRunner().invoke(main, ["show", "BOTH", "--lang", "zh", "--project", str(project)])
     assert "在任何测试中都没有执行过：src/blocks.py 第 8 行" in chinese.output
     assert "有 1 个测试执行到它" in chinese.output
+
+
+def test_stryker_s_covered_by_names_the_tests_that_ran_the_lines(fixture_run):
+    project, _ = fixture_run
+    report = json.loads((project.parent / "stryker.json").read_text(encoding="utf-8"))
+    covered = {m["id"]: m["coveredBy"] for file in report["files"].values() for m in file["mutants"]}
+    assert covered["UNSIGNED"] == []  # both tests ran the function, neither its line
+    assert covered["PLAIN"] == ["tests/test_blocks.py::test_plain_blocks_keep_their_text"]
