@@ -2,8 +2,9 @@
 an lru_cache whose later test is answered from the cache, @overload stubs, a closure made at import, a
 table built at import, a property setter, a guard whose mutant segfaults its test, a test that
 reloads its module, a code object saved at import and made into a function later, a CLI that a
-test runs in a subprocess, a nested function whose edit changes what it closes over, and a class
-made inside a function. Each catalog entry names the tests a plain pytest run fails under it."""
+test runs in a subprocess, a nested function whose edit changes what it closes over, a class made
+inside a function, and a method's last `super()` deleted. Each catalog entry names the tests a plain
+pytest run fails under it."""
 
 from pathlib import Path
 
@@ -139,6 +140,16 @@ def counter_class(start):
             return self.first
 
     return Counter
+
+
+class Speaker:
+    def describe(self):
+        return "speaker"
+
+
+class Loud(Speaker):
+    def describe(self):
+        return super().describe().upper()
 '''
 
 CLI = """\
@@ -166,6 +177,7 @@ import history
 from history import (
     TABLE,
     Box,
+    Loud,
     convert,
     counter_class,
     episode,
@@ -242,6 +254,10 @@ def test_a_local_class_starts_where_asked():
     assert counter_class(3)().next() == 3
 
 
+def test_a_loud_speaker_shouts():
+    assert Loud().describe() == "SPEAKER"
+
+
 def test_the_cli_adds_one_bang():
     source = Path(__file__).parents[1] / "src"
     command = [sys.executable, "-m", "cli", "hi"]
@@ -277,6 +293,8 @@ ENTRIES = [
     ("FREEVAR", "join_turns.flush", 'turns.append("".join(buffer))', "pass", ["test_join_turns_splits_at_bars"]),
     # a class body made at each call of the function around it
     ("LOCALCLASS", "counter_class.Counter", "start + 0", "start + 1", ["test_a_local_class_starts_where_asked"]),
+    # the method no longer closes over the class cell that the class body made at import
+    ("SUPER", "Loud.describe", "super().describe().upper()", '"speaker"', ["test_a_loud_speaker_shouts"]),
 ]
 CLI_ENTRY = ("CLI", "shout", 'text.endswith("!")', "True", ["test_the_cli_adds_one_bang"])
 

@@ -45,6 +45,7 @@ def test_every_verdict_and_killing_set_is_what_one_pytest_per_mutant_says(shapes
         ("SEGFAULT", "swap", None),
         ("FREEVAR", "swap", None),  # join_turns, whose cells change, carries the nested flush's edit
         ("LOCALCLASS", "swap", None),  # counter_class, which makes the class at each call
+        ("SUPER", "swap", None),  # the method, its class cell kept
         ("IMPORT", "fallback", "import-time"),  # TABLE was built before any test
         ("RELOAD", "fallback", "fresh-code"),  # the reloaded module's functions are new code objects
         ("SAVED", "fallback", "no-evidence"),  # the code saved at import is the original's

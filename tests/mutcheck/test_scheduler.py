@@ -4,6 +4,7 @@ run in a copy, resumed after a time-out or a crash, its controls and its confirm
 order, reported once. Tests whose outcome changes after their first run stand for suites that leave
 state behind."""
 
+import ast
 import base64
 import fcntl
 import os
@@ -72,7 +73,9 @@ class _Host:
     def mutant(self, mutant_id: str, mutated: str, selected: list[int], innermost: str | None = "add") -> dict:
         """A mutant of the target as the engine plans it: swapped in `innermost` (None: in a copy)."""
         original = compile(self.source, self.target, "exec", dont_inherit=True)
-        marked = marked_module(mutated, self.target, original, compile(mutated, self.target, "exec", dont_inherit=True))
+        marked = marked_module(
+            ast.parse(mutated), self.target, original, compile(mutated, self.target, "exec", dont_inherit=True)
+        )
         return {
             "id": mutant_id,
             "file": "calc.py",

@@ -108,7 +108,8 @@ def swap_chain(original: CodeType, mutated: CodeType) -> list[CodePair] | None:
     Anything else (a default argument, a decorator, a class or module statement) is evaluated outside
     a function body, so swapping code objects would miss it. A function whose free variables change
     changes its parent's cells too, so the difference then lies in the parent (or in a class body,
-    for `super()`): the innermost code never changes its free variables, and `__code__` takes it."""
+    for `super()`, unless `mutation.class_cell` keeps the cell): the innermost code never changes its
+    free variables, and `__code__` takes it."""
     return _swappable(changed_chain(original, mutated)[0][1:])
 
 
@@ -170,7 +171,7 @@ def evidence_code(chain: list[CodePair]) -> CodeType:
     return next(pair[0] for pair in reversed(chain) if not pair[0].co_name.startswith("<"))
 
 
-def _definitions(tree: ast.Module) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+def definitions(tree: ast.Module) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
     """Every function definition, with the qualified name Python gives its code."""
 
     def walk(node: ast.AST, prefix: str) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
@@ -187,8 +188,9 @@ def _definitions(tree: ast.Module) -> Iterator[tuple[str, ast.FunctionDef | ast.
     yield from walk(tree, "")
 
 
-def _first_line(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
-    return min([node.lineno, *(decorator.lineno for decorator in node.decorator_list)])
+def first_line(node: ast.stmt) -> int:
+    """A statement's first line, its decorators included (a function's code starts there)."""
+    return min([node.lineno, *(decorator.lineno for decorator in getattr(node, "decorator_list", ()))])
 
 
 @dataclass
@@ -221,8 +223,8 @@ def mark_evidence(tree: ast.Module, evidence: CodeType) -> bool:
     qualified name and first line); False when that definition cannot be told apart."""
     found = [
         node
-        for name, node in _definitions(tree)
-        if name == evidence.co_qualname and _first_line(node) == evidence.co_firstlineno
+        for name, node in definitions(tree)
+        if name == evidence.co_qualname and first_line(node) == evidence.co_firstlineno
     ]
     if len(found) != 1:
         return False
@@ -244,15 +246,15 @@ def marked_payload(positions: tuple[int, ...], code: CodeType) -> bytes:
     return marshal.dumps((positions, code))
 
 
-def marked_module(mutated_source: str, filename: str, original: CodeType, mutated: CodeType) -> bytes | None:
-    """The mutated file compiled with a first statement in the innermost `def` of the swap (see
-    `evidence_code`) that calls a placeholder constant, as a payload for the host (which puts the
-    marker's counter in the placeholder's place); None when that definition cannot be told apart.
-    Compiled where the catalog is applied, while the host starts, not in the host."""
+def marked_module(tree: ast.Module, filename: str, original: CodeType, mutated: CodeType) -> bytes | None:
+    """The mutated file (`tree`, which is changed; `mutated`, its code) compiled with a first statement
+    in the innermost `def` of the swap (see `evidence_code`) that calls a placeholder constant, as a
+    payload for the host (which puts the marker's counter in the placeholder's place); None when that
+    definition cannot be told apart. Compiled where the catalog is applied, while the host starts,
+    not in the host."""
     chain = swap_chain(original, mutated)
     if chain is None:
         return None
-    tree = ast.parse(mutated_source, filename)
     if not mark_evidence(tree, evidence_code(chain)):
         return None
     return marked_payload((), compile_marked(tree, filename))

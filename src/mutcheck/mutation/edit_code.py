@@ -19,14 +19,16 @@ from mutcheck.host.swap import (
     code_fingerprint,
     compile_marked,
     evidence_code,
+    first_line,
     function_swap_chain,
     mark_evidence,
     marked_module,
     marked_payload,
     nested_codes,
     own_parts,
-    swap_chain,
+    swap_unit,
 )
+from mutcheck.mutation.class_cell import carried
 
 _FUTURE_FLAGS = reduce(or_, (getattr(__future__, name).compiler_flag for name in __future__.all_feature_names))
 _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
@@ -150,12 +152,8 @@ class FileCode:
                 return edit
         mutated = self._edited(0, len(self.text), span, replacement)
         mutated_code = compile(mutated, self.path, "exec", dont_inherit=True)
-        target = chain_unit(swap_chain(self.code, mutated_code), scope)
-        return EditCode(
-            code_fingerprint(self.code) == code_fingerprint(mutated_code),
-            target,
-            marked_module(mutated, self.path, self.code, mutated_code) if target else None,
-        )
+        equivalent = code_fingerprint(self.code) == code_fingerprint(mutated_code)
+        return EditCode(equivalent, *file_swap(mutated, self.path, self.code, mutated_code, scope))
 
     def _compile_in(
         self, holder: _Holder, alone: _Alone, span: Span, replacement: str, scope: str | None
@@ -165,18 +163,28 @@ class FileCode:
         decorator, a default, a class cell), and the whole file must be compiled."""
         text = self._skeleton(holder) + self._edited_holder(holder, span, replacement)
         levels = self._compiled_levels(text, holder)
-        if levels is None or any(own_parts(a) != own_parts(b) for a, b in zip(alone.around, levels, strict=False)):
+        if levels is None:
             return None
-        function = _shifted(levels[-1], self._shift(holder))
+        shift = self._shift(holder)
+        function = _shifted(levels[-1], shift)
+        equivalent = code_fingerprint(alone.function) == code_fingerprint(function)
+        tree, kept = carried(text, self.path, alone.function, function, self.flags, shift)
+        if tree is not None:  # compiled with the method's class cell kept
+            levels = self._levels(kept, holder)
+            if levels is None:
+                return None
+            function = levels[-1]
+        if any(own_parts(a) != own_parts(b) for a, b in zip(alone.around, levels, strict=False)):
+            return None
         chain = function_swap_chain(alone.function, function)
         target = chain_unit(chain, scope)
         marked = None
         if chain is not None and target is not None:
-            tree = ast.increment_lineno(ast.parse(text, self.path), self._shift(holder))
+            tree = tree or ast.increment_lineno(ast.parse(text, self.path), shift)
             if mark_evidence(tree, evidence_code(chain)):
                 marked_levels = self._levels(compile_marked(tree, self.path, self.flags), holder)
                 marked = marked_payload(alone.positions, marked_levels[-1]) if marked_levels else None
-        return EditCode(code_fingerprint(alone.function) == code_fingerprint(function), target, marked)
+        return EditCode(equivalent, target, marked)
 
     def _edited(self, start: int, end: int, span: Span, replacement: str) -> str:
         """The text from offset `start` to `end`, with `span` (inside it) replaced."""
@@ -204,7 +212,7 @@ class FileCode:
             for node in body:
                 if getattr(node, "type_params", None):  # generics (3.12): their code nests in another
                     continue
-                first = _first_line(node)
+                first = first_line(node)
                 if isinstance(node, _DEFINITIONS):
                     qualname = ".".join([*(name for name, _, _ in classes), node.name])
                     found.append(_Holder(first, node.end_lineno or node.lineno, qualname, classes))
@@ -335,6 +343,14 @@ def _shifted(code: CodeType, lines: int) -> CodeType:
     return code.replace(co_firstlineno=code.co_firstlineno + lines, co_consts=constants)
 
 
-def _first_line(node: ast.stmt) -> int:
-    """A statement's first line, its decorators included."""
-    return min([node.lineno, *(decorator.lineno for decorator in getattr(node, "decorator_list", ()))])
+def file_swap(
+    mutated: str, filename: str, original: CodeType, mutated_code: CodeType, scope: str | None
+) -> tuple[str | None, bytes | None]:
+    """A whole edited file's swap: the qualified name a swap changes (see `swap.chain_unit`) and its
+    marked payload (see `swap.marked_module`), or None and None when it runs in a copy. `mutated`:
+    the file's edited text, `mutated_code` that compiled; `original`: the file's code."""
+    tree, kept = carried(mutated, filename, original, mutated_code)
+    target = swap_unit(original, kept, scope)
+    if target is None:
+        return None, None
+    return target, marked_module(tree or ast.parse(mutated, filename), filename, original, kept)

@@ -20,9 +20,9 @@ from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import target_files
 from mutcheck.core.source_text import Span, edit_diff, file_diff, line_offsets, lines_diff, lines_of
 from mutcheck.core.texts import say
-from mutcheck.host.swap import code_fingerprint, marked_module, swap_unit
+from mutcheck.host.swap import code_fingerprint
 from mutcheck.mutation.change_files import OPTION, FileChange, changed_files, merge_base
-from mutcheck.mutation.edit_code import FileCode, layout_free, parsed
+from mutcheck.mutation.edit_code import FileCode, file_swap, layout_free, parsed
 from mutcheck.mutation.mutate import AppliedMutant, FileEdit
 
 _COOKIE = re.compile(r"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
@@ -372,9 +372,8 @@ def _whole_change(changes: list[FileChange], builder: _Builder) -> AppliedMutant
         touched = [line for hunk in primary.hunks for line in _touched_lines(hunk)]
         owner = _Functions.of(ast.parse(head)).owner(min(touched), max(touched))
         head_code, base_code = _compiled(head, primary.path), _compiled(base, primary.path)
-        target = swap_unit(head_code, base_code, owner)
+        target, marked = file_swap(base, primary.path, head_code, base_code, owner)
         scope = owner if target else None
-        marked = marked_module(base, primary.path, head_code, base_code) if target else None
     title = builder.texts("all_title", count=len(differing))
     return AppliedMutant(
         mutant=builder.mutant(

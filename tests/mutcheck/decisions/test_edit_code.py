@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from mutcheck.core.source_text import Span, line_offsets, replaced
-from mutcheck.host.swap import code_at, code_fingerprint, marked_module, swap_unit
-from mutcheck.mutation.edit_code import FileCode, layout_free, parsed
+from mutcheck.host.swap import code_at, code_fingerprint
+from mutcheck.mutation.edit_code import FileCode, file_swap, layout_free, parsed
 
 SHAPES = '''from __future__ import annotations
 import functools
@@ -130,8 +130,7 @@ def _whole_file(span: Span, replacement: str, scope: str | None):
         code = compile(mutated, "m.py", "exec", dont_inherit=True)
     except (SyntaxError, ValueError):
         return "no"
-    target = swap_unit(original, code, scope)
-    marked = marked_module(mutated, "m.py", original, code) if target else None
+    target, marked = file_swap(mutated, "m.py", original, code, scope)
     return code_fingerprint(original) == code_fingerprint(code), target, marked
 
 

@@ -1,6 +1,7 @@
 """Code swapping decided in process: which code objects a mutant changes, which live functions carry
 them (found by their code, however they are held), and the marker that proves the mutated code ran."""
 
+import ast
 import importlib.util
 import os
 import sys
@@ -148,7 +149,7 @@ def test_a_change_in_a_lambda_is_marked_in_the_function_that_makes_it():
     chain = swap_chain(compiled(source), compiled(mutated))
     assert chain[-1][0].co_qualname == "sort_by_size.<locals>.<lambda>"
     assert evidence_code(chain).co_qualname == "sort_by_size"
-    assert marked_module(mutated, "m.py", compiled(source), compiled(mutated)) is not None
+    assert marked_module(ast.parse(mutated), "m.py", compiled(source), compiled(mutated)) is not None
 
 
 def test_a_swap_lies_inside_the_scope_that_selects_its_tests():
@@ -210,7 +211,7 @@ def test_live_functions_are_found_by_their_code_whatever_holds_them(tmp_path):
 def test_a_swapped_closure_made_at_import_runs_the_mutant_and_its_marker_counts(tmp_path):
     module, path = load(tmp_path, DECORATED, "decorated_swap")
     mutated_source = DECORATED.replace("return tag + text", "return text + tag")
-    marked = marked_module(mutated_source, path, compiled(DECORATED), compiled(mutated_source))
+    marked = marked_module(ast.parse(mutated_source), path, compiled(DECORATED), compiled(mutated_source))
     original = compile(Path(path).read_text(), path, "exec", dont_inherit=True)
     swap, reason = prepare_swap(LiveFunctions([path]), path, original, marked, "tagger.<locals>.tagged")
     assert reason is None
@@ -226,7 +227,7 @@ def test_a_function_no_live_object_carries_cannot_be_swapped(tmp_path):
     source = "def helper():\n    return 1\n\n\ndel helper\n"
     _, path = load(tmp_path, source, "deleted_helper")
     mutated = source.replace("return 1", "return 2")
-    marked = marked_module(mutated, path, compiled(source), compiled(mutated))
+    marked = marked_module(ast.parse(mutated), path, compiled(source), compiled(mutated))
     original = compile(source, path, "exec", dont_inherit=True)
     assert prepare_swap(LiveFunctions([path]), path, original, marked, "helper") == (None, "no-live-function")
 
