@@ -23,12 +23,20 @@ def proposal(match: str = "a and b", replace: str | None = "b", scope: str = "Tr
 
 
 def test_an_id_names_scope_and_operator_and_changes_only_with_the_edit():
-    first = entry_id(proposal())
+    first = entry_id(proposal(), "src/x.py")
     assert first.startswith("S-Tracker.add-drop-operand-") and len(first.rsplit("-", 1)[1]) == 6
-    assert entry_id(proposal()) == first
-    assert entry_id(proposal(replace="a")) != first
-    assert entry_id(proposal(replace=None)) != entry_id(proposal(replace=""))
-    assert NAME.fullmatch(entry_id(proposal(scope="Ünïcode.método")))
+    assert entry_id(proposal(), "src/x.py") == first
+    assert entry_id(proposal(replace="a"), "src/x.py") != first
+    assert entry_id(proposal(replace=None), "src/x.py") != entry_id(proposal(replace=""), "src/x.py")
+    assert NAME.fullmatch(entry_id(proposal(scope="Ünïcode.método"), "src/x.py"))
+
+
+def test_an_id_another_file_s_entry_has_is_made_with_the_file_and_stays_stable():
+    first = entry_id(proposal(), "src/x.py")
+    other = entry_id(proposal(), "src/y.py", {first})
+    assert other != first and other.startswith("S-Tracker.add-drop-operand-")
+    assert entry_id(proposal(), "src/y.py", {first}) == other
+    assert entry_id(proposal(), "src/z.py", {first}) not in (first, other)
 
 
 def test_few_killers_are_all_listed_else_the_most_specific_three():

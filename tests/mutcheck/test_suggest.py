@@ -261,6 +261,24 @@ def test_a_second_run_keeps_the_ids_and_what_the_user_wrote(tmp_path):
     assert f"kept {len(before)} entries of mutants/suggested_tiny.toml" in clamp.stdout
 
 
+def test_twin_functions_in_two_files_get_ids_of_their_own_and_the_catalog_still_loads(tmp_path):
+    """A sync module and its async twin hold functions of one name and one body: suggesting for
+    the second file must not reuse the first file's ids, or the catalog no longer loads."""
+    project = make_project(tmp_path)
+    (project / "src/twin.py").write_text(SOURCE, encoding="utf-8")
+    (project / "tests/test_twin.py").write_text(TESTS.replace("from tiny import", "from twin import"), "utf-8")
+    first = mutcheck(project, "suggest", "src/tiny.py::clamp")
+    second = mutcheck(project, "suggest", "src/twin.py::clamp")
+    assert (first.returncode, second.returncode) == (0, 0), second.stderr
+    tiny, twin = entries(project / "mutants/suggested_tiny.toml"), entries(project / "mutants/suggested_twin.toml")
+    assert {t["match"] for t in twin.values()} & {t["match"] for t in tiny.values()}  # the same edits
+    assert not set(tiny) & set(twin)
+    assert mutcheck(project, "check").returncode == 0
+    again = mutcheck(project, "suggest", "src/twin.py::clamp")  # a rerun finds its own ids again
+    assert again.returncode == 0, again.stderr
+    assert set(entries(project / "mutants/suggested_twin.toml")) == set(twin)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

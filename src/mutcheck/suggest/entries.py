@@ -5,7 +5,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from functools import cache
 from pathlib import Path
 from string import Formatter
@@ -23,12 +23,18 @@ _TEXTS = ("title", "why", "hint")  # a person's kept from an earlier entry, what
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
-def entry_id(proposal: Proposal) -> str:
-    """Scope, operator and a short hash of the edit: the same suggestion gets the same id every run."""
+def entry_id(proposal: Proposal, file: str, taken: Set[str] = frozenset()) -> str:
+    """Scope, operator and a short hash of the edit: the same suggestion gets the same id every run.
+    Two files can hold the same function (a sync and an async twin): when the catalog's entries for
+    other files already use the id (`taken`), the hash covers the file too."""
     edit = f"{proposal.match}\0{'<delete>' if proposal.replace is None else proposal.replace}"
-    digest = hashlib.sha256(edit.encode("utf-8")).hexdigest()[:6]
     scope = re.sub(r"[^A-Za-z0-9._-]", "_", proposal.scope)
-    return f"S-{scope}-{proposal.operator}-{digest}"
+    found = f"S-{scope}-{proposal.operator}-{_digest(edit)}"
+    return found if found not in taken else f"S-{scope}-{proposal.operator}-{_digest(file + chr(0) + edit)}"
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:6]
 
 
 def _texts(proposal: Proposal, languages: Sequence[str]) -> dict[str, Text]:
@@ -40,11 +46,13 @@ def _texts(proposal: Proposal, languages: Sequence[str]) -> dict[str, Text]:
     }
 
 
-def mutant_of(proposal: Proposal, file: str, source: str, languages: Sequence[str]) -> Mutant:
-    """The proposal as a catalog mutant (no expectation yet), to apply and run."""
+def mutant_of(
+    proposal: Proposal, file: str, source: str, languages: Sequence[str], taken: Set[str] = frozenset()
+) -> Mutant:
+    """The proposal as a catalog mutant (no expectation yet), to apply and run; `taken`: see `entry_id`."""
     texts = _texts(proposal, languages)
     return Mutant(
-        id=entry_id(proposal),
+        id=entry_id(proposal, file, taken),
         family=proposal.operator,
         file=file,
         scope=proposal.scope,

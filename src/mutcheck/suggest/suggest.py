@@ -3,7 +3,7 @@
 import ast
 import os
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Set
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -136,10 +136,12 @@ def edit_of(applied: AppliedMutant) -> str:
     return file_code.edit_key(applied.span, applied.replacement)
 
 
-def catalogued_edits(config: Config, file: str, out: str) -> set[str]:
-    """The edit of every catalog entry for `file` (the output file's own left out: it is being rewritten)."""
+def catalogued(config: Config, file: str, out: str) -> tuple[set[str], set[str]]:
+    """The edit of every catalog entry for `file` (the output file's own left out: it is being
+    rewritten), and the ids of the entries for other files."""
     catalog = catalog_of(config)
     edits, problems = set(), []
+    others = {mutant.id for mutant in catalog.mutants if mutant.file != file}
     for mutant in catalog.mutants:
         if mutant.file == file and mutant.source != out:
             try:
@@ -148,19 +150,19 @@ def catalogued_edits(config: Config, file: str, out: str) -> set[str]:
                 problems.append(error.problem)
     if problems:
         raise InputError(problems)
-    return edits
+    return edits, others
 
 
 def applied_proposals(
-    config: Config, file: str, out: str, proposals: list[Proposal]
+    config: Config, file: str, out: str, proposals: list[Proposal], taken: Set[str] = frozenset()
 ) -> Iterator[tuple[Proposal, AppliedMutant | None]]:
     """Each proposal that is neither arid nor a no-op, applied; None when it does not apply or
-    changes no byte code."""
+    changes no byte code. `taken`: the ids of the catalog's entries for other files."""
     for proposal in proposals:
         if proposal.arid or proposal.no_op:
             continue
         try:
-            applied = apply_mutant(mutant_of(proposal, file, out, config.languages), config.root)
+            applied = apply_mutant(mutant_of(proposal, file, out, config.languages, taken), config.root)
         except MutationError:
             yield proposal, None
             continue
@@ -177,7 +179,7 @@ def _applied(
     """Each proposal that applies, changes the byte code (and not only as the syntax shows it
     cannot) and is not in the catalog yet; one per line unless `every`. `on_progress` hears how
     many proposals are applied, and of how many."""
-    catalogued = catalogued_edits(config, suggestions.file, suggestions.out)
+    catalogued_here, taken = catalogued(config, suggestions.file, suggestions.out)
     for proposal in proposals:
         if proposal.arid:
             suggestions.skip(proposal, ARID)
@@ -189,13 +191,13 @@ def _applied(
     total = sum(not proposal.arid for proposal in proposals)
     on_progress("applying", (0, total))
     for done, (proposal, applied) in enumerate(
-        applied_proposals(config, suggestions.file, suggestions.out, by_rank), 1
+        applied_proposals(config, suggestions.file, suggestions.out, by_rank, taken), 1
     ):
         on_progress("applying", (done, total))
         edit = None if applied is None else edit_of(applied)
         if edit is None or edit in seen:
             suggestions.skip(proposal, NOT_APPLICABLE)
-        elif edit in catalogued:
+        elif edit in catalogued_here:
             suggestions.skip(proposal, DUPLICATE)
         else:
             seen.add(edit)
