@@ -3,8 +3,8 @@ an lru_cache whose later test is answered from the cache, @overload stubs, a clo
 table built at import, a property setter, a guard whose mutant segfaults its test, a test that
 reloads its module, a code object saved at import and made into a function later, a CLI that a
 test runs in a subprocess, a nested function whose edit changes what it closes over, a class made
-inside a function, and a method's last `super()` deleted. Each catalog entry names the tests a plain
-pytest run fails under it."""
+inside a function, a method's last `super()` deleted, and an async twin of a function in another
+file. Each catalog entry names the tests a plain pytest run fails under it."""
 
 from pathlib import Path
 
@@ -150,7 +150,17 @@ class Speaker:
 class Loud(Speaker):
     def describe(self):
         return super().describe().upper()
+
+
+def preview(text):
+    return text[:3]
 '''
+
+# the async twin of a function of history.py: the same qualified name, in another file
+TWIN = """\
+async def preview(text):
+    return text[:3]
+"""
 
 CLI = """\
 import sys
@@ -167,6 +177,7 @@ if __name__ == "__main__":
 """
 
 TESTS = """\
+import asyncio
 import importlib
 import os
 import subprocess
@@ -174,6 +185,7 @@ import sys
 from pathlib import Path
 
 import history
+import twin
 from history import (
     TABLE,
     Box,
@@ -258,6 +270,14 @@ def test_a_loud_speaker_shouts():
     assert Loud().describe() == "SPEAKER"
 
 
+def test_a_preview_is_three_letters():
+    assert history.preview("abcdef") == "abc"
+
+
+def test_an_async_preview_is_three_letters():
+    assert asyncio.run(twin.preview("abcdef")) == "abc"
+
+
 def test_the_cli_adds_one_bang():
     source = Path(__file__).parents[1] / "src"
     command = [sys.executable, "-m", "cli", "hi"]
@@ -297,6 +317,7 @@ ENTRIES = [
     ("SUPER", "Loud.describe", "super().describe().upper()", '"speaker"', ["test_a_loud_speaker_shouts"]),
 ]
 CLI_ENTRY = ("CLI", "shout", 'text.endswith("!")', "True", ["test_the_cli_adds_one_bang"])
+TWIN_ENTRY = ("TWIN", "preview", "text[:3]", "text[:2]", ["test_an_async_preview_is_three_letters"])
 
 
 def _entry(mutant_id: str, file: str, scope: str, match: str, replace: str, killers: list[str]) -> str:
@@ -324,6 +345,7 @@ def make_shapes_project(root: Path) -> Path:
         "match = '''if name:\n    log.append(f\"close {name}\")'''\ndelete = true",
     )
     catalog += _entry(CLI_ENTRY[0], "src/cli.py", *CLI_ENTRY[1:])
+    catalog += _entry(TWIN_ENTRY[0], "src/twin.py", *TWIN_ENTRY[1:])
     files = {
         # every warning an error, as strict projects have it: nothing of the run may warn inside the tests
         "pyproject.toml": pyproject("shapes-fixture", timeout_constant=2.0).replace(
@@ -331,6 +353,7 @@ def make_shapes_project(root: Path) -> Path:
         ),
         "src/history.py": SOURCE,
         "src/cli.py": CLI,
+        "src/twin.py": TWIN,
         "tests/test_history.py": TESTS,
         "mutants/families.toml": '[family.shapes]\nen = "shapes"\nzh = "代码形态"\n',
         "mutants/shapes.toml": catalog,

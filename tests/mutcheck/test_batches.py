@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from mutcheck.core.module_scope import reach_name
 from mutcheck.host.batches import baseline_chunk, run_tests
 from mutcheck.host.events import EventWriter
 from mutcheck.host.reach import Reach
@@ -265,8 +266,8 @@ def test_with_reach_each_baseline_result_says_what_that_test_reached_here_and_in
     folder = follow_subprocesses(spec)
     results = _chunk(items, [0, 1, 2], Reach({str(helper)}), folder)
     assert [(result["covered"], result["subprocess"]) for result in results] == [
-        (["reached"], []),
-        ([], ["<module>", "reached"]),  # the subprocess imported the helper too
+        ([reach_name(str(helper), "reached")], []),
+        ([], [reach_name(str(helper), "<module>"), reach_name(str(helper), "reached")]),  # it imported the helper
         ([], []),
     ]
     assert all(result["fresh"] == [] and result["cached"] == [] for result in results)

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from mutcheck.cli import main
+from mutcheck.core.module_scope import reach_name
 from mutcheck.core.source_text import Span
 from mutcheck.selection.line_reach import FileLines, line_reach
 from tests.mutcheck.cli_runs import mutant, run
@@ -78,7 +79,8 @@ def test_lines_that_also_run_outside_a_test_or_hold_no_code_are_not_seen(lines_o
     )  # a default lambda: its body runs in a test, its making at import
     assert _reach(lines_of, 20, 20, everything) is None  # `global`: no code
     assert _reach(lines_of, 6, 6, everything) is None  # a `def` line: the module runs it
-    assert _reach(lines_of, 25, 25, everything, import_reached={"table"}) is None  # run while importing
+    run_while_importing = {reach_name("source.py", "table")}
+    assert _reach(lines_of, 25, 25, everything, import_reached=run_while_importing) is None
     assert _reach(lines_of, 21, 21, everything, in_subprocesses={0}) is None  # lines run elsewhere go unseen
     assert _reach(lines_of, 25, 25, everything).tests == [0]
 
@@ -97,9 +99,9 @@ def test_a_span_of_whole_lines_is_its_own_lines_and_an_insertion_has_none(lines_
 
 def test_a_function_that_started_without_a_line_of_it_seen_leaves_the_lines_unseen(lines_of):
     # another tracer in its place, a thread already running: the function started, no line was seen
-    assert _reach(lines_of, 10, 10, [set()], started=[{"merge"}]) is None
-    assert _reach(lines_of, 10, 10, [{7, 8, 13}], started=[{"merge"}]).tests == []
-    assert _reach(lines_of, 10, 10, [set()], started=[{"table"}]).never_ran == [10]
+    assert _reach(lines_of, 10, 10, [set()], started=[{reach_name("source.py", "merge")}]) is None
+    assert _reach(lines_of, 10, 10, [{7, 8, 13}], started=[{reach_name("source.py", "merge")}]).tests == []
+    assert _reach(lines_of, 10, 10, [set()], started=[{reach_name("source.py", "table")}]).never_ran == [10]
 
 
 FIXTURE_SOURCE = '''\

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from mutcheck.core.module_scope import reach_name
 from mutcheck.host.reach import TOOL_ID, Reach
 
 TARGET = """\
@@ -64,6 +65,12 @@ def line_reach(mode, target):
     assert recorder.monitoring is (mode == "monitoring")
 
 
+def named(target, *qualnames: str) -> list[str]:
+    """The target's functions as a reach names them (with their file)."""
+    (path,) = target[1]
+    return sorted(reach_name(path, qualname) for qualname in qualnames)
+
+
 def _in_a_thread(function):
     thread = threading.Thread(target=function)
     thread.start()
@@ -74,22 +81,22 @@ def test_each_test_records_what_it_reached_in_any_thread(reach, target):
     module = target[0]
     reach.start_test()
     _in_a_thread(module.reached)
-    assert reach.stop_test().covered == ["reached"]
+    assert reach.stop_test().covered == named(target, "reached")
     reach.start_test()
     assert reach.stop_test().covered == []
     reach.start_test()
     module.reached()  # reported again after the previous tests disabled its event
-    assert reach.stop_test().covered == ["reached"]
+    assert reach.stop_test().covered == named(target, "reached")
 
 
 def test_a_generator_resumed_in_a_later_test_counts_for_that_test(reach, target):
     reach.start_test()
     numbers = target[0].generator()
     next(numbers)
-    assert reach.stop_test().covered == ["generator"]
+    assert reach.stop_test().covered == named(target, "generator")
     reach.start_test()
     next(numbers)
-    assert reach.stop_test().covered == ["generator"]
+    assert reach.stop_test().covered == named(target, "generator")
 
 
 def test_nothing_outside_the_target_files_is_recorded(reach, target):
@@ -98,7 +105,7 @@ def test_nothing_outside_the_target_files_is_recorded(reach, target):
     assert reach.stop_test().covered == []
     reach.start_test()  # while it does record the target's functions, called among others
     _in_a_thread(lambda: (Path(".").resolve(), target[0].reached(), Path(".").resolve()))
-    assert reach.stop_test().covered == ["reached"]
+    assert reach.stop_test().covered == named(target, "reached")
 
 
 def test_the_lines_each_test_ran_are_recorded_in_any_thread_and_only_in_the_target_files(line_reach, target):
@@ -135,4 +142,4 @@ def test_lines_are_not_recorded_unless_asked(reach, target):
     reach.start_test()
     target[0].branch(True)
     reached = reach.stop_test()
-    assert (reached.covered, reached.lines) == (["branch"], {})
+    assert (reached.covered, reached.lines) == (named(target, "branch"), {})

@@ -46,6 +46,7 @@ def test_every_verdict_and_killing_set_is_what_one_pytest_per_mutant_says(shapes
         ("FREEVAR", "swap", None),  # join_turns, whose cells change, carries the nested flush's edit
         ("LOCALCLASS", "swap", None),  # counter_class, which makes the class at each call
         ("SUPER", "swap", None),  # the method, its class cell kept
+        ("TWIN", "swap", None),  # a test of history.preview says nothing of twin.preview's evidence
         ("IMPORT", "fallback", "import-time"),  # TABLE was built before any test
         ("RELOAD", "fallback", "fresh-code"),  # the reloaded module's functions are new code objects
         ("SAVED", "fallback", "no-evidence"),  # the code saved at import is the original's
@@ -60,6 +61,12 @@ def test_each_shape_takes_the_path_that_can_prove_it_ran(shapes, mutant_id, path
 def test_a_function_run_at_import_selects_every_test(shapes):
     data = shapes[3]
     assert mutant(data, "IMPORT")["selected"] == list(range(len(data["tests"])))
+
+
+def test_a_function_of_the_same_name_in_another_file_selects_only_its_own_tests(shapes):
+    data = shapes[3]
+    async_test = data["tests"].index("tests/test_history.py::test_an_async_preview_is_three_letters")
+    assert mutant(data, "TWIN")["selected"] == [async_test]
 
 
 def test_a_later_test_answered_from_the_cache_is_selected(shapes):

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from mutcheck.core.module_scope import reach_name
 from mutcheck.host.scheduler import Scheduler, deal
 from mutcheck.host.subprocesses import follow_subprocesses
 from mutcheck.host.swap import marked_module, modules_by_file
@@ -193,10 +194,11 @@ def test_only_the_first_baseline_round_records_what_each_test_reached(host):
     run.scheduler.import_reached = {"sub", "add", "mul", "div", "neg", "abs"}
     first, second = run.baselines()
     assert (first.round, second.round) == (1, 2)
-    assert [result["covered"] for result in first.results] == [["add"], []]
+    add = reach_name(run.target, "add")
+    assert [result["covered"] for result in first.results] == [[add], []]
     assert first.import_reached == ["abs", "add", "div", "mul", "neg", "sub"]
     assert all("covered" not in result for result in second.results) and second.import_reached is None
-    assert [reached["covered"] for reached in run.scheduler.reached] == [{"add"}, set()]
+    assert [reached["covered"] for reached in run.scheduler.reached] == [{add}, set()]
 
 
 def test_the_tests_of_a_baseline_process_that_died_unheard_are_errors(host):
@@ -278,7 +280,7 @@ def test_a_mutant_of_a_file_the_suite_never_imported_runs_in_a_copy(host):
 def test_a_mutant_whose_function_ran_while_pytest_imported_the_project_runs_in_a_copy(host):
     """The function or one inside it: `subtraction` having run at import says nothing of `sub`."""
     run = host(ADDS + "\n\ndef test_subtracts():\n    assert calc.sub(3, 1) == 2\n")
-    run.scheduler.import_reached = {"add", "subtraction"}
+    run.scheduler.import_reached = {reach_name(run.target, "add"), reach_name(run.target, "subtraction")}
     added, subtracted = run.run(
         [run.mutant("A", SUBTRACTS, [0]), run.mutant("S", TARGET.replace("a - b", "a + b"), [1], innermost="sub")]
     )
@@ -298,7 +300,7 @@ increment = make()
 def test_a_mutant_in_a_lambda_whose_def_ran_at_import_runs_in_a_copy(host):
     """Python 3.11 reports the `def` holding a lambda as started, not the lambda itself."""
     run = host("import calc\n\n\ndef test_increments():\n    assert calc.increment(1) == 2\n", LAMBDA_TARGET)
-    run.scheduler.import_reached = {"make"}
+    run.scheduler.import_reached = {reach_name(run.target, "make")}
     mutant = run.mutant("M", LAMBDA_TARGET.replace("x + 1", "x - 1"), [0], innermost="make.<locals>.<lambda>")
     (event,) = run.run([mutant])
     assert (event.path, event.fallback) == ("fallback", {"reason": "import-time", "test": None})

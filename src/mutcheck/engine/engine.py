@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from mutcheck.catalog.config import Config
 from mutcheck.core.line_reach import LineReach
+from mutcheck.core.module_scope import reach_name
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.engine.collect import pytest_args_problem
 from mutcheck.host.collection_errors import log_lines
@@ -170,7 +171,8 @@ def _plan_mutants(
     planned, sources = [], {}
     files: dict[str, FileLines | None] = {}
     for mutant in applied:
-        selected = select_tests(mutant.scope_qualname, run.coverage, run.import_reached)
+        scope = reach_name(str((scratch / mutant.mutant.file).resolve()), mutant.scope_qualname)
+        selected = select_tests(scope, run.coverage, run.import_reached)
         reach = _line_reach(run, mutant, selected, files, scratch)
         if reach is not None:  # a test that ran the lines runs, whatever the functions it reached
             selected = sorted(set(selected) | set(reach.tests))

@@ -19,7 +19,7 @@ from typing import Any, TextIO
 import pytest
 
 from mutcheck.core.exit_code import ExitCode
-from mutcheck.core.module_scope import MODULE_SCOPE
+from mutcheck.core.module_scope import is_module_code
 from mutcheck.host.batches import run_tests
 from mutcheck.host.collection_errors import CollectionError, described, in_one_line, pytest_message
 from mutcheck.host.collection_needs import NeedsRecorder
@@ -122,7 +122,7 @@ class HostPlugin:
         """What the target code did before any test (decorators, tables built at import, parametrize
         lists), and what collecting was seen to depend on."""
         if self.import_reach is not None:
-            self.import_reached = self.import_reach.stop() - {MODULE_SCOPE}
+            self.import_reached = {name for name in self.import_reach.stop() if not is_module_code(name)}
             self.collection_code, self.code_watched = set(self.import_reach.code), self.import_reach.watched
             self.import_reach = None
 

@@ -20,6 +20,7 @@ from importlib.machinery import ModuleSpec
 from types import CodeType, FunctionType, ModuleType
 from typing import Any
 
+from mutcheck.core.module_scope import reach_name
 from mutcheck.host.project_files import relative_path
 from mutcheck.host.reach import Reach
 from mutcheck.host.swap import Marker, first_statement
@@ -113,7 +114,7 @@ class ImportReach:
         self.code = sorted(
             {f"{path}::{code.co_qualname}" for code in ran if (path := relative_path(code.co_filename, self.project))}
         )
-        return {code.co_qualname for code in ran}
+        return {reach_name(code.co_filename, code.co_qualname) for code in ran}
 
     def _restore(self) -> None:
         """The tests run the plain code, as imported without us: in every function, and wherever a

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from types import CodeType, FrameType
 from typing import Any
 
+from mutcheck.core.module_scope import reach_name
 from mutcheck.host.project_files import relative_path
 
 # sys.monitoring reserves 0 (debuggers), 1 (coverage.py, pytest-cov), 2 (profilers) and
@@ -29,7 +30,7 @@ _TOOL_NAME = "mutcheck"
 
 @dataclass
 class Reached:
-    """What one test reached: each a sorted list of qualified names."""
+    """What one test reached: each a sorted list of reach names (see `module_scope.reach_name`)."""
 
     covered: list[str]
     fresh: list[str] = field(default_factory=list)  # started from a code object the host did not hold
@@ -48,7 +49,7 @@ class Reach:
         self,
         target_files: set[str],
         known_codes: set[int] | None = None,
-        caches: Iterable[tuple[str, Any]] = (),
+        caches: Iterable[tuple[str, Any]] = (),  # (reach name, functools cache wrapper)
         project: str | None = None,
         lines: bool = False,
     ) -> None:
@@ -58,7 +59,7 @@ class Reach:
         self.paths: dict[str, str | None] = {}  # a code object's file -> its path in the project, or None
         self.code: list[set[str]] = [set()]  # the innermost sink's last: the test's, then each fixture's
         self.known_codes = known_codes  # None: every code object counts as held
-        self.caches = list(caches)  # (qualified name, functools cache wrapper)
+        self.caches = list(caches)
         self.current: set[str] = set()
         self.fresh: set[str] = set()
         self.hits: list[int] = []
@@ -108,9 +109,10 @@ class Reach:
     def _seen(self, code: CodeType) -> None:
         filename = code.co_filename
         if filename in self.target_files:
-            self.current.add(code.co_qualname)
+            name = reach_name(filename, code.co_qualname)
+            self.current.add(name)
             if self.known_codes is not None and id(code) not in self.known_codes:
-                self.fresh.add(code.co_qualname)
+                self.fresh.add(name)
         if self.project is not None:
             if filename not in self.paths:
                 self.paths[filename] = relative_path(filename, self.project)

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from mutcheck.core.module_scope import reach_name
 from mutcheck.core.outcome import DETECTING, NOT_RUN, ORDER_DEPENDENT, PASSED, SKIPPED, TIMEOUT
 from mutcheck.core.source_text import read_source
 from mutcheck.host.batches import baseline_chunk, run_tests
@@ -128,7 +129,7 @@ class Scheduler:
         not reach (code that ran before any test, in a subprocess, or from a fresh code object)."""
         if mutant["swap_target"] is None:
             return None, self._fallback(mutant["fallback"])
-        innermost = mutant["swap_target"]
+        innermost = reach_name(mutant["path"], mutant["swap_target"])
 
         def inside(names: set[str]) -> bool:
             return any(name == innermost or name.startswith(innermost + ".") for name in names)

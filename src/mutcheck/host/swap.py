@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import CodeType, FunctionType, ModuleType
 
+from mutcheck.core.module_scope import reach_name
+
 CodePair = tuple[CodeType, CodeType]  # a code object as the target has it, and as the mutant has it
 MARKER = "\0mutcheck: the mutated code ran"  # a constant the compiler keeps, replaced by the marker's counter
 _CACHE_WRAPPER = type(functools.lru_cache(lambda: None))
@@ -303,13 +305,14 @@ class LiveFunctions:
             return real[filename] in wanted
 
         self.functions: dict[tuple[str, str], list[FunctionType]] = {}
-        self.caches: list[tuple[str, object]] = []  # (qualified name, its lru_cache wrapper)
+        self.caches: list[tuple[str, object]] = []  # (reach name, its lru_cache wrapper)
         for candidate in gc.get_objects():
             if target(candidate):
                 code = candidate.__code__
                 self.functions.setdefault((real[code.co_filename], code.co_qualname), []).append(candidate)
             elif type(candidate) is _CACHE_WRAPPER and target(wrapped := _unwrapped(candidate)):
-                self.caches.append((wrapped.__code__.co_qualname, candidate))
+                code = wrapped.__code__
+                self.caches.append((reach_name(real[code.co_filename], code.co_qualname), candidate))
         self.known_codes = {
             id(code) for group in self.functions.values() for function in group for code in iter_code(function.__code__)
         }
@@ -337,8 +340,9 @@ def _unwrapped(wrapper: object) -> object:
 
 @dataclass
 class Swap:
-    """A mutant's code swap: the live functions and the code each gets, the qualified names of the
-    innermost code it changes and of the `def` whose start its marker counts, and the marker."""
+    """A mutant's code swap: the live functions and the code each gets, the reach names (see
+    `module_scope.reach_name`) of the innermost code it changes and of the `def` whose start its
+    marker counts, and the marker."""
 
     assignments: list[tuple[FunctionType, CodeType]]
     innermost: str
@@ -381,7 +385,7 @@ def prepare_swap(
     ]
     if not assignments:
         return None, "no-live-function"
-    return Swap(assignments, innermost, evidence.co_qualname, Marker(counter)), None
+    return Swap(assignments, reach_name(file, innermost), reach_name(file, evidence.co_qualname), Marker(counter)), None
 
 
 def modules_by_file(files: list[str]) -> dict[str, ModuleType]:

@@ -16,12 +16,14 @@ from collections.abc import Iterator
 from types import CodeType
 
 from mutcheck.core.line_reach import LineReach
+from mutcheck.core.module_scope import reach_name
 from mutcheck.core.source_text import Span
 
 
 class FileLines:
     """One file's lines, compiled once: for each line with code, the functions whose code runs it
-    (by the qualified name of the `def` that holds it), and the lines that run outside any function."""
+    (by the reach name of the `def` that holds it, see `module_scope.reach_name`), and the lines that
+    run outside any function."""
 
     def __init__(self, source: str, filename: str) -> None:
         self.in_functions: dict[int, set[str]] = {}  # line -> the defs whose code (or lambdas') runs it
@@ -32,7 +34,7 @@ class FileLines:
     def _walk(self, code: CodeType, holder: str | None) -> None:
         function = bool(code.co_flags & inspect.CO_NEWLOCALS)
         if function and not code.co_name.startswith("<"):
-            holder = code.co_qualname
+            holder = reach_name(code.co_filename, code.co_qualname)
         lines = _lines_run(code, function)
         if function and holder is not None:
             for line in lines:

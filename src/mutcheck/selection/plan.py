@@ -11,7 +11,7 @@ from unidiff import PatchSet
 
 from mutcheck.catalog.catalog import Catalog
 from mutcheck.core import git
-from mutcheck.core.module_scope import MODULE_SCOPE
+from mutcheck.core.module_scope import is_module_code
 from mutcheck.core.problems import InputError, Problem
 
 if TYPE_CHECKING:  # the host imports this module, and must not load LibCST
@@ -143,19 +143,14 @@ def narrow(
     return applied
 
 
-def select_tests(scope_qualname: str, covered: list[set[str]], import_reached: set[str] = frozenset()) -> list[int]:
-    """Indices of the tests whose baseline run executed the scope (or anything nested in it).
+def select_tests(scope: str, covered: list[set[str]], import_reached: set[str] = frozenset()) -> list[int]:
+    """Indices of the tests whose baseline run executed the scope (or anything nested in it); all
+    names are reach names (see `module_scope.reach_name`).
 
     Module statements run at import, before any test, so no trace tells who depends on them: all.
     So does a function that ran while pytest imported the project (a table built at import, a
     decorator, a parametrize list): what it made may reach any test."""
-    prefix = scope_qualname + "."
-    if scope_qualname == MODULE_SCOPE or any(
-        name == scope_qualname or name.startswith(prefix) for name in import_reached
-    ):
+    prefix = scope + "."
+    if is_module_code(scope) or any(name == scope or name.startswith(prefix) for name in import_reached):
         return list(range(len(covered)))
-    return [
-        index
-        for index, names in enumerate(covered)
-        if scope_qualname in names or any(name.startswith(prefix) for name in names)
-    ]
+    return [index for index, names in enumerate(covered) if scope in names or any(n.startswith(prefix) for n in names)]

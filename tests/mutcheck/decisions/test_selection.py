@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from mutcheck.catalog.catalog import Catalog, Mutant
+from mutcheck.core.module_scope import reach_name
 from mutcheck.core.problems import InputError
 from mutcheck.core.source_text import Span
 from mutcheck.host import timeouts
@@ -234,24 +235,40 @@ def test_narrow_keeps_a_mutant_whose_catalog_entry_changed(tmp_path):
     assert [entry.mutant.id for entry in narrow(root, catalog, applied, "HEAD", None)] == ["A"]
 
 
+def names(*qualnames: str, file: str = "/p/a.py") -> set[str]:
+    return {reach_name(file, qualname) for qualname in qualnames}
+
+
+def scope(qualname: str, file: str = "/p/a.py") -> str:
+    return reach_name(file, qualname)
+
+
 def test_tests_are_selected_by_the_scope_or_anything_nested_in_it():
-    covered = [{"f"}, {"f.<locals>.inner"}, {"fx", "g"}, set(), {"Cls.f"}, {"g", "f"}]
-    assert select_tests("f", covered) == [0, 1, 5]
-    assert select_tests("Cls", covered) == [4]
-    assert select_tests("Cls.f", covered) == [4]
-    assert select_tests("h", covered) == []
+    covered = [names("f"), names("f.<locals>.inner"), names("fx", "g"), set(), names("Cls.f"), names("g", "f")]
+    assert select_tests(scope("f"), covered) == [0, 1, 5]
+    assert select_tests(scope("Cls"), covered) == [4]
+    assert select_tests(scope("Cls.f"), covered) == [4]
+    assert select_tests(scope("h"), covered) == []
+
+
+def test_a_function_of_the_same_name_in_another_file_is_another_function():
+    """A sync module and its async twin: a test of one does not reach the other."""
+    covered = [names("retry"), names("retry", file="/p/b.py"), names("retry.<locals>.inner", file="/p/b.py")]
+    assert select_tests(scope("retry"), covered) == [0]
+    assert select_tests(scope("retry", "/p/b.py"), covered) == [1, 2]
+    assert select_tests(scope("retry", "/p/b.py"), [set(), set()], names("retry")) == []
 
 
 def test_a_module_statement_selects_every_test():
-    assert select_tests("<module>", [set(), {"f"}, set()]) == [0, 1, 2]
+    assert select_tests(scope("<module>"), [set(), names("f"), set()]) == [0, 1, 2]
 
 
 def test_a_function_that_ran_while_the_project_was_imported_selects_every_test():
     """A table built at import reaches every test that reads it, and no trace of a test shows it."""
-    covered = [set(), {"f"}, set()]
-    assert select_tests("build", covered, {"build"}) == [0, 1, 2]
-    assert select_tests("Table", covered, {"Table.build"}) == [0, 1, 2]  # nested in the scope
-    assert select_tests("f", covered, {"build"}) == [1]
+    covered = [set(), names("f"), set()]
+    assert select_tests(scope("build"), covered, names("build")) == [0, 1, 2]
+    assert select_tests(scope("Table"), covered, names("Table.build")) == [0, 1, 2]  # nested in the scope
+    assert select_tests(scope("f"), covered, names("build")) == [1]
 
 
 def test_time_limits_scale_each_test_and_add_one_constant_of_slack():

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from mutcheck.core.module_scope import reach_name
 from mutcheck.host.swap import (
     LiveFunctions,
     code_fingerprint,
@@ -205,7 +206,7 @@ def test_live_functions_are_found_by_their_code_whatever_holds_them(tmp_path):
     assert live.carrying(path, code["tagger.<locals>.tagged"]) == [module.shout]  # a closure made at import
     setter = next(c for c in _every_code(original) if c.co_qualname == "Box.size" and c.co_argcount == 2)
     assert live.carrying(path, setter) == [module.Box.size.fset]  # not the getter, whose name it shares
-    assert ("square", module.square) in live.caches
+    assert (reach_name(path, "square"), module.square) in live.caches
 
 
 def test_a_swapped_closure_made_at_import_runs_the_mutant_and_its_marker_counts(tmp_path):
@@ -215,7 +216,7 @@ def test_a_swapped_closure_made_at_import_runs_the_mutant_and_its_marker_counts(
     original = compile(Path(path).read_text(), path, "exec", dont_inherit=True)
     swap, reason = prepare_swap(LiveFunctions([path]), path, original, marked, "tagger.<locals>.tagged")
     assert reason is None
-    assert swap.evidence == "tagger.<locals>.tagged"
+    assert swap.evidence == reach_name(path, "tagger.<locals>.tagged")
     before = swap.marker.count()
     swap.apply()
     assert module.shout("hi") == "hi!"
