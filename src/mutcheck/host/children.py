@@ -148,10 +148,16 @@ def _writes(sources: dict[str, str], mutant: dict[str, Any]) -> list[list[Any]]:
 
 
 def start_fallback(
-    spec: HostSpec, sources: dict[str, str], mutant: dict[str, Any], tests: list[str], limits: list[float]
+    spec: HostSpec,
+    sources: dict[str, str],
+    mutant: dict[str, Any],
+    tests: list[str],
+    limits: list[float],
+    collect_all: bool = False,
 ) -> tuple[subprocess.Popen, int, str]:
     """A scratch copy of the scratch copy with the mutant's files written (or removed), where a fresh host runs
-    `tests` (node ids) under their `limits`: the process, its pipe's read end and the copy's folder.
+    `tests` (node ids) under their `limits`, having collected only them or, with `collect_all`, the
+    whole suite as the run's host did: the process, its pipe's read end and the copy's folder.
     The copy lives in the run's folder, under a name that says nothing of the mutant."""
     scratch = tempfile.mkdtemp(prefix="fallback-", dir=spec.scratch)  # removed with the run's folder
     project = Path(scratch) / "project"
@@ -178,6 +184,7 @@ def start_fallback(
         parent=os.getpid(),
         bail=spec.bail,
         tests=tests,
+        test_paths=spec.test_paths if collect_all else [],
         limits=limits,
         removed=[path for path, text, _, _ in _writes(sources, mutant) if text is None],  # nor in the roots
         reported_as=spec.project,

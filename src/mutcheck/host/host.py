@@ -169,7 +169,10 @@ class HostPlugin:
                 project = os.path.realpath(self.spec.project)
                 reach = Reach(set(), None, (), project) if watching_is_cheap() else None
                 watch = Watch(events, reach, moved=(self.spec.project, self.spec.reported_as))
-            items = list(session.items)
+            items = self._given(session.items)
+            if items is None:
+                events.write_line(event_json(CollectionFailed(self._gone(session.items))))
+                return True
             run_tests(items, list(range(len(items))), events, self.spec.bail, self.spec.limits, watch=watch)
             return True
         tests = [item.nodeid for item in session.items]
@@ -208,6 +211,22 @@ class HostPlugin:
         return True
 
 
+    def _given(self, collected: list[pytest.Item]) -> list[pytest.Item] | None:
+        """A fallback host's tests, in the order given, out of those it collected (all of them, or
+        the suite's when it collected the whole suite); None when one of them is not collected."""
+        if not self.spec.test_paths:
+            return list(collected)
+        by_id = {item.nodeid: item for item in collected}
+        if any(test not in by_id for test in self.spec.tests or ()):
+            return None
+        return [by_id[test] for test in self.spec.tests or ()]
+
+    def _gone(self, collected: list[pytest.Item]) -> str:
+        ids = {item.nodeid for item in collected}
+        gone = [test for test in self.spec.tests or () if test not in ids]
+        return f"the mutant changed which tests are collected: {len(gone)} no longer are (first: {gone[0]})"
+
+
 def _stop_the_run(_signal: int, _frame: object) -> None:
     """SIGTERM to the host, e.g. from the kernel once the engine has died: nothing of the run may go on."""
     kill_session(os.getsid(0), os.environ.get(SESSION_TAG))
@@ -233,7 +252,7 @@ def main() -> None:
     rewrite_only_the_suite()
     redirect_imports([Path(root) for root in spec.project_roots], Path(spec.project), spec.removed)
     spec.subprocesses = str(follow_subprocesses(spec))
-    args = [*(spec.tests if spec.tests is not None else spec.test_paths), *spec.pytest_args]
+    args = [*(spec.test_paths or spec.tests or []), *spec.pytest_args]
     # pytest's cache (`--lf`, `--ff`, `--sw` read it) lives in the run's scratch folder, wherever the
     # project's configuration puts it.
     args += ["-o", f"cache_dir={Path(spec.scratch) / 'pytest-cache'}"]

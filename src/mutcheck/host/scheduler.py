@@ -29,6 +29,7 @@ from mutcheck.host.watch import Watch
 from mutcheck.host.wire import BaselineRan, HostSpec, MutantPlan, MutantRan, Seen, event_json, joined_fixtures
 
 RESUMES_PER_MUTANT = 2  # new children after time-outs, so a mutant that hangs every test stays bounded
+RUN_WHILE_COLLECTING = {"import-time", "outside-function", "whole-file"}  # fallback reasons
 REACH_KINDS = ("covered", "fresh", "cached", "subprocess")  # what a baseline test reached, and how (see `Reach`)
 
 
@@ -208,8 +209,12 @@ class Scheduler:
             child = Child(mutant, selected, pid, read_fd, budget, Stopwatch(pid), now, swap=swap)
         else:
             tests = [self.items[index].nodeid for index in selected]
+            # mutated code that runs while pytest imports the tests may break any test module, as
+            # it would in a plain run: the copy collects them all (elsewhere the collection is
+            # the unmutated one until the mutated function is called, so the selected ones do)
+            collect_all = fallback is not None and fallback["reason"] in RUN_WHILE_COLLECTING
             process, read_fd, scratch = start_fallback(
-                self.spec, self.plan.sources, mutant, tests, self._limits(selected)
+                self.spec, self.plan.sources, mutant, tests, self._limits(selected), collect_all
             )
             # A fresh host must start and collect before its tests run: allow twice what ours took.
             budget += 2 * self.startup_seconds

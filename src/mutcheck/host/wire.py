@@ -47,7 +47,7 @@ class HostSpec(_Message):
     jobs: int = 1
     bail: bool = False
     needs: bool = False  # COLLECT: say what collecting took from outside the project
-    tests: list[str] | None = None  # TESTS: node ids, run instead of `test_paths`
+    tests: list[str] | None = None  # TESTS: node ids, run instead of `test_paths` (or among them, if any)
     limits: list[float] = field(default_factory=list)  # TESTS: each test's time limit
     removed: list[str] = field(default_factory=list)  # files the mutant removes: not imported from the roots
     subprocesses: str | None = None  # set by the host: the spec its tests' subprocesses read

@@ -1,0 +1,130 @@
+"""A fallback mutant whose code runs while pytest imports the tests is collected as a plain run
+collects it: a test module with no selected test that no longer imports under the mutant breaks the
+suite, as one plain pytest per mutant says; a mutant whose code runs only inside tests collects only
+its tests' modules."""
+
+from pathlib import Path
+
+import pytest
+
+from mutcheck.catalog.catalog import load_catalog
+from mutcheck.mutation.mutate import apply_mutant
+from tests.mutcheck.cli_runs import mutant, run
+from tests.mutcheck.engine_project import FAMILIES, catalog_entry, pyproject
+from tests.mutcheck.naive import naive_run
+
+REGISTRY = """\
+def register(function):
+    if function.__name__.startswith("_"):
+        raise ValueError("private functions are not registered")
+    return function
+
+
+def lookup(name):
+    return name.upper()
+
+
+def sizes():
+    return [1, 2]
+"""
+
+# a test module of the kind that only applies the project's decorators at import (a typing check)
+DECORATED = """\
+from registry import register
+
+
+@register
+def public():
+    return 1
+"""
+
+TESTS = """\
+import pytest
+
+from registry import lookup, register, sizes
+
+
+def test_a_private_function_is_refused():
+    def _private():
+        pass
+
+    with pytest.raises(ValueError):
+        register(_private)
+
+
+def test_lookup_shouts():
+    assert lookup("a") == "A"
+
+
+@pytest.mark.parametrize("size", sizes())
+def test_a_size_is_positive(size):
+    assert size > 0
+"""
+
+REFUSED = 'killed_by = ["tests/test_registry.py::test_a_private_function_is_refused"]'
+CATALOG = (
+    catalog_entry("REFUSE-ALL", "register", 'function.__name__.startswith("_")', "True", REFUSED, "src/registry.py")
+    + catalog_entry(
+        "LOOKUP",
+        "lookup",
+        "name.upper()",
+        "name",
+        'killed_by = ["tests/test_registry.py::test_lookup_shouts"]',
+        "src/registry.py",
+    )
+    + catalog_entry("SIZES", "sizes", "[1, 2]", "[1, 3]", REFUSED, "src/registry.py")
+)
+
+
+@pytest.fixture(scope="module")
+def fixture_run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("fallback-collection") / "project"
+    files = {
+        "pyproject.toml": pyproject("fallback-collection-fixture", timeout_constant=5.0),
+        "src/registry.py": REGISTRY,
+        "tests/test_decorated.py": DECORATED,
+        "tests/test_registry.py": TESTS,
+        "mutants/families.toml": FAMILIES,
+        "mutants/catalog.toml": CATALOG,
+    }
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root, run(root, "--fresh")
+
+
+def _naive(project: Path, mutant_id: str):
+    entry = next(m for m in load_catalog(project / "mutants", project, ("en", "zh")).mutants if m.id == mutant_id)
+    writes = [(edit.path, edit.text, edit.encoding) for edit in apply_mutant(entry, project).files_written()]
+    return naive_run(project, writes, ["tests"])
+
+
+def test_a_test_module_that_no_longer_imports_breaks_the_suite_as_a_plain_run_says(fixture_run):
+    project, (_, output, data) = fixture_run
+    refuse_all = mutant(data, "REFUSE-ALL")
+    assert (refuse_all["path"], refuse_all["fallback"]["reason"]) == ("fallback", "import-time")
+    naive = _naive(project, "REFUSE-ALL")
+    assert (naive.status, naive.failed) == (2, set())  # pytest: an error while collecting, no test run
+    assert refuse_all["verdict"] == "broken", output
+    assert "test_decorated.py" in refuse_all["broken"]
+
+
+def test_a_mutant_swapped_in_a_function_that_never_ran_at_import_is_killed_as_before(fixture_run):
+    project, (_, _, data) = fixture_run
+    lookup = mutant(data, "LOOKUP")
+    assert (lookup["path"], lookup["verdict"], set(lookup["killers"])) == (
+        "swap",
+        "killed",
+        _naive(project, "LOOKUP").failed,
+    )
+
+
+def test_a_mutant_that_changes_which_tests_are_collected_says_so(fixture_run):
+    """Its parametrize ids change: the tests it was selected for are no longer there to run."""
+    _, (_, _, data) = fixture_run
+    sizes = mutant(data, "SIZES")
+    assert (sizes["path"], sizes["verdict"]) == ("fallback", "broken")
+    assert sizes["broken"] == (
+        "the mutant changed which tests are collected: 1 no longer are "
+        "(first: tests/test_registry.py::test_a_size_is_positive[2])"
+    )
