@@ -210,7 +210,6 @@ class HostPlugin:
         events.write_line(event_json(RunDone({"runs": host.controls.runs, "tests": host.controls.tests})))
         return True
 
-
     def _given(self, collected: list[pytest.Item]) -> list[pytest.Item] | None:
         """A fallback host's tests, in the order given, out of those it collected (all of them, or
         the suite's when it collected the whole suite); None when one of them is not collected."""
