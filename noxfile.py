@@ -42,6 +42,8 @@ ENGINE_TESTS = [
     "tests/mutcheck/decisions/test_swap.py",
     "tests/mutcheck/decisions/test_scopes.py",
     "tests/mutcheck/decisions/test_edit_code.py",
+    "tests/mutcheck/decisions/test_class_cell.py",
+    "tests/mutcheck/test_fallback_collection.py",
 ]
 # the tests in pytest-xdist's workers, one per core (at most 4), as the README's test command runs them
 WORKERS = ["-n", "auto", "--maxprocesses", "4"]
