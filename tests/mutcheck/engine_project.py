@@ -225,12 +225,18 @@ def make_engine_project(root: Path, git: bool = False, catalog: str = CATALOG, f
         "mutants/catalog.toml": catalog,
         ".gitignore": "__pycache__/\n",
     }
+    write_files(root, files)
+    if git:
+        commit_all(root)
+    return root
+
+
+def write_files(root: Path, files: dict[str, str]) -> Path:
+    """Each file's text (dedented) written under `root`, its folders made."""
     for name, text in files.items():
         path = root / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text), encoding="utf-8")
-    if git:
-        commit_all(root)
     return root
 
 

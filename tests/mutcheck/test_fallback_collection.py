@@ -10,7 +10,7 @@ import pytest
 from mutcheck.catalog.catalog import load_catalog
 from mutcheck.mutation.mutate import apply_mutant
 from tests.mutcheck.cli_runs import mutant, run
-from tests.mutcheck.engine_project import FAMILIES, catalog_entry, pyproject
+from tests.mutcheck.engine_project import FAMILIES, catalog_entry, pyproject, write_files
 from tests.mutcheck.naive import naive_run
 
 REGISTRY = """\
@@ -87,10 +87,7 @@ def fixture_run(tmp_path_factory):
         "mutants/families.toml": FAMILIES,
         "mutants/catalog.toml": CATALOG,
     }
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text, encoding="utf-8")
-    return root, run(root, "--fresh")
+    return root, run(write_files(root, files), "--fresh")
 
 
 def _naive(project: Path, mutant_id: str):

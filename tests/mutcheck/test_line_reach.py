@@ -2,7 +2,6 @@
 whose lines no test ran is `no-coverage`, end to end on a fixture project."""
 
 import json
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,7 @@ from mutcheck.core.module_scope import reach_name
 from mutcheck.core.source_text import Span
 from mutcheck.selection.line_reach import FileLines, line_reach
 from tests.mutcheck.cli_runs import mutant, run
-from tests.mutcheck.engine_project import FAMILIES, catalog_entry, pyproject
+from tests.mutcheck.engine_project import FAMILIES, catalog_entry, pyproject, write_files
 
 SOURCE = """\
 import functools
@@ -170,11 +169,7 @@ def _make_project(root: Path) -> Path:
         "mutants/families.toml": FAMILIES,
         "mutants/catalog.toml": CATALOG,
     }
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(text), encoding="utf-8")
-    return root
+    return write_files(root, files)
 
 
 @pytest.fixture(scope="module")

@@ -1,15 +1,11 @@
 """An edit that deletes a method's last `super()` is swapped in the method: its class cell is kept, the
 class body made at import compiles as before, and the live method runs the mutant."""
 
-import importlib.util
-import os
-import sys
-from pathlib import Path
-
 from mutcheck.core.source_text import Span, line_offsets
 from mutcheck.host.swap import LiveFunctions, code_fingerprint, own_parts, prepare_swap
 from mutcheck.mutation.class_cell import carried, lost_cells
 from mutcheck.mutation.edit_code import FileCode
+from tests.mutcheck.decisions.loaded import load
 
 SOURCE = '''\
 class Base:
@@ -57,16 +53,6 @@ def span_of(text: str, part: str) -> Span:
     return Span(line, column, line, column + len(part))
 
 
-def load(tmp_path: Path, name: str):
-    path = tmp_path / f"{name}.py"
-    path.write_text(SOURCE, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module, os.path.realpath(path)
-
-
 def test_deleting_the_last_super_drops_the_cell_of_the_class_made_at_import():
     """Why the cell must be kept: without it the class body's own code changes."""
     mutated = compiled(SOURCE.replace("super().describe().upper()", '"BASE"'))
@@ -93,7 +79,7 @@ def test_an_edit_that_keeps_super_is_compiled_as_it_is():
 
 
 def test_the_method_is_the_swap_alone_or_whole_and_the_live_method_runs_the_mutant(tmp_path):
-    module, path = load(tmp_path, "loud_describe")
+    module, path = load(tmp_path, SOURCE, "loud_describe")
     file = FileCode(path, SOURCE, line_offsets(SOURCE), compiled(SOURCE))
     span = span_of(SOURCE, "super().describe().upper()")
     edit = file.compile_edit(span, '"BASE".lower()', "Loud.describe")
@@ -108,7 +94,7 @@ def test_the_method_is_the_swap_alone_or_whole_and_the_live_method_runs_the_muta
 
 
 def test_a_nested_function_s_last_super_is_swapped_in_the_method_that_makes_it(tmp_path):
-    module, path = load(tmp_path, "loud_tags")
+    module, path = load(tmp_path, SOURCE, "loud_tags")
     file = FileCode(path, SOURCE, line_offsets(SOURCE), compiled(SOURCE))
     span = span_of(SOURCE, 'super(Loud, self).tags() + ["loud"]')
     edit = file.compile_edit(span, '["loud"]', "Loud.tags")

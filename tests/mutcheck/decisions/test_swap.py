@@ -2,9 +2,6 @@
 them (found by their code, however they are held), and the marker that proves the mutated code ran."""
 
 import ast
-import importlib.util
-import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +16,7 @@ from mutcheck.host.swap import (
     swap_chain,
     swap_unit,
 )
+from tests.mutcheck.decisions.loaded import load
 
 DECORATED = """\
 import functools
@@ -65,17 +63,6 @@ class Box:
 
 def compiled(source: str):
     return compile(source, "m.py", "exec", dont_inherit=True)
-
-
-def load(tmp_path: Path, source: str, name: str):
-    """`source` imported as a module of its own from a file: live functions, as a host has them."""
-    path = tmp_path / f"{name}.py"
-    path.write_text(source, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module, os.path.realpath(path)
 
 
 def test_a_frozenset_constant_is_compared_whatever_its_order():
