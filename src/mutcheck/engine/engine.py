@@ -171,9 +171,9 @@ def _plan_mutants(
     planned, sources = [], {}
     files: dict[str, FileLines | None] = {}
     for mutant in applied:
-        scope = reach_name(str((scratch / mutant.mutant.file).resolve()), mutant.scope_qualname)
-        selected = select_tests(scope, run.coverage, run.import_reached)
-        reach = _line_reach(run, mutant, selected, files, scratch)
+        path = str((scratch / mutant.mutant.file).resolve())  # as the host names the target files
+        selected = select_tests(reach_name(path, mutant.scope_qualname), run.coverage, run.import_reached)
+        reach = _line_reach(run, mutant, selected, files, path)
         if reach is not None:  # a test that ran the lines runs, whatever the functions it reached
             selected = sorted(set(selected) | set(reach.tests))
         limit = time_limit(selected, durations, options.timeout_factor, options.timeout_constant)
@@ -201,7 +201,7 @@ def _plan_mutants(
                 {
                     "id": mutant.mutant.id,
                     "file": file,
-                    "path": str((scratch / file).resolve()),
+                    "path": path,
                     "swap_target": mutant.swap_target,
                     "marked": base64.b64encode(mutant.marked).decode() if mutant.marked else None,
                     # why a mutant that cannot be swapped runs in a copy
@@ -218,10 +218,10 @@ def _plan_mutants(
 
 
 def _line_reach(
-    run: EngineRun, mutant: "AppliedMutant", selected: list[int], files: dict[str, FileLines | None], scratch: Path
+    run: EngineRun, mutant: "AppliedMutant", selected: list[int], files: dict[str, FileLines | None], path: str
 ) -> LineReach | None:
-    """Which tests ran the mutant's own lines in the baseline (see `selection.line_reach`)."""
-    path = str((scratch / mutant.mutant.file).resolve())  # as the host names the target files
+    """Which tests ran the mutant's own lines in the baseline (see `selection.line_reach`); `path`: its
+    file as the host names it."""
     if path not in files:
         try:
             files[path] = FileLines(mutant.original, path)

@@ -169,9 +169,10 @@ class HostPlugin:
                 project = os.path.realpath(self.spec.project)
                 reach = Reach(set(), None, (), project) if watching_is_cheap() else None
                 watch = Watch(events, reach, moved=(self.spec.project, self.spec.reported_as))
-            items = self._given(session.items)
-            if items is None:
-                events.write_line(event_json(CollectionFailed(self._gone(session.items))))
+            items, gone = self._given(session.items)
+            if gone:
+                message = f"the mutant changed which tests are collected: {len(gone)} no longer are (first: {gone[0]})"
+                events.write_line(event_json(CollectionFailed(message)))
                 return True
             run_tests(items, list(range(len(items))), events, self.spec.bail, self.spec.limits, watch=watch)
             return True
@@ -210,20 +211,14 @@ class HostPlugin:
         events.write_line(event_json(RunDone({"runs": host.controls.runs, "tests": host.controls.tests})))
         return True
 
-    def _given(self, collected: list[pytest.Item]) -> list[pytest.Item] | None:
+    def _given(self, collected: list[pytest.Item]) -> tuple[list[pytest.Item], list[str]]:
         """A fallback host's tests, in the order given, out of those it collected (all of them, or
-        the suite's when it collected the whole suite); None when one of them is not collected."""
+        the suite's when it collected the whole suite), and the given ones it did not collect."""
         if not self.spec.test_paths:
-            return list(collected)
+            return list(collected), []
         by_id = {item.nodeid: item for item in collected}
-        if any(test not in by_id for test in self.spec.tests or ()):
-            return None
-        return [by_id[test] for test in self.spec.tests or ()]
-
-    def _gone(self, collected: list[pytest.Item]) -> str:
-        ids = {item.nodeid for item in collected}
-        gone = [test for test in self.spec.tests or () if test not in ids]
-        return f"the mutant changed which tests are collected: {len(gone)} no longer are (first: {gone[0]})"
+        given = self.spec.tests or []
+        return [by_id[test] for test in given if test in by_id], [test for test in given if test not in by_id]
 
 
 def _stop_the_run(_signal: int, _frame: object) -> None:
