@@ -8,7 +8,7 @@ from mutcheck.host.children import Child, absorb
 
 def _child(selected: list[int], fallback: bool = False) -> Child:
     child = Child({"id": "M", "selected": selected}, selected, 0, -1, 1.0, None, 0.0)
-    child.process = object() if fallback else None  # a fallback host runs as a subprocess
+    child.fresh_host = fallback  # a fallback host numbers its own tests
     return child
 
 

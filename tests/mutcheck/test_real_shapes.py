@@ -47,15 +47,21 @@ def test_every_verdict_and_killing_set_is_what_one_pytest_per_mutant_says(shapes
         ("LOCALCLASS", "swap", None),  # counter_class, which makes the class at each call
         ("SUPER", "swap", None),  # the method, its class cell kept
         ("TWIN", "swap", None),  # a test of history.preview says nothing of twin.preview's evidence
-        ("IMPORT", "fallback", "import-time"),  # TABLE was built before any test
-        ("RELOAD", "fallback", "fresh-code"),  # the reloaded module's functions are new code objects
-        ("SAVED", "fallback", "no-evidence"),  # the code saved at import is the original's
-        ("CLI", "fallback", "subprocess"),
+        # TABLE was built before any test; every test is selected, one of which starts a process that
+        # imports the file on disk: a copy, not a fresh host from the fork server
+        ("IMPORT", "fallback", ("import-time", "copy")),
+        # the code saved at import is the original's: a fresh host forked before the project's code
+        # ran imports the mutated text anew
+        ("SAVED", "fallback", ("no-evidence", "fork")),
+        # the reloaded module's functions are new code objects; a test may have run the file's source
+        ("RELOAD", "fallback", ("fresh-code", "copy")),
+        ("CLI", "fallback", ("subprocess", "copy")),  # a process the test starts imports the file on disk
     ],
 )
 def test_each_shape_takes_the_path_that_can_prove_it_ran(shapes, mutant_id, path, reason):
     entry = mutant(shapes[3], mutant_id)
-    assert (entry["path"], (entry["fallback"] or {}).get("reason")) == (path, reason)
+    fallback = entry["fallback"]
+    assert (entry["path"], fallback and (fallback["reason"], fallback["where"])) == (path, reason)
 
 
 def test_a_function_run_at_import_selects_every_test(shapes):

@@ -68,7 +68,8 @@ class _Host:
             FULL, write_fd, str(pytester.path), str(scratch), [], [], os.getpid(), target_files=[self.target], **spec
         )
         self.spec.subprocesses = str(follow_subprocesses(self.spec))
-        # a copy's host must start and collect: never the reason it runs out of time here
+        # a copy's host must start and collect: never the reason it runs out of time here; no fork
+        # server (that is the host's, made before collection): every fallback runs in a copy
         self.scheduler = Scheduler(self.spec, session, startup_seconds=5.0)
 
     def mutant(self, mutant_id: str, mutated: str, selected: list[int], innermost: str | None = "add") -> dict:
@@ -259,7 +260,7 @@ def test_a_swapped_mutant_that_fails_a_test_passing_unmutated_in_that_order_is_k
 def test_a_mutant_with_no_function_to_swap_runs_in_a_copy_and_says_why(host):
     run = host(ADDS)
     (event,) = run.run([run.mutant("M", SUBTRACTS, [0], innermost=None)])
-    assert (event.path, event.fallback) == ("fallback", {"reason": "outside-function", "test": None})
+    assert (event.path, event.fallback) == ("fallback", {"reason": "outside-function", "test": None, "where": "copy"})
     assert event.outcomes == {0: "failed"}
 
 
@@ -268,13 +269,13 @@ def test_a_mutant_without_its_marked_code_runs_in_a_copy(host):
     mutant = run.mutant("M", SUBTRACTS, [0])
     mutant["marked"] = None
     (event,) = run.run([mutant])
-    assert (event.path, event.fallback) == ("fallback", {"reason": "no-marker", "test": None})
+    assert (event.path, event.fallback) == ("fallback", {"reason": "no-marker", "test": None, "where": "copy"})
 
 
 def test_a_mutant_of_a_file_the_suite_never_imported_runs_in_a_copy(host):
     run = host("def test_passes():\n    pass\n")
     (event,) = run.run([run.mutant("M", SUBTRACTS, [0])])
-    assert (event.path, event.fallback) == ("fallback", {"reason": "not-imported", "test": None})
+    assert (event.path, event.fallback) == ("fallback", {"reason": "not-imported", "test": None, "where": "copy"})
 
 
 def test_a_mutant_whose_function_ran_while_pytest_imported_the_project_runs_in_a_copy(host):
@@ -284,7 +285,7 @@ def test_a_mutant_whose_function_ran_while_pytest_imported_the_project_runs_in_a
     added, subtracted = run.run(
         [run.mutant("A", SUBTRACTS, [0]), run.mutant("S", TARGET.replace("a - b", "a + b"), [1], innermost="sub")]
     )
-    assert (added.path, added.fallback) == ("fallback", {"reason": "import-time", "test": None})
+    assert (added.path, added.fallback) == ("fallback", {"reason": "import-time", "test": None, "where": "copy"})
     assert (subtracted.path, subtracted.outcomes) == ("swap", {1: "failed"})
 
 
@@ -303,7 +304,7 @@ def test_a_mutant_in_a_lambda_whose_def_ran_at_import_runs_in_a_copy(host):
     run.scheduler.import_reached = {reach_name(run.target, "make")}
     mutant = run.mutant("M", LAMBDA_TARGET.replace("x + 1", "x - 1"), [0], innermost="make.<locals>.<lambda>")
     (event,) = run.run([mutant])
-    assert (event.path, event.fallback) == ("fallback", {"reason": "import-time", "test": None})
+    assert (event.path, event.fallback) == ("fallback", {"reason": "import-time", "test": None, "where": "copy"})
 
 
 def test_a_mutant_a_test_reached_in_a_subprocess_runs_in_a_copy_naming_that_test(host):
@@ -319,7 +320,10 @@ def test_adds_in_a_subprocess():
 """
     )
     (event,) = run.run([run.mutant("M", SUBTRACTS, [0, 1])])
-    assert (event.path, event.fallback) == ("fallback", {"reason": "subprocess", "test": run.nodeid(1)})
+    assert (event.path, event.fallback) == (
+        "fallback",
+        {"reason": "subprocess", "test": run.nodeid(1), "where": "copy"},
+    )
 
 
 def test_a_mutant_a_test_reached_through_fresh_code_runs_in_a_copy_naming_that_test(host):
@@ -335,7 +339,10 @@ def test_a_mutant_a_test_reached_through_fresh_code_runs_in_a_copy_naming_that_t
         """
     )
     (event,) = run.run([run.mutant("M", SUBTRACTS, [0])])
-    assert (event.path, event.fallback) == ("fallback", {"reason": "fresh-code", "test": run.nodeid(0)})
+    assert (event.path, event.fallback) == (
+        "fallback",
+        {"reason": "fresh-code", "test": run.nodeid(0), "where": "copy"},
+    )
     assert event.outcomes == {0: "failed"}
 
 
@@ -351,7 +358,7 @@ del gone
 def test_a_mutant_no_live_function_carries_runs_in_a_copy_saying_why(host):
     run = host("import calc\n\n\ndef test_passes():\n    pass\n", GONE_TARGET)
     (event,) = run.run([run.mutant("M", GONE_TARGET.replace("1", "2", 1), [0], innermost="gone")])
-    assert (event.path, event.fallback) == ("fallback", {"reason": "no-live-function", "test": None})
+    assert (event.path, event.fallback) == ("fallback", {"reason": "no-live-function", "test": None, "where": "copy"})
 
 
 def test_a_copy_s_host_is_given_time_to_start_beyond_its_tests_limits(host):
@@ -378,7 +385,10 @@ def test_a_test_that_passed_without_starting_the_code_it_reached_in_the_baseline
         """
     )
     (event,) = run.run([run.mutant("M", SUBTRACTS, [0])])
-    assert (event.path, event.fallback) == ("fallback", {"reason": "no-evidence", "test": run.nodeid(0)})
+    assert (event.path, event.fallback) == (
+        "fallback",
+        {"reason": "no-evidence", "test": run.nodeid(0), "where": "copy"},
+    )
     assert event.outcomes == {0: "passed"}
 
 
@@ -395,7 +405,10 @@ def test_fails_after_its_first_run():
         + ADDS
     )
     (event,) = run.run([run.mutant("M", SUBTRACTS, [0, 1])])
-    assert (event.path, event.fallback) == ("fallback", {"reason": "no-evidence", "test": run.nodeid(0)})
+    assert (event.path, event.fallback) == (
+        "fallback",
+        {"reason": "no-evidence", "test": run.nodeid(0), "where": "copy"},
+    )
 
 
 def test_a_time_out_before_the_mutated_code_started_is_no_reason_to_doubt_the_swap(host):
@@ -465,7 +478,10 @@ def test_adds_on_its_first_run_only():
 """
     )
     (event,) = run.run([run.mutant("M", SWAPS_OPERANDS, [0, 1, 2])], constant=0.2)
-    assert (event.path, event.fallback) == ("fallback", {"reason": "no-evidence", "test": run.nodeid(2)})
+    assert (event.path, event.fallback) == (
+        "fallback",
+        {"reason": "no-evidence", "test": run.nodeid(2), "where": "copy"},
+    )
     assert event.outcomes == {0: "passed", 1: "passed", 2: "passed"}
 
 

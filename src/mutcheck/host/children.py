@@ -21,6 +21,7 @@ from typing import Any
 from mutcheck.core.outcome import FAILED, TIMEOUT
 from mutcheck.host.clock import Stopwatch
 from mutcheck.host.events import EventWriter
+from mutcheck.host.fork_server import ForkServer
 from mutcheck.host.protocol import last_error
 from mutcheck.host.swap import Swap
 from mutcheck.host.wire import TESTS, HostSpec
@@ -42,8 +43,10 @@ class Child:
     budget: float  # charged seconds it may take (see `clock`) before it is stopped
     stopwatch: Stopwatch
     started: float
-    process: subprocess.Popen | None = None
-    scratch: str | None = None
+    process: subprocess.Popen | None = None  # a fallback host started in a copy
+    scratch: str | None = None  # a fallback host's folder (its spec and log)
+    fresh_host: bool = False  # a fallback host (started in a copy, or by the fork server): it numbers its own tests
+    spawned: bool = False  # a test, a shared fixture or (in a fresh host) collecting started a process
     buffer: bytes = b""
     outcomes: dict[int, str] = field(default_factory=dict)
     durations: dict[int, float] = field(default_factory=dict)
@@ -174,21 +177,9 @@ def start_fallback(
         remove_bytecode(target)
     roots = [*map(Path, spec.project_roots), Path(spec.project)]  # its imports move on to its own copy
     read_fd, write_fd = os.pipe()
-    fallback_spec = HostSpec(
-        mode=TESTS,
-        events_fd=write_fd,
-        project=str(project),
-        scratch=scratch,
-        pytest_args=spec.pytest_args,
-        project_roots=[str(root) for root in roots],
-        parent=os.getpid(),
-        bail=spec.bail,
-        tests=tests,
-        test_paths=spec.test_paths if collect_all else [],
-        limits=limits,
-        removed=[path for path, text, _, _ in _writes(sources, mutant) if text is None],  # nor in the roots
-        reported_as=spec.project,
-    )
+    fallback_spec = _fallback_spec(spec, tests, limits, collect_all, write_fd, scratch)
+    fallback_spec.project, fallback_spec.project_roots = str(project), [str(root) for root in roots]
+    fallback_spec.removed = [path for path, text, _, _ in _writes(sources, mutant) if text is None]  # nor in the roots
     spec_path = Path(scratch) / "spec.json"
     fallback_spec.write(spec_path)
     with (Path(scratch) / "host.log").open("w", encoding="utf-8") as log:
@@ -205,6 +196,50 @@ def start_fallback(
     return process, read_fd, scratch
 
 
+def start_forked_fallback(
+    server: ForkServer,
+    spec: HostSpec,
+    sources: dict[str, str],
+    mutant: dict[str, Any],
+    tests: list[str],
+    limits: list[float],
+) -> tuple[int, int, str]:
+    """A fresh host from the fork server, in the run's own copy, importing the mutant's file from its
+    mutated text and running `tests` among the whole suite it collects: its pid, its pipe's read end
+    and its folder (its spec and log)."""
+    scratch = tempfile.mkdtemp(prefix="fallback-", dir=spec.scratch)
+    read_fd, write_fd = os.pipe()
+    fresh_spec = _fallback_spec(spec, tests, limits, True, write_fd, scratch)
+    ((_, text, _, _),) = _writes(sources, mutant)
+    fresh_spec.replaced = {mutant["path"]: text}
+    spec_path = Path(scratch) / "spec.json"
+    fresh_spec.write(spec_path)
+    pid = server.fresh_host(spec_path, write_fd)
+    os.close(write_fd)
+    place_in_own_group(pid)
+    return pid, read_fd, scratch
+
+
+def _fallback_spec(
+    spec: HostSpec, tests: list[str], limits: list[float], collect_all: bool, events_fd: int, scratch: str
+) -> HostSpec:
+    """A fallback host's spec, in the run's copy until moved."""
+    return HostSpec(
+        mode=TESTS,
+        events_fd=events_fd,
+        project=spec.project,
+        scratch=scratch,
+        pytest_args=spec.pytest_args,
+        project_roots=spec.project_roots,
+        parent=os.getpid(),
+        bail=spec.bail,
+        tests=tests,
+        test_paths=spec.test_paths if collect_all else [],
+        limits=limits,
+        reported_as=spec.project,
+    )
+
+
 def absorb(child: Child, data: bytes) -> None:
     """Take in what a child said: whole lines are read, the rest waits for the next chunk."""
     child.buffer += data
@@ -217,14 +252,17 @@ def absorb(child: Child, data: bytes) -> None:
             child.broken = event["broken"]
         elif "fixture" in event:
             child.fixture_events.append(event)
+            child.spawned = child.spawned or _started_a_process(event["seen"])
+        elif event.get("spawned"):
+            child.spawned = True
         elif event.get("done"):
             child.finished = True
         elif event.get("running"):
             index = event["test"]
-            child.running = child.selected[index] if child.process is not None else index
+            child.running = child.selected[index] if child.fresh_host else index
         elif "outcome" in event:
             index = event.get("test")
-            if child.process is not None:  # a fallback host numbers its own tests
+            if child.fresh_host:
                 index = child.selected[index]
             child.outcomes[index] = event["outcome"]
             child.durations[index] = event["duration"]
@@ -234,7 +272,12 @@ def absorb(child: Child, data: bytes) -> None:
                 child.ran[index] = event["ran"]
             if "seen" in event:
                 child.seen[index] = event["seen"]
+                child.spawned = child.spawned or _started_a_process(event["seen"])
             child.running = None
+
+
+def _started_a_process(seen: dict[str, list[str]]) -> bool:
+    return "subprocess" in seen.get("unfollowed", ())
 
 
 def _log_lines(log: Path) -> list[str]:
@@ -271,14 +314,14 @@ def reap(child: Child, timed_out: bool) -> None:
             child.outcomes[blamed] = TIMEOUT
     os.close(child.read_fd)
     end_group(child.pid)
-    if child.process is not None:
-        status = child.process.wait()
-        if not (timed_out or child.finished or child.broken or _died_in_a_test(child, status)):
-            child.broken = (
-                last_error(_log_lines(Path(child.scratch) / "host.log")) or f"test process exited with {status}"
-            )
+    status = child.process.wait() if child.process is not None else os.waitpid(child.pid, 0)[1]
+    if not (timed_out or child.finished or child.broken or _died_in_a_test(child, status)):
+        said = last_error(_log_lines(Path(child.scratch) / "host.log")) if child.scratch else None
+        ended = (
+            f"test process exited with {status}"
+            if child.process
+            else f"test process ended early (wait status {status})"
+        )
+        child.broken = said or ended
+    if child.scratch is not None:
         shutil.rmtree(child.scratch, ignore_errors=True)
-    else:
-        _, status = os.waitpid(child.pid, 0)
-        if not (timed_out or child.finished or child.broken or _died_in_a_test(child, status)):
-            child.broken = f"test process ended early (wait status {status})"

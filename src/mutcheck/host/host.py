@@ -25,6 +25,7 @@ from mutcheck.host.collection_errors import CollectionError, described, in_one_l
 from mutcheck.host.collection_needs import NeedsRecorder
 from mutcheck.host.events import EventWriter
 from mutcheck.host.failure_reports import short_failure_reports
+from mutcheck.host.fork_server import ForkServer, start_fork_server
 from mutcheck.host.import_reach import ImportReach
 from mutcheck.host.observe import COLLECTION, OBSERVER
 from mutcheck.host.project_files import imported_modules, test_files
@@ -79,6 +80,8 @@ class HostPlugin:
         self.needs: NeedsRecorder | None = None  # what collecting needs installed, when `mutcheck init` asks
         if spec.needs:
             self.needs = NeedsRecorder([spec.project, *spec.project_roots], spec.pytest_args)
+        self.fork_server: ForkServer | None = None  # the run's host: fresh hosts for fallback mutants
+        self.forked = False  # a fresh host the fork server made
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_cmdline_main(self, config: pytest.Config) -> int | None:
@@ -104,7 +107,15 @@ class HostPlugin:
     @pytest.hookimpl(hookwrapper=True, tryfirst=True)
     def pytest_load_initial_conftests(self) -> Generator[None, None, None]:
         """The project's code can run from here on (conftests, then the test modules collected):
-        pytest's own start and its plugins' imports are left out of the trace (a slow trace on 3.11)."""
+        pytest's own start and its plugins' imports are left out of the trace (a slow trace on 3.11).
+        The fork server is made here, before any of that code runs."""
+        if self.spec.mode == FULL:
+            inherited = [self.spec.events_fd, *([self.answers.fileno()] if self.answers else [])]
+            made = start_fork_server(self.spec.target_files, inherited)
+            if isinstance(made, HostSpec):  # a fresh host for one fallback mutant, from here on
+                self.spec, self.answers, self.forked = made, None, True
+            else:
+                self.fork_server = made
         if self.spec.mode == FULL:
             self.import_reach = ImportReach(set(self.spec.target_files), os.path.realpath(self.spec.project))
             self.import_reach.start()
@@ -163,7 +174,10 @@ class HostPlugin:
             events.write_line(event_json(self.collection_failure(f"{session.testsfailed} collection error(s)")))
             return True
         if self.spec.mode == TESTS:
-            OBSERVER.end()  # a fallback mutant's collection: the run's own is what every outcome stands on
+            # a fallback mutant's collection: the run's own is what every outcome stands on, but a
+            # process started while collecting imports the file on disk, not a fork's mutated text
+            if "subprocess" in OBSERVER.end().unfollowed and self.forked:
+                events.write({"spawned": True})
             watch = None
             if self.spec.reported_as is not None:  # what its tests depend on, said as in the run's copy
                 project = os.path.realpath(self.spec.project)
@@ -192,7 +206,7 @@ class HostPlugin:
         events.write_line(event_json(collected))
         if self.spec.mode == COLLECT:
             return True
-        host = Scheduler(self.spec, session, time.monotonic() - STARTED)
+        host = Scheduler(self.spec, session, time.monotonic() - STARTED, self.fork_server)
         host.import_reached = self.import_reached
         warm_caches(getattr(item, "obj", None) for item in session.items)  # the baseline's children too
         reports_listener(session.config)
@@ -260,4 +274,8 @@ def main() -> None:
     if not plugin.reached_run_loop and not plugin.stopped_for_an_option:
         # e.g. a test id that no longer collects because its module fails
         stopped = f"pytest stopped before running (exit status {int(code)})"
-        EventWriter(spec.events_fd).write_line(event_json(plugin.collection_failure(stopped)))
+        EventWriter(plugin.spec.events_fd).write_line(event_json(plugin.collection_failure(stopped)))
+    if plugin.forked:  # the run's host's exit handlers are not this process's to run
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)

@@ -13,7 +13,8 @@ machinery between tests) every record is dropped at once.
 import functools
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from mutcheck.host.wire import Seen
@@ -99,6 +100,15 @@ class Observer:
             if isinstance(filename, str):
                 self.sink.seen.imports.add(f"{name}:{os.path.abspath(filename)}")
         self.modules = set(modules)
+
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        """mutcheck's own doing inside a sink (the fork server's fork): nothing of it is recorded."""
+        sink, self.sink = self.sink, None
+        try:
+            yield
+        finally:
+            self.sink = sink
 
     # -- records ----------------------------------------------------------------------------
     def read(self, path: str) -> None:

@@ -7,6 +7,7 @@ import os
 import re
 import selectors
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any
@@ -17,10 +18,20 @@ from mutcheck.core.module_scope import reach_name
 from mutcheck.core.outcome import DETECTING, NOT_RUN, ORDER_DEPENDENT, PASSED, SKIPPED, TIMEOUT
 from mutcheck.core.source_text import read_source
 from mutcheck.host.batches import baseline_chunk, run_tests
-from mutcheck.host.children import Child, absorb, fork, read_all, read_ready, reap, start_fallback
+from mutcheck.host.children import (
+    Child,
+    absorb,
+    fork,
+    read_all,
+    read_ready,
+    reap,
+    start_fallback,
+    start_forked_fallback,
+)
 from mutcheck.host.clock import Stopwatch
 from mutcheck.host.controls import Controls
 from mutcheck.host.events import EventWriter
+from mutcheck.host.fork_server import ForkServer
 from mutcheck.host.reach import Reach, watching_is_cheap
 from mutcheck.host.subprocesses import SubprocessReach
 from mutcheck.host.swap import LiveFunctions, Swap, prepare_swap
@@ -30,6 +41,9 @@ from mutcheck.host.wire import BaselineRan, HostSpec, MutantPlan, MutantRan, See
 
 RESUMES_PER_MUTANT = 2  # new children after time-outs, so a mutant that hangs every test stays bounded
 RUN_WHILE_COLLECTING = {"import-time", "outside-function", "whole-file"}  # fallback reasons
+# Fallback reasons whose mutant a fresh host from the fork server can run: a copy's own file is needed
+# where a test may run the source by other means than importing it (`exec`, a subprocess).
+FORKABLE = {"import-time", "outside-function", "not-imported", "no-live-function", "no-marker", "no-evidence"}
 REACH_KINDS = ("covered", "fresh", "cached", "subprocess")  # what a baseline test reached, and how (see `Reach`)
 
 
@@ -41,8 +55,11 @@ def deal(tests: int, jobs: int) -> list[list[int]]:
 
 
 class Scheduler:
-    def __init__(self, spec: HostSpec, session: pytest.Session, startup_seconds: float) -> None:
+    def __init__(
+        self, spec: HostSpec, session: pytest.Session, startup_seconds: float, fork_server: ForkServer | None = None
+    ) -> None:
         self.spec = spec
+        self.fork_server = fork_server
         self.project = os.path.realpath(spec.project)
         self.items: list[pytest.Item] = list(session.items)
         self.events = EventWriter(spec.events_fd)
@@ -156,6 +173,20 @@ class Scheduler:
         swap, reason = prepare_swap(self.live, path, self.originals[path], marked, innermost)
         return swap, None if swap is not None else self._fallback(reason)
 
+    def _forkable(self, mutant: dict[str, Any], selected: list[int], reason: str) -> bool:
+        """Whether a fresh host from the fork server gives what a copy would: one file's edit, whose
+        module was not imported before the server was made, and no test of it, no shared fixture and
+        nothing of collecting seen to read that file but by importing it, to write it or to start a
+        process (which would import the file on disk)."""
+        if self.fork_server is None or reason not in FORKABLE or mutant["edit"] is None:
+            return False
+        path = os.path.realpath(mutant["path"])
+        if path in self.fork_server.imported:
+            return False
+        seen = [self.collection, *self.fixtures_seen.values()]
+        seen += [self.seen[index] if index < len(self.seen) else None for index in selected]
+        return all(each is not None and _leaves_alone(each, path) for each in seen)
+
     def _missing_evidence(self, child: Child) -> int | None:
         """The first test whose outcome the swap cannot vouch for: one that failed, or passed although
         it started the mutated function in the baseline, while the mutated code had not started yet
@@ -207,25 +238,37 @@ class Scheduler:
 
             pid, read_fd = fork(body)
             child = Child(mutant, selected, pid, read_fd, budget, Stopwatch(pid), now, swap=swap)
+        elif fallback.get("where") != "copy" and self._forkable(mutant, selected, fallback["reason"]):
+            fallback = {**fallback, "where": "fork"}
+            tests = [self.items[index].nodeid for index in selected]
+            pid, read_fd, scratch = start_forked_fallback(
+                self.fork_server, self.spec, self.plan.sources, mutant, tests, self._limits(selected)
+            )
+            budget += 2 * self.startup_seconds  # it collects the whole suite before its tests run
+            child = Child(mutant, selected, pid, read_fd, budget, Stopwatch(pid), now, scratch=scratch, fresh_host=True)
         else:
+            fallback = {**fallback, "where": "copy"}
             tests = [self.items[index].nodeid for index in selected]
             # mutated code that runs while pytest imports the tests may break any test module, as
             # it would in a plain run: the copy collects them all (elsewhere the collection is
             # the unmutated one until the mutated function is called, so the selected ones do)
-            collect_all = fallback is not None and fallback["reason"] in RUN_WHILE_COLLECTING
+            collect_all = fallback["reason"] in RUN_WHILE_COLLECTING
             process, read_fd, scratch = start_fallback(
                 self.spec, self.plan.sources, mutant, tests, self._limits(selected), collect_all
             )
             # A fresh host must start and collect before its tests run: allow twice what ours took.
             budget += 2 * self.startup_seconds
             stopwatch = Stopwatch(process.pid)
-            child = Child(mutant, selected, process.pid, read_fd, budget, stopwatch, now, process, scratch)
+            child = Child(
+                mutant, selected, process.pid, read_fd, budget, stopwatch, now, process, scratch, fresh_host=True
+            )
         child.fallback = fallback
         child.sequences = [selected]
         if carried is not None:
             child.started, child.timed_out, child.resumes = carried.started, carried.timed_out, carried.resumes + 1
             child.outcomes, child.durations, child.witnesses = carried.outcomes, carried.durations, carried.witnesses
             child.ran, child.sequences = carried.ran, [*carried.sequences, selected]
+            child.spawned = carried.spawned
         return child
 
     def _start_control(self, sequence: tuple[int, ...]) -> Child:
@@ -260,6 +303,9 @@ class Scheduler:
         if child.swap is not None and not gone and (missing := self._missing_evidence(child)) is not None:
             # What ran was not the mutant everywhere: the copy, where the mutated file is all there is, decides.
             return self._start(child.mutant, child.mutant["selected"], fallback=self._fallback("no-evidence", missing))
+        if child.fallback and child.fallback["where"] == "fork" and child.spawned and not gone:
+            # A process started under the mutant imports the file on disk, not the fork's text: a copy decides.
+            return self._start(child.mutant, child.mutant["selected"], fallback={**child.fallback, "where": "copy"})
         child.seconds = time.monotonic() - child.started  # its controls may keep it waiting
         self.controls.waiting.append(child)
         return None
@@ -285,7 +331,9 @@ class Scheduler:
         the tests that do not reach it) is run again under the mutant after every test before it in
         the suite, as a plain pytest run would run it; the suite passed in that order unmutated."""
         suite_order = list(range(doubtful[-1] + 1))
-        confirming = self._start(child.mutant, suite_order, fallback=child.fallback if child.swap is None else None)
+        # on the fallback path, in a copy: the tests before the doubtful ones may start processes
+        fallback = {**child.fallback, "where": "copy"} if child.swap is None else None
+        confirming = self._start(child.mutant, suite_order, fallback=fallback)
         confirming.confirms, confirming.doubtful = child, doubtful
         return confirming
 
@@ -312,7 +360,7 @@ class Scheduler:
         outcomes = dict.fromkeys(child.mutant["selected"], NOT_RUN) | child.outcomes
         event = MutantRan(
             child.mutant["id"],
-            "swap" if child.process is None else "fallback",
+            "fallback" if child.fresh_host else "swap",
             child.fallback,
             child.timed_out,
             child.broken,
@@ -385,3 +433,15 @@ class Scheduler:
                     while chunk := read_ready(fd):  # what it said before the deadline still counts
                         absorb(child, chunk)
                     finish(fd, timed_out=not child.finished)
+
+
+def _leaves_alone(seen: Seen, path: str) -> bool:
+    """Nothing `seen` reads `path` (a real path) but the import of its module, writes it, or runs a process."""
+
+    name = os.path.basename(path)
+
+    def names(paths: Iterable[str]) -> bool:
+        return any(os.path.basename(each) == name and os.path.realpath(each) == path for each in paths)
+
+    imported = names(entry.partition(":")[2] for entry in seen.imports)
+    return "subprocess" not in seen.unfollowed and not names(seen.writes) and (imported or not names(seen.reads))

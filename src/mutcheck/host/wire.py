@@ -52,6 +52,7 @@ class HostSpec(_Message):
     removed: list[str] = field(default_factory=list)  # files the mutant removes: not imported from the roots
     subprocesses: str | None = None  # set by the host: the spec its tests' subprocesses read
     reported_as: str | None = None  # TESTS: the run's copy, which what this host sees of its own copy is said as
+    replaced: dict[str, str] = field(default_factory=dict)  # TESTS, forked: files imported from this text instead
 
 
 @dataclass(frozen=True)

@@ -110,6 +110,7 @@ class Fallback:
 
     reason: str
     test: str | None
+    where: str | None = None  # "copy": a fresh host in a copy of the project; "fork": one the fork server made
 
 
 @dataclass(frozen=True)
@@ -216,6 +217,8 @@ class MutantEntry:
         data["outcomes"] = {str(index): outcome for index, outcome in sorted(self.outcomes.items())}
         data["witnesses"] = {str(index): witness for index, witness in sorted(self.witnesses.items())}
         data["reuse"] = self.reuse.to_json() if self.reuse else None
+        if self.fallback is not None and self.fallback.where is None:  # a file written before the field
+            del data["fallback"]["where"]
         # not recorded, a run of one target, no store consulted, no test written for it, lines not seen
         for key in ("replacement", "target", "reuse", "hardened", "line_reach"):
             if data[key] is None:
