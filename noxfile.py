@@ -99,6 +99,15 @@ def generic_oldest(session: nox.Session) -> None:
     session.run("python", "-m", "pytest", "-q", "tests/mutcheck/test_generic.py")
 
 
+@nox.session(python="3.12")
+def plugins(session: nox.Session) -> None:
+    """The plugin zoo: twenty-odd of the most used pytest plugins loaded at once, every verdict
+    compared with a plain pytest run (tests/mutcheck/test_plugin_zoo.py), with the newest pytest."""
+    session.install("-e", ".[test]", "-r", "tests/mutcheck/plugin_zoo_requirements.txt")
+    session.env["MUTCHECK_REQUIRE_PLUGINS"] = "1"
+    session.run("python", "-m", "pytest", "-q", *WORKERS, "tests/mutcheck/test_plugin_zoo.py")
+
+
 # The tests that talk to the fake GitHub.
 GITHUB_TESTS = [
     "tests/mutcheck/test_github.py",
