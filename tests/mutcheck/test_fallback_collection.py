@@ -153,6 +153,14 @@ CATALOG = (
         "src/labels.py",
     )
     + catalog_entry(
+        "DEFAULT",
+        "<module>",
+        'DEFAULT = label("guest")',
+        'DEFAULT = label("host")',
+        'killed_by = ["tests/test_labels.py::test_the_default_label_is_built_from_the_source"]',
+        "src/labels.py",
+    )
+    + catalog_entry(
         "PROBE",
         "mode",
         '"inline"',
@@ -254,3 +262,11 @@ def test_a_mutant_under_which_a_test_starts_a_process_runs_again_in_a_copy(fixtu
     naive = _naive(project, "PROBE")
     assert naive.failed == {"tests/test_probe.py::test_a_process_mode_is_confirmed_by_a_process"}
     assert (probe["verdict"], set(probe["killers"])) == ("killed", naive.failed)
+
+
+def test_a_module_statement_s_reason_names_it(fixture_run):
+    project, (_, _, data) = fixture_run
+    default = mutant(data, "DEFAULT")
+    assert (default["path"], default["fallback"]["reason"]) == ("fallback", "module-statement")
+    naive = _naive(project, "DEFAULT")
+    assert (default["verdict"], set(default["killers"])) == ("killed", naive.failed) != ("killed", set())

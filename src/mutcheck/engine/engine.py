@@ -205,7 +205,7 @@ def _plan_mutants(
                     "swap_target": mutant.swap_target,
                     "marked": base64.b64encode(mutant.marked).decode() if mutant.marked else None,
                     # why a mutant that cannot be swapped runs in a copy
-                    "fallback": "whole-file" if mutant.writes else "outside-function",
+                    "fallback": mutant.copy_reason() if mutant.swap_target is None else None,
                     # what the fallback path writes: the edit of `sources[file]` in the file's encoding, or
                     # each file whole (in its own encoding; those without text are removed)
                     "edit": edit,

@@ -40,10 +40,12 @@ from mutcheck.host.watch import Watch
 from mutcheck.host.wire import BaselineRan, HostSpec, MutantPlan, MutantRan, Seen, event_json, joined_fixtures
 
 RESUMES_PER_MUTANT = 2  # new children after time-outs, so a mutant that hangs every test stays bounded
-RUN_WHILE_COLLECTING = {"import-time", "outside-function", "whole-file"}  # fallback reasons
+# fallback reasons: code the mutant changes runs while pytest imports the project (see `outside`)
+OUTSIDE = {"module-statement", "class-body", "function-header", "outside-function"}
+RUN_WHILE_COLLECTING = {"import-time", "whole-file", *OUTSIDE}
 # Fallback reasons whose mutant a fresh host from the fork server can run: a copy's own file is needed
 # where a test may run the source by other means than importing it (`exec`, a subprocess).
-FORKABLE = {"import-time", "outside-function", "not-imported", "no-live-function", "no-marker", "no-evidence"}
+FORKABLE = {"import-time", "not-imported", "no-live-function", "no-marker", "no-evidence", *OUTSIDE}
 REACH_KINDS = ("covered", "fresh", "cached", "subprocess")  # what a baseline test reached, and how (see `Reach`)
 
 

@@ -17,6 +17,7 @@ from mutcheck.core.module_scope import MODULE_SCOPE
 from mutcheck.core.problems import Problem
 from mutcheck.core.source_text import Span, edit_diff, line_offsets, read_source, replaced
 from mutcheck.mutation.edit_code import EditCode, FileCode
+from mutcheck.mutation.outside import place_of
 from mutcheck.mutation.scopes import Scopes
 
 _BINARY_PRECEDENCE = {
@@ -74,6 +75,11 @@ class AppliedMutant:
         offsets = _offsets(self.original)
         span = self.span
         return offsets[span.start_line - 1] + span.start_column, offsets[span.end_line - 1] + span.end_column
+
+    def copy_reason(self) -> str:
+        """Why a mutant no swap carries runs on the fallback path: the files it writes whole, or
+        where in its file the edit sits (see `outside`)."""
+        return "whole-file" if self.writes else place_of(self.original, self.span)
 
     def files_written(self) -> tuple[FileEdit, ...]:
         return self.writes or (FileEdit(self.mutant.file, self.mutated, self.encoding),)
