@@ -214,8 +214,14 @@ def start_forked_fallback(
     fresh_spec.replaced = {mutant["path"]: text}
     spec_path = Path(scratch) / "spec.json"
     fresh_spec.write(spec_path)
-    pid = server.fresh_host(spec_path, write_fd)
-    os.close(write_fd)
+    try:
+        pid = server.fresh_host(spec_path, write_fd)
+    except (OSError, ValueError):
+        os.close(read_fd)
+        shutil.rmtree(scratch, ignore_errors=True)
+        raise
+    finally:
+        os.close(write_fd)
     place_in_own_group(pid)
     return pid, read_fd, scratch
 

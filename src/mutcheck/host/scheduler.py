@@ -175,6 +175,21 @@ class Scheduler:
         swap, reason = prepare_swap(self.live, path, self.originals[path], marked, innermost)
         return swap, None if swap is not None else self._fallback(reason)
 
+    def _forked(self, mutant: dict[str, Any], selected: list[int], reason: str) -> tuple[int, int, str] | None:
+        """A fresh host from the fork server running the mutant's tests, where one can serve (see
+        `_forkable`): its pid, pipe and folder. None where it cannot, or once the server is gone
+        (every later mutant runs in a copy)."""
+        if not self._forkable(mutant, selected, reason):
+            return None
+        tests = [self.items[index].nodeid for index in selected]
+        try:
+            return start_forked_fallback(
+                self.fork_server, self.spec, self.plan.sources, mutant, tests, self._limits(selected)
+            )
+        except (OSError, ValueError):  # the server ended (killed, out of memory): copies from now on
+            self.fork_server = None
+            return None
+
     def _forkable(self, mutant: dict[str, Any], selected: list[int], reason: str) -> bool:
         """Whether a fresh host from the fork server gives what a copy would: one file's edit, whose
         module was not imported before the server was made, and no test of it, no shared fixture and
@@ -240,12 +255,9 @@ class Scheduler:
 
             pid, read_fd = fork(body)
             child = Child(mutant, selected, pid, read_fd, budget, Stopwatch(pid), now, swap=swap)
-        elif fallback.get("where") != "copy" and self._forkable(mutant, selected, fallback["reason"]):
+        elif fallback.get("where") != "copy" and (forked := self._forked(mutant, selected, fallback["reason"])):
             fallback = {**fallback, "where": "fork"}
-            tests = [self.items[index].nodeid for index in selected]
-            pid, read_fd, scratch = start_forked_fallback(
-                self.fork_server, self.spec, self.plan.sources, mutant, tests, self._limits(selected)
-            )
+            pid, read_fd, scratch = forked
             budget += 2 * self.startup_seconds  # it collects the whole suite before its tests run
             child = Child(mutant, selected, pid, read_fd, budget, Stopwatch(pid), now, scratch=scratch, fresh_host=True)
         else:
