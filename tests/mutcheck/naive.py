@@ -16,6 +16,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from mutcheck.catalog.catalog import load_catalog
+from mutcheck.mutation.mutate import apply_mutant
+
 _PLUGIN = """\
 import os
 
@@ -129,3 +132,12 @@ def naive_run(
         if running is not None:  # the process died in this test, or outlived the limit in it
             failed.add(running)
         return NaiveRun(failed, status, time.monotonic() - started_at, frozenset(started))
+
+
+def naive_run_of(project: Path, mutant_id: str, tests: list[str], limit: float | None = None) -> NaiveRun:
+    """`naive_run` under the catalog entry `mutant_id` of the project's `mutants/` catalog."""
+    (entry,) = [
+        entry for entry in load_catalog(project / "mutants", project, ("en", "zh")).mutants if entry.id == mutant_id
+    ]
+    writes = [(edit.path, edit.text, edit.encoding) for edit in apply_mutant(entry, project).files_written()]
+    return naive_run(project, writes, tests, limit)

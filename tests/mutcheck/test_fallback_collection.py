@@ -5,15 +5,11 @@ its tests' modules. Such a mutant runs in a fresh host the fork server made, whi
 mutated text anew, unless a test reads its file by other means than importing it or starts a
 process (which imports the file on disk): then in a copy."""
 
-from pathlib import Path
-
 import pytest
 
-from mutcheck.catalog.catalog import load_catalog
-from mutcheck.mutation.mutate import apply_mutant
 from tests.mutcheck.cli_runs import mutant, run
 from tests.mutcheck.engine_project import FAMILIES, catalog_entry, pyproject, write_files
-from tests.mutcheck.naive import naive_run
+from tests.mutcheck.naive import naive_run_of
 
 REGISTRY = """\
 def register(function):
@@ -189,18 +185,12 @@ def fixture_run(tmp_path_factory):
     return root, run(write_files(root, files), "--fresh")
 
 
-def _naive(project: Path, mutant_id: str):
-    entry = next(m for m in load_catalog(project / "mutants", project, ("en", "zh")).mutants if m.id == mutant_id)
-    writes = [(edit.path, edit.text, edit.encoding) for edit in apply_mutant(entry, project).files_written()]
-    return naive_run(project, writes, ["tests"])
-
-
 def test_a_test_module_that_no_longer_imports_breaks_the_suite_as_a_plain_run_says(fixture_run):
     project, (_, output, data) = fixture_run
     refuse_all = mutant(data, "REFUSE-ALL")
     assert (refuse_all["path"], refuse_all["fallback"]["reason"]) == ("fallback", "import-time")
     assert refuse_all["fallback"]["where"] == "fork"
-    naive = _naive(project, "REFUSE-ALL")
+    naive = naive_run_of(project, "REFUSE-ALL", ["tests"])
     assert (naive.status, naive.failed) == (2, set())  # pytest: an error while collecting, no test run
     assert refuse_all["verdict"] == "broken", output
     assert "test_decorated.py" in refuse_all["broken"]
@@ -212,7 +202,7 @@ def test_a_mutant_swapped_in_a_function_that_never_ran_at_import_is_killed_as_be
     assert (lookup["path"], lookup["verdict"], set(lookup["killers"])) == (
         "swap",
         "killed",
-        _naive(project, "LOOKUP").failed,
+        naive_run_of(project, "LOOKUP", ["tests"]).failed,
     )
 
 
@@ -231,7 +221,7 @@ def test_a_mutant_run_at_import_is_imported_anew_by_a_forked_host_and_killed_as_
     project, (_, _, data) = fixture_run
     tag = mutant(data, "TAG")
     assert (tag["path"], tag["fallback"]["reason"], tag["fallback"]["where"]) == ("fallback", "import-time", "fork")
-    naive = _naive(project, "TAG")
+    naive = naive_run_of(project, "TAG", ["tests"])
     assert naive.failed == {"tests/test_decorated.py::test_a_tagged_function_is_public"}
     assert (tag["verdict"], set(tag["killers"])) == ("killed", naive.failed)
 
@@ -244,7 +234,7 @@ def test_a_mutant_whose_file_a_test_reads_as_text_runs_in_a_copy(fixture_run):
         "import-time",
         "copy",
     )
-    naive = _naive(project, "LABEL")
+    naive = naive_run_of(project, "LABEL", ["tests"])
     assert naive.failed == {"tests/test_labels.py::test_the_default_label_is_built_from_the_source"}
     assert (label["verdict"], set(label["killers"])) == ("killed", naive.failed)
 
@@ -259,7 +249,7 @@ def test_a_mutant_under_which_a_test_starts_a_process_runs_again_in_a_copy(fixtu
         "import-time",
         "copy",
     )
-    naive = _naive(project, "PROBE")
+    naive = naive_run_of(project, "PROBE", ["tests"])
     assert naive.failed == {"tests/test_probe.py::test_a_process_mode_is_confirmed_by_a_process"}
     assert (probe["verdict"], set(probe["killers"])) == ("killed", naive.failed)
 
@@ -268,5 +258,5 @@ def test_a_module_statement_s_reason_names_it(fixture_run):
     project, (_, _, data) = fixture_run
     default = mutant(data, "DEFAULT")
     assert (default["path"], default["fallback"]["reason"]) == ("fallback", "module-statement")
-    naive = _naive(project, "DEFAULT")
+    naive = naive_run_of(project, "DEFAULT", ["tests"])
     assert (default["verdict"], set(default["killers"])) == ("killed", naive.failed) != ("killed", set())

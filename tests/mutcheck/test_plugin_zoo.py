@@ -9,10 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.catalog.catalog import load_catalog
-from mutcheck.mutation.mutate import apply_mutant
 from tests.mutcheck.cli_runs import mutant, run
-from tests.mutcheck.naive import naive_run
+from tests.mutcheck.naive import naive_run_of
 from tests.mutcheck.plugin_zoo_project import ENTRIES, MODULES, PLUGIN_OF, make_plugin_zoo_project
 
 MISSING = [name for name in MODULES if importlib.util.find_spec(name) is None]
@@ -42,10 +40,7 @@ def test_the_run_meets_every_expectation_with_every_plugin_loaded(zoo):
 @pytest.mark.parametrize("mutant_id", [entry[0] for entry in ENTRIES], ids=lambda mutant_id: PLUGIN_OF[mutant_id])
 def test_the_verdict_and_killing_set_are_what_one_plain_pytest_run_says(zoo, mutant_id):
     project, _, output, data = zoo
-    catalog = load_catalog(project / "mutants", project, ("en", "zh"))
-    (entry,) = [entry for entry in catalog.mutants if entry.id == mutant_id]
-    writes = [(edit.path, edit.text, edit.encoding) for edit in apply_mutant(entry, project).files_written()]
-    naive = naive_run(project, writes, ["tests"], limit=NAIVE_LIMIT)
+    naive = naive_run_of(project, mutant_id, ["tests"], limit=NAIVE_LIMIT)
     killers = next(killers for id_, *_, killers in ENTRIES if id_ == mutant_id)
     assert naive.failed == {f"tests/{killer}" for killer in killers}, "the fixture no longer needs its plugin"
     result = mutant(data, mutant_id)

@@ -5,10 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.catalog.catalog import load_catalog
-from mutcheck.mutation.mutate import apply_mutant
 from tests.mutcheck.cli_runs import mutant, run
-from tests.mutcheck.naive import naive_run
+from tests.mutcheck.naive import naive_run_of
 from tests.mutcheck.plugins_project import ENTRIES, PLUGIN_OF, make_plugins_project
 
 NAIVE_LIMIT = 20  # seconds: the unmutated suite takes about one; a run still going is a time-out
@@ -30,10 +28,7 @@ def test_the_run_meets_every_expectation(plugged):
 @pytest.mark.parametrize("mutant_id", [entry[0] for entry in ENTRIES], ids=lambda mutant_id: PLUGIN_OF[mutant_id])
 def test_the_verdict_and_killing_set_are_what_one_plain_pytest_run_says(plugged, mutant_id):
     project, _, output, data = plugged
-    catalog = load_catalog(project / "mutants", project, ("en", "zh"))
-    (entry,) = [entry for entry in catalog.mutants if entry.id == mutant_id]
-    writes = [(edit.path, edit.text, edit.encoding) for edit in apply_mutant(entry, project).files_written()]
-    naive = naive_run(project, writes, ["tests"], limit=NAIVE_LIMIT)
+    naive = naive_run_of(project, mutant_id, ["tests"], limit=NAIVE_LIMIT)
     killer = next(killer for id_, *_, killer in ENTRIES if id_ == mutant_id)
     assert naive.failed == ({f"tests/{killer}"} if killer else set()), "the fixture no longer needs its plugin"
     verdict = "timeout" if naive.status is None else "killed" if naive.failed else "survived"
