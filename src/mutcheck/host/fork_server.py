@@ -43,7 +43,8 @@ class ForkServer:
 def start_fork_server(target_files: list[str], inherited: list[int]) -> ForkServer | HostSpec:
     """In the run's host: the server, forked now. In a fresh host forked by it later, this returns
     again, with that host's spec. `inherited`: the host's descriptors no fresh host may hold (the
-    engine's pipes), pointed at /dev/null in the server."""
+    engine's pipes), pointed at /dev/null in the server, as are its standard streams (a fresh host
+    writes its own to its folder's log)."""
     imported = frozenset(
         os.path.realpath(file)
         for module in list(sys.modules.values())
@@ -60,7 +61,7 @@ def start_fork_server(target_files: list[str], inherited: list[int]) -> ForkServ
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the host's handler would end the whole run
     lead_own_group(host)
     null = os.open(os.devnull, os.O_RDWR)
-    for fd in {0, *inherited}:
+    for fd in {0, 1, 2, *inherited}:  # the host's output too: the engine reads it until the host ends
         os.dup2(null, fd)  # not closed: a file object that owns the number may close it later
     os.close(null)
     return _serve(server_end, host)
