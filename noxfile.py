@@ -46,6 +46,7 @@ ENGINE_TESTS = [
     "tests/mutcheck/test_fallback_collection.py",
     "tests/mutcheck/host/test_replaced_source.py",
     "tests/mutcheck/host/test_fork_server.py",
+    "tests/mutcheck/host/test_forked_fallback.py",
     "tests/mutcheck/mutation/test_outside.py",
 ]
 # the tests in pytest-xdist's workers, one per core (at most 4), as the README's test command runs them

@@ -22,6 +22,7 @@ from mutcheck.core.outcome import FAILED, TIMEOUT
 from mutcheck.host.clock import Stopwatch
 from mutcheck.host.events import EventWriter
 from mutcheck.host.fork_server import ForkServer
+from mutcheck.host.observe import DISK_SOURCE
 from mutcheck.host.protocol import last_error
 from mutcheck.host.swap import Swap
 from mutcheck.host.wire import TESTS, HostSpec
@@ -29,6 +30,8 @@ from mutcheck.sandbox.imports import Relocation, host_command
 from mutcheck.sandbox.logs import log_tail
 from mutcheck.sandbox.process import end_group, kill_group, lead_own_group, place_in_own_group
 from mutcheck.sandbox.scratch import remove_bytecode
+
+NEEDS_THE_FILE = {"subprocess", DISK_SOURCE}  # what a sink did that a forked fresh host cannot serve
 
 
 @dataclass
@@ -46,7 +49,8 @@ class Child:
     process: subprocess.Popen | None = None  # a fallback host started in a copy
     scratch: str | None = None  # a fallback host's folder (its spec and log)
     fresh_host: bool = False  # a fallback host (started in a copy, or by the fork server): it numbers its own tests
-    spawned: bool = False  # a test, a shared fixture or (in a fresh host) collecting started a process
+    # a test, a shared fixture or (in a forked host) collecting did what only a copy serves (`_needs_the_file`)
+    needs_the_file: bool = False
     buffer: bytes = b""
     outcomes: dict[int, str] = field(default_factory=dict)
     durations: dict[int, float] = field(default_factory=dict)
@@ -258,9 +262,9 @@ def absorb(child: Child, data: bytes) -> None:
             child.broken = event["broken"]
         elif "fixture" in event:
             child.fixture_events.append(event)
-            child.spawned = child.spawned or _started_a_process(event["seen"])
-        elif event.get("spawned"):
-            child.spawned = True
+            child.needs_the_file = child.needs_the_file or _needs_the_file(event["seen"])
+        elif event.get("needs_the_file"):
+            child.needs_the_file = True
         elif event.get("done"):
             child.finished = True
         elif event.get("running"):
@@ -278,12 +282,14 @@ def absorb(child: Child, data: bytes) -> None:
                 child.ran[index] = event["ran"]
             if "seen" in event:
                 child.seen[index] = event["seen"]
-                child.spawned = child.spawned or _started_a_process(event["seen"])
+                child.needs_the_file = child.needs_the_file or _needs_the_file(event["seen"])
             child.running = None
 
 
-def _started_a_process(seen: dict[str, list[str]]) -> bool:
-    return "subprocess" in seen.get("unfollowed", ())
+def _needs_the_file(seen: dict[str, list[str]]) -> bool:
+    """Whether what a sink did needs the mutated file on disk: a process it started imports the file
+    there, and a loader that opened the file itself read the original (see `replaced_source`)."""
+    return bool(NEEDS_THE_FILE.intersection(seen.get("unfollowed", ())))
 
 
 def _log_lines(log: Path) -> list[str]:

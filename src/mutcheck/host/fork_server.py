@@ -20,9 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mutcheck.host.observe import OBSERVER
-from mutcheck.host.replaced_source import ReplacedSource
+from mutcheck.host.replaced_source import replace_sources
 from mutcheck.host.wire import HostSpec
 from mutcheck.sandbox.process import lead_own_group
+
+_ADOPTION_ROUNDS = 5000  # of 1 ms
 
 
 @dataclass
@@ -98,8 +100,12 @@ def _serve(channel: socket.socket, host: int) -> HostSpec:
 
 
 def _become_fresh_host(spec_path: Path, events_fd: int, host: int) -> HostSpec:
-    while os.getppid() != host:  # adopted once the middle process has ended, at once
+    for _ in range(_ADOPTION_ROUNDS):  # adopted once the middle process has ended, at once
+        if os.getppid() == host:
+            break
         time.sleep(0.001)
+    else:  # the host ended meanwhile: nobody will read or wait for this process
+        os._exit(1)
     lead_own_group(host)
     spec = HostSpec.read(spec_path)
     spec.events_fd = events_fd
@@ -107,5 +113,6 @@ def _become_fresh_host(spec_path: Path, events_fd: int, host: int) -> HostSpec:
     os.dup2(log, 1)
     os.dup2(log, 2)
     os.close(log)
-    sys.meta_path.insert(0, ReplacedSource(spec.replaced))
+    replace_sources(spec.replaced)
+    OBSERVER.replaced = frozenset(os.path.realpath(path) for path in spec.replaced)
     return spec

@@ -21,6 +21,7 @@ import pytest
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.module_scope import is_module_code
 from mutcheck.host.batches import run_tests
+from mutcheck.host.children import NEEDS_THE_FILE
 from mutcheck.host.collection_errors import CollectionError, described, in_one_line, pytest_message
 from mutcheck.host.collection_needs import NeedsRecorder
 from mutcheck.host.events import EventWriter
@@ -175,9 +176,9 @@ class HostPlugin:
             return True
         if self.spec.mode == TESTS:
             # a fallback mutant's collection: the run's own is what every outcome stands on, but a
-            # process started while collecting imports the file on disk, not a fork's mutated text
-            if "subprocess" in OBSERVER.end().unfollowed and self.forked:
-                events.write({"spawned": True})
+            # forked host's collection may have read the file on disk, not the mutant's text
+            if NEEDS_THE_FILE.intersection(OBSERVER.end().unfollowed) and self.forked:
+                events.write({"needs_the_file": True})
             watch = None
             if self.spec.reported_as is not None:  # what its tests depend on, said as in the run's copy
                 project = os.path.realpath(self.spec.project)
@@ -189,6 +190,10 @@ class HostPlugin:
                 events.write_line(event_json(CollectionFailed(message)))
                 return True
             run_tests(items, list(range(len(items))), events, self.spec.bail, self.spec.limits, watch=watch)
+            if self.forked:  # before the session ends (see `fork_server`)
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(0)
             return True
         tests = [item.nodeid for item in session.items]
         needs = self.needs.found() if self.needs else None

@@ -42,6 +42,7 @@ _CHANGING = ("os.remove", "os.rmdir", "os.mkdir", "os.symlink", "os.truncate", "
 # Set by pytest (the running test's id) or by mutcheck for its own processes: never a test's input.
 _OWN_VARIABLES = ("PYTEST_CURRENT_TEST", "MUTCHECK_")
 WHOLE_ENVIRONMENT = "*"
+DISK_SOURCE = "disk-source"  # unfollowed: a fresh host's replaced file read from disk by an import
 
 
 def _path(value: object) -> str | None:
@@ -75,6 +76,7 @@ class Observer:
         self.sink: Sink | None = None
         self.written_by: dict[str, str] = {}  # path -> the sink that last wrote it, in this process
         self.modules = set(sys.modules)
+        self.replaced: frozenset[str] = frozenset()  # a fresh host's files imported from a text (real paths)
 
     # -- sinks ------------------------------------------------------------------------------
     def begin(self, key: str, fixtures: Iterable[str] = ()) -> None:
@@ -111,10 +113,12 @@ class Observer:
             self.sink = sink
 
     # -- records ----------------------------------------------------------------------------
-    def read(self, path: str) -> None:
+    def read(self, path: str, by_import: bool = False) -> None:
         sink = self.sink
         if self.written_by.get(path) not in sink.allowed:
             sink.seen.reads.add(path)
+            if not by_import:
+                sink.seen.direct_reads.add(path)
 
     def wrote(self, path: str) -> None:
         if CACHE_FOLDERS.intersection(path.split(os.sep)):  # a tool's cache: made by the run (see `labels`)
@@ -149,7 +153,11 @@ def _on_open(args: tuple[Any, ...]) -> None:
     mode = args[1] if len(args) > 1 and isinstance(args[1], str) else ""
     writing = flags & _WRITING or any(letter in mode for letter in "wax+")
     if not writing or flags & os.O_RDWR or "+" in mode:
-        OBSERVER.read(path)
+        # the import system reading a module's source (`io.open_code` in a loader's `get_data`)
+        by_import = sys._getframe(2).f_code.co_filename.startswith("<frozen importlib")
+        OBSERVER.read(path, by_import)
+        if by_import and OBSERVER.replaced and os.path.realpath(path) in OBSERVER.replaced:
+            OBSERVER.sink.seen.unfollowed.add(DISK_SOURCE)  # a loader of its own read the file itself
     if writing:
         OBSERVER.wrote(path)
 
@@ -247,9 +255,26 @@ def _probing(real: Callable[..., Any]) -> Callable[..., Any]:
     return probe
 
 
+def _following_fork_exec() -> None:
+    """A process started without `subprocess` raises no audit event: multiprocessing's `spawn` and
+    `forkserver` start their workers with `_posixsubprocess.fork_exec` itself."""
+    import _posixsubprocess
+
+    fork_exec = _posixsubprocess.fork_exec
+
+    @functools.wraps(fork_exec)
+    def started(*args: Any, **kwargs: Any) -> Any:
+        if OBSERVER.sink is not None:
+            OBSERVER.sink.seen.unfollowed.add("subprocess")
+        return fork_exec(*args, **kwargs)
+
+    _posixsubprocess.fork_exec = started
+
+
 def start_observing() -> None:
     """Once per host, before the project's code runs: from here on, every sink records."""
     sys.addaudithook(_audit)
+    _following_fork_exec()
     _environment_reads()
     os.stat, os.lstat = _probing(os.stat), _probing(os.lstat)
     OBSERVER.modules = set(sys.modules)

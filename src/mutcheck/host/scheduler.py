@@ -282,7 +282,7 @@ class Scheduler:
             child.started, child.timed_out, child.resumes = carried.started, carried.timed_out, carried.resumes + 1
             child.outcomes, child.durations, child.witnesses = carried.outcomes, carried.durations, carried.witnesses
             child.ran, child.sequences = carried.ran, [*carried.sequences, selected]
-            child.spawned = carried.spawned
+            child.needs_the_file = carried.needs_the_file
         return child
 
     def _start_control(self, sequence: tuple[int, ...]) -> Child:
@@ -317,8 +317,9 @@ class Scheduler:
         if child.swap is not None and not gone and (missing := self._missing_evidence(child)) is not None:
             # What ran was not the mutant everywhere: the copy, where the mutated file is all there is, decides.
             return self._start(child.mutant, child.mutant["selected"], fallback=self._fallback("no-evidence", missing))
-        if child.fallback and child.fallback["where"] == "fork" and child.spawned and not gone:
-            # A process started under the mutant imports the file on disk, not the fork's text: a copy decides.
+        if child.fallback and child.fallback["where"] == "fork" and child.needs_the_file and not gone:
+            # A process started under the mutant, or a loader of the project's own, read the file on
+            # disk rather than the fork's text: a copy decides.
             return self._start(child.mutant, child.mutant["selected"], fallback={**child.fallback, "where": "copy"})
         child.seconds = time.monotonic() - child.started  # its controls may keep it waiting
         self.controls.waiting.append(child)
@@ -450,12 +451,10 @@ class Scheduler:
 
 
 def _leaves_alone(seen: Seen, path: str) -> bool:
-    """Nothing `seen` reads `path` (a real path) but the import of its module, writes it, or runs a process."""
-
+    """Nothing `seen` reads `path` (a real path) other than by importing it, writes it, or starts a process."""
     name = os.path.basename(path)
 
     def names(paths: Iterable[str]) -> bool:
         return any(os.path.basename(each) == name and os.path.realpath(each) == path for each in paths)
 
-    imported = names(entry.partition(":")[2] for entry in seen.imports)
-    return "subprocess" not in seen.unfollowed and not names(seen.writes) and (imported or not names(seen.reads))
+    return "subprocess" not in seen.unfollowed and not names(seen.writes) and not names(seen.direct_reads)

@@ -83,6 +83,7 @@ class Seen:
     """What one sink (collection, a test, or a fixture's setup) was seen to depend on; paths absolute, as opened."""
 
     reads: set[str] = field(default_factory=set)  # files opened for reading (not written by this sink first)
+    direct_reads: set[str] = field(default_factory=set)  # those of them opened other than by an import
     lists: set[str] = field(default_factory=set)  # folders listed
     probes: set[str] = field(default_factory=set)  # paths whose existence or kind was asked
     env: set[str] = field(default_factory=set)  # environment variables read ("*": all of them)

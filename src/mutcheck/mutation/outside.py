@@ -54,9 +54,9 @@ def place_of(source: str, span: Span) -> str:
             place, body = CLASS_BODY, inner.body
             continue
         # a compound statement of the module or class body (`if`, `try`, `with`, …): what it holds
-        nested = [child for name in ("body", "orelse", "finalbody", "handlers") for child in getattr(inner, name, [])]
-        handlers = [statement for handler in getattr(inner, "handlers", []) for statement in handler.body]
-        blocks = [child for child in nested + handlers if isinstance(child, ast.stmt)]
+        nested = [child for name in ("body", "orelse", "finalbody") for child in getattr(inner, name, [])]
+        clauses = [*getattr(inner, "handlers", []), *getattr(inner, "cases", [])]  # `except`, `case`
+        blocks = nested + [statement for clause in clauses for statement in clause.body]
         if not any(holds(child) or _decorated_holds(child, holds) for child in blocks):
             return place
         body = blocks

@@ -116,3 +116,30 @@ def test_nothing_is_recorded_outside_a_sink(tmp_path):
     )
     done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True)
     assert json.loads(done.stdout) == {}
+
+
+def test_a_module_s_source_read_by_its_import_is_no_direct_read_but_read_as_text_is(tmp_path):
+    (tmp_path / "imported.py").write_text("X = 1\n")
+    (tmp_path / "read.py").write_text("Y = 2\n")
+    seen = observed(
+        tmp_path,
+        """\
+        sys.path.insert(0, os.getcwd())
+        import imported
+        open("read.py").read()
+        """,
+    )
+    assert {str(tmp_path / "imported.py"), str(tmp_path / "read.py")} <= set(seen["reads"])
+    assert seen["direct_reads"] == [str(tmp_path / "read.py")]
+
+
+def test_workers_multiprocessing_spawns_are_not_followed(tmp_path):
+    seen = observed(
+        tmp_path,
+        """\
+        import multiprocessing
+        with multiprocessing.get_context("spawn").Pool(1) as pool:
+            pool.map(abs, [-1])
+        """,
+    )
+    assert seen["unfollowed"] == ["subprocess"]

@@ -43,6 +43,11 @@ def outer():
 
 
 def café(x="é"): return x
+
+
+match LIMIT:
+    case 3:
+        CHOSEN = "three"
 """
 
 
@@ -70,6 +75,7 @@ def span_of(text: str, occurrence: int = 0) -> Span:
         ("flag=True", "function-header"),
         ("return flag", "outside-function"),  # a body: no place of these kinds
         ('x="é"', "function-header"),  # columns are characters, not UTF-8 bytes
+        ('CHOSEN = "three"', "module-statement"),  # in a `case` of a module-level `match`
     ],
 )
 def test_each_place_is_named(text, place):
