@@ -191,9 +191,7 @@ class HostPlugin:
                 return True
             run_tests(items, list(range(len(items))), events, self.spec.bail, self.spec.limits, watch=watch)
             if self.forked:  # before the session ends (see `fork_server`)
-                sys.stdout.flush()
-                sys.stderr.flush()
-                os._exit(0)
+                _leave_forked()
             return True
         tests = [item.nodeid for item in session.items]
         needs = self.needs.found() if self.needs else None
@@ -240,6 +238,13 @@ class HostPlugin:
         return [by_id[test] for test in given if test in by_id], [test for test in given if test not in by_id]
 
 
+def _leave_forked() -> None:
+    """A fresh host the fork server made ends here: the run's host's exit handlers are not its to run."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
 def _stop_the_run(_signal: int, _frame: object) -> None:
     """SIGTERM to the host, e.g. from the kernel once the engine has died: nothing of the run may go on."""
     kill_session(os.getsid(0), os.environ.get(SESSION_TAG))
@@ -280,7 +285,5 @@ def main() -> None:
         # e.g. a test id that no longer collects because its module fails
         stopped = f"pytest stopped before running (exit status {int(code)})"
         EventWriter(plugin.spec.events_fd).write_line(event_json(plugin.collection_failure(stopped)))
-    if plugin.forked:  # the run's host's exit handlers are not this process's to run
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(0)
+    if plugin.forked:
+        _leave_forked()

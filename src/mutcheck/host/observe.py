@@ -154,7 +154,8 @@ def _on_open(args: tuple[Any, ...]) -> None:
     writing = flags & _WRITING or any(letter in mode for letter in "wax+")
     if not writing or flags & os.O_RDWR or "+" in mode:
         # the import system reading a module's source (`io.open_code` in a loader's `get_data`)
-        by_import = sys._getframe(2).f_code.co_filename.startswith("<frozen importlib")
+        caller = sys._getframe(1).f_back  # None: opened from C with no Python frame
+        by_import = caller is not None and caller.f_code.co_filename.startswith("<frozen importlib")
         OBSERVER.read(path, by_import)
         if by_import and OBSERVER.replaced and os.path.realpath(path) in OBSERVER.replaced:
             OBSERVER.sink.seen.unfollowed.add(DISK_SOURCE)  # a loader of its own read the file itself

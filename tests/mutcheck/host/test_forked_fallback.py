@@ -6,25 +6,15 @@ disk or a test module reads the file's text at import."""
 import pytest
 
 from tests.mutcheck.cli_runs import mutant, run
-from tests.mutcheck.engine_project import FAMILIES, catalog_entry, write_files
+from tests.mutcheck.engine_project import FAMILIES, catalog_entry, pyproject, write_files
 from tests.mutcheck.naive import naive_run_of
 
-PYPROJECT = """\
-[project]
-name = "forked-fallback"
-version = "0"
-
-[tool.pytest.ini_options]
-pythonpath = ["src"]
-addopts = ["--lf"]
-
-[tool.mutcheck]
-target = ["src"]
-tests = ["tests"]
-jobs = 1
-timeout_factor = 2.0
-timeout_constant = 5.0
-"""
+# one worker: each fallback host finishes before the next starts, so one's `--lf` record could reach the next
+PYPROJECT = (
+    pyproject("forked-fallback", timeout_constant=5.0)
+    .replace('pythonpath = ["src"]\n', 'pythonpath = ["src"]\naddopts = ["--lf"]\n')
+    .replace("jobs = 2", "jobs = 1")
+)
 
 # as typeguard's and jaxtyping's import hooks do: first on sys.meta_path, finding through PathFinder
 HOOK = """\
