@@ -3,6 +3,7 @@
 
     python benchmarks/bench_reuse.py CHECKOUT --config TABLE.toml --catalog CATALOG
         (--commits SHA [SHA ...] | --count N --until REV [--path PATH ...]) [--jobs N] [--plain]
+        [--applying-throughout]
 
 Run it with the project's environment (its test dependencies and mutcheck installed): each run is
 `python -m mutcheck` with this interpreter.
@@ -12,7 +13,10 @@ store is kept per project folder, so every commit must run in the same one. At e
 script checks it out with `git checkout -f`, appends the `[tool.mutcheck]` table of TABLE.toml to
 its pyproject.toml, copies CATALOG (a catalog file or a folder of them) into the folder the table's
 `catalog` names, and commits both on top (detached), so each run sees a clean tree, as CI does;
-at the end it checks out the ref it started on again. The commits are the ones listed, or the last
+at the end it checks out the ref it started on again. A catalog written at the newest commit rarely
+applies to older ones (`mutcheck run` then stops at the catalog's errors): `--applying-throughout`
+first runs `mutcheck check` at every commit and replays only the entries that apply at all of them,
+naming the others. The commits are the ones listed, or the last
 N first-parent commits up to REV that touch the table's target and tests (or the --path given), in
 the order they were made.
 
@@ -30,6 +34,7 @@ mutcheck without reuse: it checks the replay and the comparison, and measures no
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -101,7 +106,7 @@ def prepare(checkout: Path, commit: str, setup: Setup) -> None:
     """The commit, with the table and the catalog committed on top of it."""
     git(checkout, "checkout", "-f", "-q", commit)
     pyproject = checkout / "pyproject.toml"
-    text = pyproject.read_text(encoding="utf-8")
+    text = pyproject.read_text(encoding="utf-8") if pyproject.is_file() else ""  # setup.py-only projects
     if "mutcheck" in tomllib.loads(text).get("tool", {}):
         sys.exit(f"{commit}: pyproject.toml has a [tool.mutcheck] table already")
     pyproject.write_text(text.rstrip("\n") + "\n\n" + setup.table, encoding="utf-8")
@@ -112,6 +117,39 @@ def prepare(checkout: Path, commit: str, setup: Setup) -> None:
         shutil.copy(file, folder / file.name)
     git(checkout, "add", "pyproject.toml", setup.catalog_folder)
     git(checkout, "commit", "-q", "--no-verify", "-m", f"mutcheck table and catalog on {commit[:12]}")
+
+
+# `mutcheck check`'s line for an entry that does not apply: "error: FILE: ID: FIELD: …"
+CHECK_ERROR = re.compile(r"^error: [^:]+: ([^:\s]+): ", re.MULTILINE)
+MUTANT_TABLE = re.compile(r"^(?=\[\[mutant\]\])", re.MULTILINE)
+MUTANT_ID = re.compile(r'^id = "([^"]+)"', re.MULTILINE)
+
+
+def not_applying(checkout: Path, commits: list[str], setup: Setup) -> set[str]:
+    """The ids of the entries that `mutcheck check` finds an error in at one of the commits or more."""
+    found: set[str] = set()
+    for commit in commits:
+        prepare(checkout, commit, setup)
+        done = subprocess.run(
+            [sys.executable, "-m", "mutcheck", "check", "--project", str(checkout)], capture_output=True, text=True
+        )
+        ids = set(CHECK_ERROR.findall(done.stderr))
+        if done.returncode and not ids:
+            sys.exit(f"{commit}: mutcheck check exited {done.returncode}:\n{done.stderr[-3000:]}")
+        found |= ids
+    return found
+
+
+def without(setup: Setup, left_out: set[str], folder: Path) -> Setup:
+    """The setup with catalog files in `folder` that hold every entry but those `left_out`."""
+    folder.mkdir()
+    files = []
+    for file in setup.catalog_files:
+        head, *entries = MUTANT_TABLE.split(file.read_text(encoding="utf-8"))
+        kept = [entry for entry in entries if (found := MUTANT_ID.search(entry)) is None or found[1] not in left_out]
+        (folder / file.name).write_text(head + "".join(kept), encoding="utf-8")
+        files.append(folder / file.name)
+    return Setup(setup.table, setup.catalog_folder, files, setup.watched)
 
 
 @dataclass(frozen=True)
@@ -269,6 +307,9 @@ def main() -> int:
     parser.add_argument("--path", action="append", help="paths for --count (default: the table's target and tests)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--plain", action="store_true", help="the second run without --fresh too (no reuse to measure)")
+    parser.add_argument(
+        "--applying-throughout", action="store_true", help="replay only the entries that apply at every commit"
+    )
     arguments = parser.parse_args()
     if not arguments.commits and not arguments.count:
         parser.error("give --commits or --count")
@@ -283,6 +324,10 @@ def main() -> int:
         print("--plain: both runs without --fresh; the replay and the comparison are checked, reuse is not measured")
     totals = Totals()
     try:
+        if arguments.applying_throughout:
+            left_out = not_applying(checkout, commits, setup)
+            setup = without(setup, left_out, work / "catalog")
+            print(f"left out {len(left_out)} entries that do not apply at every commit: {' '.join(sorted(left_out))}")
         for number, commit in enumerate(commits, start=1):
             prepare(checkout, commit, setup)
             row, *notes = replay_one(checkout, work, arguments, commit, totals)
