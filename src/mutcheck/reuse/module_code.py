@@ -201,23 +201,58 @@ def _bound(target: ast.expr) -> set[str] | None:
     return None
 
 
+def _own_objects(tree: ast.Module, plain_classes: frozenset[str]) -> frozenset[str]:
+    """The names the module binds once, each by a `def` or class statement without effects: the
+    object each holds is one the module made, and only what refers to its name can reach it."""
+    counts: dict[str, int] = {}
+    for node in tree.body:
+        for name in _binds(node):
+            counts[name] = counts.get(name, 0) + 1
+    made = (node for node in tree.body if isinstance(node, _Def | ast.ClassDef))
+    return frozenset(node.name for node in made if counts[node.name] == 1 and not _effects(node, None, plain_classes))
+
+
+def _attributes_set(node: ast.stmt, own_objects: frozenset[str]) -> set[str] | None:
+    """`f.skip = Skip`: for a plain assignment (it calls nothing) to attributes of objects the module
+    made (see `_own_objects`), the names of those objects, each of which it changes as its `def`
+    does; None for any other statement. Attributes that Python or pytest read apart (`__code__`,
+    `__test__`, `pytestmark`), and objects named as pytest's own names are."""
+    if not isinstance(node, ast.Assign) or _calls(node.value):
+        return None
+    found = set()
+    for target in node.targets:
+        if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)):
+            return None
+        if target.value.id not in own_objects or target.attr.startswith(("__", *_PYTEST_NAMES)):
+            return None
+        found.add(target.value.id)
+    return None if any(name.startswith(_PYTEST_NAMES) for name in found) else found
+
+
 class Statement:
     """One of a module's own statements: the names it binds and refers to, whether it has effects,
     and (when asked) its code, function bodies left out."""
 
-    def __init__(self, node: ast.stmt, plain_classes: frozenset[str]) -> None:
+    def __init__(
+        self, node: ast.stmt, plain_classes: frozenset[str], own_objects: frozenset[str] = frozenset()
+    ) -> None:
         self.node = node
         importing = isinstance(node, ast.Import | ast.ImportFrom)
-        self.binds = frozenset(_binds(node))
+        attributes_of = _attributes_set(node, own_objects)
+        self.binds = frozenset(_binds(node) if attributes_of is None else attributes_of)
         refers = names_in([node]) if importing else executed_names(node)
         if isinstance(node, ast.ClassDef):
             refers |= _in_class(node.name, _own_names(node), refers)
+        if attributes_of is not None:  # the object it changes is its own binding, not something it reads
+            refers -= attributes_of
         self.refers = frozenset(refers)
         self.imports = _imports(node)  # (module, relative level) of an import
         self.bases: tuple[str, ...] = ()  # a class statement's bases another module defines (see `_foreign_bases`)
         if isinstance(node, ast.ClassDef) and not _effects_of_pytest(node):
             self.bases = _foreign_bases(node, plain_classes)
             self.own_effects = _class_effects(node, plain_classes, bases=False)
+        elif attributes_of is not None:
+            self.own_effects = False
         else:
             self.own_effects = _effects(node, None, plain_classes)
 
@@ -293,8 +328,9 @@ class ModuleCode:
         if self.tree is None:
             return ()
         plain = frozenset(_plain_classes(self.tree))
+        own_objects = _own_objects(self.tree, plain)
         return tuple(
-            Statement(node, plain)
+            Statement(node, plain, own_objects)
             for node in self.tree.body
             if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
         )

@@ -116,6 +116,14 @@ class TestClamps:
         assert limit(value, 10) == min(value, 10)
 """
 
+AN_ATTRIBUTE_OF_ITS_FUNCTION = """\
+def configured():
+    return configured.value
+
+
+configured.value = 15
+"""
+
 BUILT_AT_IMPORT = """\
 def build_table():
     return {"value": 15}
@@ -292,6 +300,11 @@ KINDS = {
         rewrite("src/pkg/config.py", '{"value": 15}', '{"value": 5}'),
         rewrite("src/pkg/config.py", '{"value": 5}', '{"value": 15}'),
         every_outcome=True,
+    ),
+    "an attribute the module sets on its own function": Kind(
+        {"src/pkg/config.py": AN_ATTRIBUTE_OF_ITS_FUNCTION, "tests/test_clamps.py": CONFIGURED},
+        rewrite("src/pkg/config.py", "configured.value = 15", "configured.value = 5"),
+        rewrite("src/pkg/config.py", "configured.value = 5", "configured.value = 15"),
     ),
     "a module-level constant the test names": Kind(
         {"src/pkg/config.py": "LIMIT = 15\n", "tests/test_clamps.py": clamps("LIMIT", "from pkg.config import LIMIT")},

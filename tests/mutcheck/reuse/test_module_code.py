@@ -60,6 +60,24 @@ def test_each_statement_binds_names_or_has_effects(source, binds, effects):
     assert statements(source) == [(binds, effects)]
 
 
+@pytest.mark.parametrize(
+    ("source", "binds", "effects"),
+    [
+        ("def f():\n    pass\nf.skip = Skip", ["f"], False),
+        ("class A:\n    pass\nA.limit = A.size = 3", ["A"], False),
+        ("def f():\n    pass\nf.skip = make_skip()", [], True),  # a call could do anything
+        ("def f():\n    pass\nf.__code__ = g.__code__", [], True),  # what Python reads
+        ("def test_f():\n    pass\ntest_f.pytestmark = [MARK]", [], True),  # what pytest reads
+        ("def f():\n    pass\nf = wrap(f)\nf.skip = Skip", [], True),  # bound twice: not the def's object
+        ("@register\ndef f():\n    pass\nf.skip = Skip", [], True),  # a decorator may have kept it anywhere
+        ("f.skip = Skip", [], True),  # not made here
+    ],
+)
+def test_an_attribute_set_on_a_function_or_class_the_module_made_is_part_of_its_binding(source, binds, effects):
+    """The last statement: it changes only the object its name holds, as a change to its `def` would."""
+    assert statements(source)[-1] == (binds, effects)
+
+
 def test_a_class_derived_from_a_plain_class_of_its_file_binds_only():
     source = "class Base:\n    pass\n\n\nclass A(Base):\n    pass\n\n\nclass B(Registry):\n    pass\n"
     assert statements(source) == [(["Base"], False), (["A"], False), (["B"], True)]
