@@ -7,7 +7,8 @@ With several targets ([tool.mutcheck.targets]), each mutant's naive run covers i
 
 mutcheck runs the full matrix (no --bail) in a scratch copy; the naive side writes each mutant's files
 into a copy of its own and runs the project's own `python -m pytest` over the configured tests (its
-addopts and plugins included), as many at once as mutcheck has workers, each stopped after ten times
+addopts and plugins included, `--maxfail=0` after them: a `-x` there would stop at the first failure,
+where the kill matrix holds every test's outcome), as many at once as mutcheck has workers, each stopped after ten times
 the slowest unmutated run. A killed mutant agrees when the naive run fails exactly the tests mutcheck
 says killed it; one mutcheck did not kill agrees when no test fails naively; a naive run that outlived its
 limit agrees with a time-out or a kill whose killers, among the tests that naive run got to, are the

@@ -1,5 +1,6 @@
 """The naive answer mutcheck must equal: per mutant, a scratch copy of the project with the mutant's
-files written and one fresh pytest over the whole suite, with the project's own configuration. The
+files written and one fresh pytest over the whole suite, with the project's own configuration, every
+test run even where that configuration stops at the first failure (`-x`, `--maxfail`). The
 tests that failed are read from a small plugin's record (the test a crashed process was running
 counts as failed, as it does in a run), never from pytest's printed output."""
 
@@ -107,7 +108,10 @@ def naive_run(
             "MUTCHECK_NAIVE_RECORD": str(record),
             "PYTHONDONTWRITEBYTECODE": "1",
         }
-        command = [sys.executable, "-m", "pytest", "-p", "mutcheck_naive_record", "-p", "no:cacheprovider", *tests]
+        # after the project's addopts, so it wins over a `-x` there: the matrix is every test's outcome
+        # (mutcheck's runs do not stop at a failure either; a verdict is the same either way)
+        command = [sys.executable, "-m", "pytest", "-p", "mutcheck_naive_record", "-p", "no:cacheprovider"]
+        command += ["--maxfail=0", *tests]
         started_at = time.monotonic()
         quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
         process = subprocess.Popen(command, cwd=copy, env=environment, start_new_session=True, **quiet)

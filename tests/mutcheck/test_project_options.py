@@ -11,6 +11,7 @@ from mutcheck.cli import main
 from mutcheck.core.exit_code import ExitCode
 from tests.mutcheck.cli_runs import run
 from tests.mutcheck.engine_project import make_engine_project
+from tests.mutcheck.naive import naive_run_of
 
 # The engine fixture's verdicts and paths as a run without any option gives them (see test_engine.py).
 EXPECTED = {
@@ -124,3 +125,18 @@ def test_options_that_stop_after_a_failure_leave_shared_fixtures_to_the_tests_af
     tears every fixture down after each test: the next one would open the connection again, fail,
     and count as a killer the run without the option never had."""
     assert _killers(tmp_path / "project", addopts) == plain_killers
+
+
+def test_with_x_in_addopts_the_killers_are_every_test_that_fails_as_a_naive_run_that_does_not_stop_says(tmp_path):
+    """The kill matrix holds every test's outcome: a plain run with `-x` stops at the first failure,
+    one with `--maxfail=0` after the project's addopts (the naive side) fails them all."""
+    project = with_addopts(tmp_path / "project", '"-x"')
+    _, _, data = run(project)
+    several = [entry for entry in data["mutants"] if len(entry["killers"]) > 1]
+    compared = 0
+    for entry in several:
+        naive = naive_run_of(project, entry["id"], ["tests"], limit=30)
+        if naive.status is not None:  # a mutant that hangs a test stops the naive run at its limit
+            assert naive.failed == set(entry["killers"]), entry["id"]
+            compared += 1
+    assert compared >= 1, data["mutants"]  # one with two killers or more: a run that stopped would give one
