@@ -160,6 +160,17 @@ def _edit(applied: "AppliedMutant") -> str:
     return edit_of(applied.mutant.file, applied.scope_qualname, replaced, applied.replacement, applied.swap_target)
 
 
+def _readers_of(run: EngineRun, path: str) -> set[int]:
+    """The tests the baseline saw open the file other than by importing it (a style check over the
+    sources, `inspect.getsource`): its text is what they test, so each of its mutants runs them."""
+    real = os.path.realpath(path)
+    return {
+        index
+        for index, seen in enumerate(run.seen)
+        if seen is not None and any(os.path.realpath(read) == real for read in seen.direct_reads)
+    }
+
+
 def _plan_mutants(
     run: EngineRun, applied: list["AppliedMutant"], options: EngineOptions, scratch: Path, reusing: Reusing | None
 ) -> tuple[list[dict[str, Any]], dict[str, str]]:
@@ -173,6 +184,7 @@ def _plan_mutants(
     for mutant in applied:
         path = str((scratch / mutant.mutant.file).resolve())  # as the host names the target files
         selected = select_tests(reach_name(path, mutant.scope_qualname), run.coverage, run.import_reached)
+        selected = sorted(set(selected) | _readers_of(run, path))
         reach = _line_reach(run, mutant, selected, files, path)
         if reach is not None:  # a test that ran the lines runs, whatever the functions it reached
             selected = sorted(set(selected) | set(reach.tests))

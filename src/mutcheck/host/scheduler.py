@@ -158,7 +158,11 @@ class Scheduler:
         holder = re.sub(r"(\.<locals>)?\.<[a-z]+>$", "", innermost)
         if inside(self.import_reached) or holder in self.import_reached:
             return None, self._fallback("import-time")
+        real = os.path.realpath(mutant["path"])
         for index in mutant["selected"]:
+            seen = self.seen[index] if index < len(self.seen) else None
+            if seen is not None and any(os.path.realpath(read) == real for read in seen.direct_reads):
+                return None, self._fallback("reads-source", index)  # it reads the file on disk: the copy's
             if inside(self.reached[index]["subprocess"]):
                 return None, self._fallback("subprocess", index)
             if inside(self.reached[index]["fresh"]):

@@ -1,0 +1,65 @@
+"""A test that opens a target file itself (a style check over the sources) tests its text: it runs
+under every mutant of that file, whether or not it runs the mutated code, in a copy that holds the
+mutant's text, and gives the killing set a plain run gives."""
+
+import pytest
+
+from tests.mutcheck.cli_runs import mutant, run
+from tests.mutcheck.engine_project import FAMILIES, catalog_entry, pyproject, write_files
+from tests.mutcheck.naive import naive_run_of
+
+STYLE = """\
+from pathlib import Path
+
+import grading
+
+
+def test_lines_are_short():
+    assert all(len(line) < 60 for line in Path(grading.__file__).read_text().splitlines())
+"""
+
+PROJECT = {
+    "pyproject.toml": pyproject("source-readers", timeout_constant=5.0),
+    "src/grading.py": "def grade(score):\n    if score > 50:\n        return 'pass'\n    return 'fail'\n",
+    "tests/test_grading.py": "from grading import grade\n\n\ndef test_high():\n    assert grade(90) == 'pass'\n",
+    "tests/test_style.py": STYLE,
+    "mutants/families.toml": FAMILIES,
+    "mutants/catalog.toml": catalog_entry(
+        "LONG",
+        "grade",
+        "score > 50",
+        "score > 50 or score > 51 or score > 52 or score > 53",
+        'killed_by = ["tests/test_style.py::test_lines_are_short"]',
+        "src/grading.py",
+    )
+    + catalog_entry(
+        "BOUND",
+        "grade",
+        "score > 50",
+        "score > 40",
+        'survives = { en = "no test grades a score between 41 and 50", zh = "没有测试给 41 到 50 分评级" }',
+        "src/grading.py",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def readers(tmp_path_factory):
+    project = write_files(tmp_path_factory.mktemp("readers") / "project", PROJECT)
+    return project, run(project, "--fresh")
+
+
+@pytest.mark.parametrize("mutant_id", ["LONG", "BOUND"])
+def test_a_test_that_reads_the_file_runs_under_its_mutants_in_a_copy(readers, mutant_id):
+    project, (_, output, data) = readers
+    result = mutant(data, mutant_id)
+    selected = [data["tests"][index] for index in result["selected"]]
+    assert "tests/test_style.py::test_lines_are_short" in selected, output
+    assert result["fallback"] == {
+        "reason": "reads-source",
+        "test": "tests/test_style.py::test_lines_are_short",
+        "where": "copy",
+    }, output
+    naive = naive_run_of(project, mutant_id, ["tests"])
+    verdict = "killed" if naive.failed else "survived"
+    assert (result["verdict"], set(result["killers"])) == (verdict, naive.failed), output
