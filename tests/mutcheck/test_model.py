@@ -39,6 +39,14 @@ def test_fields_a_file_lacks_are_left_out_when_written_not_written_as_null(tmp_p
     assert document["run"]["languages"] == ["en", "zh"] and document["run"]["ci"] is False
 
 
+def test_a_run_fact_this_version_does_not_know_is_left_out_not_an_error():
+    """The schema allows more facts in `run` (a newer version writes them): reading one is no error."""
+    newer = copy.deepcopy(DOCUMENT)
+    newer["run"]["7"] = "7"
+    jsonschema.Draft202012Validator(schema()).validate(newer)
+    assert Results.from_json(newer).to_json() == Results.from_json(DOCUMENT).to_json()
+
+
 def test_test_indices_are_numbers_in_the_types_and_strings_in_the_file():
     results = Results.from_json(copy.deepcopy(DOCUMENT))
     swap = results.mutants[0]

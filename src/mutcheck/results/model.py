@@ -1,7 +1,7 @@
 """The results of a run as types: every section of the results file, read from its JSON and written
 back as it; the schema stays the file's format, these are what every reader and writer handles."""
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from mutcheck.core.line_reach import LineReach
@@ -59,12 +59,13 @@ class RunFacts:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "RunFacts":
+        """A fact this version does not know (the schema allows more, as a newer version writes) is left out."""
         copy, controls = data.get("copy"), data.get("controls")
         return cls(
             **{
-                **data,
-                "copy": CopyFacts(**copy) if copy is not None else None,
-                "controls": ControlFacts(**controls) if controls is not None else None,
+                **_known(cls, data),
+                "copy": CopyFacts(**_known(CopyFacts, copy)) if copy is not None else None,
+                "controls": ControlFacts(**_known(ControlFacts, controls)) if controls is not None else None,
             }
         )
 
@@ -75,6 +76,11 @@ class RunFacts:
             if not data[key]:
                 del data[key]
         return data
+
+
+def _known(kind: type, data: dict[str, Any]) -> dict[str, Any]:
+    names = {each.name for each in fields(kind)}
+    return {key: value for key, value in data.items() if key in names}
 
 
 _NULLABLE_RUN_FACTS = {"head_sha", "shard", "diff_base", "uncommitted_changes", "revert_base"}
