@@ -164,11 +164,7 @@ def _readers_of(run: EngineRun, path: str) -> set[int]:
     """The tests the baseline saw open the file other than by importing it (a style check over the
     sources, `inspect.getsource`): its text is what they test, so each of its mutants runs them."""
     real = os.path.realpath(path)
-    return {
-        index
-        for index, seen in enumerate(run.seen)
-        if seen is not None and any(os.path.realpath(read) == real for read in seen.direct_reads)
-    }
+    return {index for index, seen in enumerate(run.seen) if seen is not None and seen.opened(real)}
 
 
 def _plan_mutants(
@@ -181,10 +177,13 @@ def _plan_mutants(
     durations = _durations(run)
     planned, sources = [], {}
     files: dict[str, FileLines | None] = {}
+    readers: dict[str, set[int]] = {}
     for mutant in applied:
         path = str((scratch / mutant.mutant.file).resolve())  # as the host names the target files
         selected = select_tests(reach_name(path, mutant.scope_qualname), run.coverage, run.import_reached)
-        selected = sorted(set(selected) | _readers_of(run, path))
+        if path not in readers:  # once per file, not per mutant
+            readers[path] = _readers_of(run, path)
+        selected = sorted(set(selected) | readers[path])
         reach = _line_reach(run, mutant, selected, files, path)
         if reach is not None:  # a test that ran the lines runs, whatever the functions it reached
             selected = sorted(set(selected) | set(reach.tests))

@@ -7,7 +7,6 @@ import os
 import re
 import selectors
 import time
-from collections.abc import Iterable
 from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any
@@ -161,7 +160,7 @@ class Scheduler:
         real = os.path.realpath(mutant["path"])
         for index in mutant["selected"]:
             seen = self.seen[index] if index < len(self.seen) else None
-            if seen is not None and any(os.path.realpath(read) == real for read in seen.direct_reads):
+            if seen is not None and seen.opened(real):
                 return None, self._fallback("reads-source", index)  # it reads the file on disk: the copy's
             if inside(self.reached[index]["subprocess"]):
                 return None, self._fallback("subprocess", index)
@@ -456,9 +455,4 @@ class Scheduler:
 
 def _leaves_alone(seen: Seen, path: str) -> bool:
     """Nothing `seen` reads `path` (a real path) other than by importing it, writes it, or starts a process."""
-    name = os.path.basename(path)
-
-    def names(paths: Iterable[str]) -> bool:
-        return any(os.path.basename(each) == name and os.path.realpath(each) == path for each in paths)
-
-    return "subprocess" not in seen.unfollowed and not names(seen.writes) and not names(seen.direct_reads)
+    return "subprocess" not in seen.unfollowed and not seen.wrote(path) and not seen.opened(path)

@@ -4,6 +4,7 @@ on the host's stdin), the spec the host's subprocesses read, and the host's even
 its events pipe). Each is written as JSON and read back whole."""
 
 import json
+import os
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -95,6 +96,19 @@ class Seen:
     # what pytest itself listed and asked about, finding the tests: which tests there are, not their outcomes
     layout_lists: set[str] = field(default_factory=set)
     layout_probes: set[str] = field(default_factory=set)
+
+    @staticmethod
+    def _among(paths: Iterable[str], real_path: str) -> bool:
+        """Whether one of `paths` is the file at `real_path` (names compared first: a realpath each is dear)."""
+        name = os.path.basename(real_path)
+        return any(os.path.basename(each) == name and os.path.realpath(each) == real_path for each in paths)
+
+    def opened(self, real_path: str) -> bool:
+        """Whether it opened the file at `real_path` other than by importing it."""
+        return self._among(self.direct_reads, real_path)
+
+    def wrote(self, real_path: str) -> bool:
+        return self._among(self.writes, real_path)
 
     def to_json(self) -> dict[str, list[str]]:
         return {name: sorted(values) for name, values in vars(self).items() if values}
