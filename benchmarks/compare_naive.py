@@ -12,7 +12,10 @@ where the kill matrix holds every test's outcome), as many at once as mutcheck h
 the slowest unmutated run. A killed mutant agrees when the naive run fails exactly the tests mutcheck
 says killed it; one mutcheck did not kill agrees when no test fails naively; a naive run that outlived its
 limit agrees with a time-out or a kill whose killers, among the tests that naive run got to, are the
-tests it saw fail and the one it hung in; `broken` agrees with a suite that does not collect. Prints each
+tests it saw fail and the one it hung in; a time-out agrees with a naive failure of its killers where
+each test mutcheck stopped ran naively at least the limit mutcheck gives it (`timeout_factor` times its
+unmutated naive duration, plus `timeout_constant`): a slow failure, which a plain run with those limits
+also stops; `broken` agrees with a suite that does not collect. Prints each
 disagreement, the agreement as N/N, the wall times and their ratio, and the share of mutants that ran
 on the fallback path with the reasons. Exits 1 on any disagreement, 2 (with mutcheck's error lines)
 when mutcheck could not run the catalog.
@@ -41,12 +44,16 @@ from tests.mutcheck.naive import NaiveRun, naive_run  # noqa: E402
 LIMIT_FACTOR = 10
 
 
-def agrees(entry: dict, naive: NaiveRun) -> bool:
+def agrees(entry: dict, naive: NaiveRun, tests: list[str], limits: dict[str, float]) -> bool:
+    """`limits`: each test's time limit under a mutant as mutcheck sets it, from its unmutated naive run."""
     if naive.status is None:  # it hung in a test: the tests it got to fail as mutcheck says, that one included
         detected = entry["verdict"] in ("timeout", "killed")
         return detected and {test for test in entry["killers"] if test in naive.started} == naive.failed
     if entry["verdict"] == "timeout":
-        return False
+        # a slow failure: it failed naively only after running longer than mutcheck lets it run
+        timed_out = [tests[int(index)] for index, outcome in entry["outcomes"].items() if outcome == "timeout"]
+        slow = all(naive.durations.get(test, 0.0) >= limits.get(test, float("inf")) for test in timed_out)
+        return slow and set(entry["killers"]) == naive.failed
     if entry["verdict"] == "broken":
         return naive.broken
     if entry["verdict"] == "killed":
@@ -89,6 +96,11 @@ def main() -> int:
     tests = {one.target_name: [*one.tests, *config.pytest_args] for one in config.each_target()}
     unmutated = [naive_run(project, [], suite) for suite in tests.values()]
     limit = LIMIT_FACTOR * max(max(run.seconds for run in unmutated), 1.0)
+    limits = {
+        test: config.timeout_factor * seconds + config.timeout_constant
+        for run in unmutated
+        for test, seconds in run.durations.items()
+    }
 
     def naive(entry: dict) -> NaiveRun:
         writes = [(edit.path, edit.text, edit.encoding) for edit in applied[entry["id"]].files_written()]
@@ -101,7 +113,7 @@ def main() -> int:
 
     agreeing = 0
     for entry, run in zip(entries, naive_runs, strict=True):
-        if agrees(entry, run):
+        if agrees(entry, run, results["tests"], limits):
             agreeing += 1
             continue
         print(f"DISAGREE {entry['id']}: mutcheck {entry['verdict']} by {sorted(entry['killers'])} ({entry['path']})")

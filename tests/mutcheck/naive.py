@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from mutcheck.catalog.catalog import load_catalog
@@ -36,6 +36,7 @@ def pytest_runtest_logstart(nodeid, location):
 
 
 def pytest_runtest_logreport(report):
+    _write("took %r %s" % (report.duration, report.nodeid))
     if report.failed:
         _write("failed " + report.nodeid)
 
@@ -51,6 +52,7 @@ class NaiveRun:
     status: int  # pytest's exit status (negative: the signal that ended it; None: it outlived the limit)
     seconds: float
     started: frozenset[str] = frozenset()  # the tests it got to (all of them, unless it was stopped)
+    durations: dict[str, float] = field(default_factory=dict)  # per test, its phases' seconds together
 
     @property
     def broken(self) -> bool:
@@ -123,10 +125,13 @@ def naive_run(
             with contextlib.suppress(ProcessLookupError):  # whatever the suite started goes with it
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait()
-        failed, started, running = set(), set(), None
+        failed, started, running, durations = set(), set(), None, {}
         for line in record.read_text(encoding="utf-8").splitlines():
             kind, _, nodeid = line.partition(" ")
-            if kind == "start":
+            if kind == "took":
+                seconds, _, nodeid = nodeid.partition(" ")
+                durations[nodeid] = durations.get(nodeid, 0.0) + float(seconds)
+            elif kind == "start":
                 running = nodeid
                 started.add(nodeid)
             elif kind == "failed":
@@ -135,7 +140,7 @@ def naive_run(
                 running = None
         if running is not None:  # the process died in this test, or outlived the limit in it
             failed.add(running)
-        return NaiveRun(failed, status, time.monotonic() - started_at, frozenset(started))
+        return NaiveRun(failed, status, time.monotonic() - started_at, frozenset(started), durations)
 
 
 def naive_run_of(project: Path, mutant_id: str, tests: list[str], limit: float | None = None) -> NaiveRun:
