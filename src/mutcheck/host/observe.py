@@ -1,8 +1,8 @@
 """What a test process sees a test depend on besides the code it runs: the files it reads, the
 folders it lists, the paths whose existence it asks, the environment variables it reads, the modules
-it imports first, what it writes, and whether it did something no record follows (a subprocess, the
-network). Collection, each test, and each fixture set up for several tests (its own "sink") are
-seen apart.
+it imports first, what it writes, whether it did something no record follows (a subprocess, the
+network), and the names that code it runs from text (`exec`, `eval`) spells. Collection, each test,
+and each fixture set up for several tests (its own "sink") are seen apart.
 
 The interpreter's audit events (`sys.addaudithook`) say what is opened, listed, written and started;
 environment reads go through `os._Environ`'s item access and existence questions through `os.stat`
@@ -15,8 +15,10 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from types import CodeType
 from typing import Any
 
+from mutcheck.host.text_names import text_names
 from mutcheck.host.wire import Seen
 from mutcheck.sandbox.scratch import CACHE_FOLDERS
 
@@ -200,6 +202,24 @@ def _on_change(args: tuple[Any, ...]) -> None:
         OBSERVER.wrote(path)
 
 
+# Who runs a module's own code from its compiled file: importing it (that code is evidence as the module's).
+_IMPORTERS = (
+    os.sep + os.path.join("_pytest", "assertion", "rewrite.py"),
+    os.sep + os.path.join("mutcheck", "host", "import_reach.py"),
+)
+
+
+def _on_exec(args: tuple[Any, ...]) -> None:
+    """Code run by `exec` or `eval` (a text compiled, or a code object): the names it spells."""
+    code = args[0] if args else None
+    if not isinstance(code, CodeType):
+        return
+    caller = sys._getframe(2).f_code.co_filename  # past `_audit`: who called exec
+    if (caller.startswith("<frozen importlib") or caller.endswith(_IMPORTERS)) and os.path.isfile(code.co_filename):
+        return
+    OBSERVER.sink.seen.texts |= text_names(code)
+
+
 def _on_load(args: tuple[Any, ...]) -> None:
     """A database or a shared library opened by C code, named by its path: read."""
     if args and (path := _path(args[0])) is not None and os.path.exists(path):
@@ -208,6 +228,7 @@ def _on_load(args: tuple[Any, ...]) -> None:
 
 _HANDLERS: dict[str, Callable[[tuple[Any, ...]], None]] = {
     "open": _on_open,
+    "exec": _on_exec,
     "sqlite3.connect": _on_load,
     "ctypes.dlopen": _on_load,
     "os.listdir": _on_list,

@@ -93,6 +93,7 @@ class Seen:
     unfollowed: set[str] = field(default_factory=set)  # "subprocess", "network"
     fixtures: set[str] = field(default_factory=set)  # the names of the shared fixtures it used
     code: set[str] = field(default_factory=set)  # the project's code it ran, "PATH::NAME" (where watched)
+    texts: set[str] = field(default_factory=set)  # the names code it ran from text spells (see `text_names`)
     # what pytest itself listed and asked about, finding the tests: which tests there are, not their outcomes
     layout_lists: set[str] = field(default_factory=set)
     layout_probes: set[str] = field(default_factory=set)

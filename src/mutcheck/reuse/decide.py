@@ -16,7 +16,9 @@ from functools import cached_property
 
 from mutcheck.core.outcome import DETECTING, NOT_RUN
 from mutcheck.core.reuse_words import IN_ORDER, KEY, MUTANT, NAME, NOT_STORED, TIME_LIMIT
-from mutcheck.reuse.labels import CODE, EFFECTS, REACH, REACH_FROM_MODULES, kind_of
+from mutcheck.host.text_names import ANY_NAME
+from mutcheck.reuse.labels import CODE, EFFECTS, REACH, REACH_FROM_MODULES, TEXT, kind_of
+from mutcheck.reuse.module_code import ANYWHERE
 from mutcheck.reuse.store import Store, TestOutcome
 from mutcheck.reuse.today import Today
 
@@ -79,6 +81,9 @@ class Decider:
                 self._changed[index] = [text] if changed else self._names_changed(path, qualname)
             elif kind == EFFECTS:
                 self._changed[index] = [text] if code.effects_changed(name, value) else []
+            elif kind == TEXT:  # a name code run from text spelled: any module's binding of it
+                references = {ANYWHERE} if name == ANY_NAME else {"." + name}
+                self._changed[index] = [NAME + found for found in code.hits(references, "")]
             elif kind in (REACH, REACH_FROM_MODULES):
                 self._changed[index] = []  # the set's code as a whole (see `set_change`)
             else:
@@ -94,7 +99,7 @@ class Decider:
         code = self.today.code
         if not code.changed_names:
             return []
-        names = code.names(path, qualname)
+        names = code.spelled(path, qualname)
         if path not in self._suite and not qualname.rpartition(".")[2].startswith("Test"):
             names -= code.members(path, qualname)
         return [NAME + found for found in code.hits(names, path)]

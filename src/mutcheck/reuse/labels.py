@@ -10,6 +10,8 @@ starts empty: `.hypothesis`, `.pytest_cache`, …) and the kernel's pseudo-files
                    an editable dependency's checkout, a compiled extension)
     code:PATH::NAME  a function's code (or a class statement's) in one of the project's files
     effects:PATH   a project module's statements with effects (see `module_code`)
+    text:NAME      a name that code run from text (`exec`, `eval`) spells: any module's binding of it
+                   ("text:**": any binding at all; see `host.text_names`)
     reach:NAMES    where the code was not watched: all the project's code reachable by name from the
                    code labels beside it and from NAMES (a mutant's replacement) counts
     reach-modules  where collecting was not watched: what is reachable from module-level code counts
@@ -24,6 +26,7 @@ from mutcheck.host.wire import Seen
 from mutcheck.sandbox.scratch import CACHE_FOLDERS
 
 READ, LIST, PROBE, ENV, IMPORT, CODE, EFFECTS = "read", "list", "probe", "env", "import", "code", "effects"
+TEXT = "text"
 REACH, REACH_FROM_MODULES, ORDER = "reach", "reach-modules", "order"
 MODULE_LEVEL = "<module>"
 _SYSTEM = ("/proc/", "/dev/", "/sys/")
@@ -104,6 +107,7 @@ def labelled(seen: Seen, places: Places, modules: set[str]) -> Labelled:
     for kind, paths in ((LIST, seen.layout_lists), (PROBE, seen.layout_probes)):
         found.layout |= {label(kind, place) for path in paths if (place := places.place(path)) is not None}
     found.labels |= {label(ENV, name) for name in seen.env}
+    found.labels |= {label(TEXT, name) for name in seen.texts}
     for entry in seen.imports:
         place = places.place(entry.partition(":")[2])
         if place is None:

@@ -16,7 +16,10 @@ from functools import cached_property
 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
 DYNAMIC = "*"  # among a function's names: it reaches names it does not spell (getattr with a computed name, …)
-ANYWHERE = "**"  # … in any module (eval, exec, a module imported by a computed name)
+ANYWHERE = "**"  # … in any module (a module imported by a computed name)
+# … what code run from text (eval, exec) reaches: anywhere, but for a function whose run was observed,
+# the names that text spelled, which its run recorded (`text:` labels: see `reuse.decide`)
+RUNS_TEXT = "**text"
 # Calls that build a value and do nothing else, spelled as the code calls them.
 _PURE_CALLS = frozenset(
     {
@@ -66,9 +69,10 @@ _PLAIN_BASES = frozenset(
     }
 )
 # Reaching names the code does not spell: in its own module and the modules it names (DYNAMIC), or in
-# any module (ANYWHERE: code run from text, a module imported by a computed name).
+# any module (ANYWHERE: a module imported by a computed name; RUNS_TEXT: code run from text).
 _DYNAMIC_CALLS = frozenset({"globals", "vars", "locals"})
-_ANYWHERE_CALLS = frozenset({"eval", "exec", "__import__", "import_module"})
+_ANYWHERE_CALLS = frozenset({"__import__", "import_module"})
+_TEXT_CALLS = frozenset({"eval", "exec"})
 _DYNAMIC_ATTRIBUTES = frozenset({"__dict__", "__getattribute__"})
 _BY_NAME = frozenset({"getattr", "hasattr", "setattr", "delattr"})
 
@@ -104,12 +108,16 @@ def _node_names(node: ast.AST, found: set[str], spelled: AbstractSet[int] = froz
         found.add(node.id)
         if node.id in _DYNAMIC_CALLS:
             found.add(DYNAMIC)
+        elif node.id in _TEXT_CALLS:
+            found.add(RUNS_TEXT)
         elif node.id in _ANYWHERE_CALLS and id(node) not in spelled:
             found.add(ANYWHERE)
     elif isinstance(node, ast.Attribute):
         found.add("." + node.attr)
         if node.attr in _DYNAMIC_ATTRIBUTES:
             found.add(DYNAMIC)
+        elif node.attr in _TEXT_CALLS:
+            found.add(RUNS_TEXT)
         elif node.attr in _ANYWHERE_CALLS and id(node) not in spelled:
             found.add(ANYWHERE)
     elif isinstance(node, ast.ImportFrom):

@@ -13,6 +13,7 @@ from functools import cached_property
 from mutcheck.reuse.module_code import (
     ANYWHERE,
     DYNAMIC,
+    RUNS_TEXT,
     ModuleCode,
     Statement,
     digest,
@@ -22,6 +23,9 @@ from mutcheck.reuse.module_code import (
 )
 
 GONE = ""
+# Reaching any binding at all. Code run from text counts so in module-level statements; a
+# function's (`spelled`) is weighed by the `text:` labels of the sinks it ran in.
+_ANY = frozenset({ANYWHERE, RUNS_TEXT})
 
 
 def _resolved(module: str, level: int, importer: str, package: bool) -> str:
@@ -123,7 +127,7 @@ class ProjectCode:
         module's binding of that name; DYNAMIC every binding of its own module and of the modules it
         names, ANYWHERE any."""
         references = set(references)
-        if ANYWHERE in references:
+        if references & _ANY:
             return set(changed)
         bare = {_attribute(entry) for entry in changed}
         found = set()
@@ -169,6 +173,11 @@ class ProjectCode:
         if holder is not None:
             return module.names.get(holder, frozenset())
         return frozenset(name for statement in module.statements for name in statement.refers)
+
+    def spelled(self, path: str, qualname: str) -> frozenset[str]:
+        """`names`, less what code run from text reaches: the text a function ran is observed where it
+        ran (every `exec` and `eval` of a sink, its `text:` labels), and text it did not run reached nothing."""
+        return self.names(path, qualname) - {RUNS_TEXT}
 
     def members(self, path: str, qualname: str) -> frozenset[str]:
         """For a class's own code: the names its body binds and never reads (see `ModuleCode.members`),
@@ -216,7 +225,7 @@ class ProjectCode:
         dynamic: list[tuple[str, Statement]] = []
         for path in sorted(set(self.before) | (self.collected_now or frozenset())):
             for statement in self.module(path).statements if self.module(path) else ():
-                if statement.refers & {DYNAMIC, ANYWHERE} or any(ref.endswith(":*") for ref in statement.refers):
+                if statement.refers & {DYNAMIC, *_ANY} or any(ref.endswith(":*") for ref in statement.refers):
                     dynamic.append((path, statement))  # looked at whatever changed
                 for reference in statement.refers:
                     referring.setdefault(_bare(reference), []).append((path, statement))
@@ -377,7 +386,7 @@ class ProjectCode:
             for labels in by_name.values():
                 for label in labels:
                     path, _, qualname = label.partition("::")
-                    if self.hits(self.names(path, qualname), path):
+                    if self.hits(self.spelled(path, qualname), path):
                         changed |= self._own_names(qualname)
         if not changed:
             return frozenset()
@@ -385,8 +394,8 @@ class ProjectCode:
         for name, labels in by_name.items():
             for label in labels:
                 path, _, qualname = label.partition("::")
-                for referred in self.names(path, qualname):
-                    dynamic = referred in (DYNAMIC, ANYWHERE)
+                for referred in self.spelled(path, qualname):
+                    dynamic = referred in (DYNAMIC, *_ANY)
                     referrers.setdefault(DYNAMIC if dynamic else _bare(referred), set()).add(name)
         reaching = changed | referrers.get(DYNAMIC, set())
         pending = list(reaching)
@@ -407,7 +416,7 @@ class ProjectCode:
     def module_level_names(self) -> frozenset[str]:
         """The names the modules' own statements refer to (imports apart): what ran at import refers to them."""
         return frozenset(
-            DYNAMIC if name in (DYNAMIC, ANYWHERE) else _bare(name)
+            DYNAMIC if name in (DYNAMIC, *_ANY) else _bare(name)
             for path in sorted(self.before)
             if (module := self.module(path))
             for statement in module.statements
@@ -426,7 +435,7 @@ class ProjectCode:
         for label in code:
             path, _, qualname = label.partition("::")
             # its own code counts by its own label: from here, what it refers to
-            start |= {DYNAMIC if name in (DYNAMIC, ANYWHERE) else _bare(name) for name in self.names(path, qualname)}
+            start |= {DYNAMIC if name in (DYNAMIC, *_ANY) else _bare(name) for name in self.spelled(path, qualname)}
         if DYNAMIC in start:
             return [DYNAMIC]
         return sorted(start & reaching)

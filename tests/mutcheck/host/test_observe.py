@@ -143,3 +143,23 @@ def test_workers_multiprocessing_spawns_are_not_followed(tmp_path):
         """,
     )
     assert seen["unfollowed"] == ["subprocess"]
+
+
+def test_code_run_from_text_is_the_names_it_spells_and_an_import_is_none(tmp_path):
+    (tmp_path / "plain.py").write_text("VALUE = 1\n")
+    seen = observed(
+        tmp_path,
+        """\
+        sys.path.insert(0, os.getcwd())
+        import plain
+        namespace = {"settings": plain}
+        exec("def made():\\n    return settings.LIMIT + helper(1)\\n", namespace)
+        eval("made", namespace)
+        """,
+    )
+    assert seen["texts"] == ["LIMIT", "helper", "made", "settings"]  # the import's own code is no text
+
+
+def test_code_run_from_text_that_reaches_names_it_does_not_spell_may_reach_any(tmp_path):
+    seen = observed(tmp_path, 'exec("def made(name):\\n    return getattr(sys, name)\\n", {"sys": sys})')
+    assert seen["texts"] == ["**"]

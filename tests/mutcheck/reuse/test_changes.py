@@ -124,6 +124,18 @@ def configured():
 configured.value = 15
 """
 
+RUNS_TEXT = """\
+import pkg.settings
+
+TEXT = "def made():\\n    return settings.LIMIT\\n"
+
+
+def configured():
+    namespace = {"settings": pkg.settings}
+    exec(TEXT, namespace)
+    return namespace["made"]()
+"""
+
 BUILT_AT_IMPORT = """\
 def build_table():
     return {"value": 15}
@@ -306,6 +318,11 @@ KINDS = {
         rewrite("src/pkg/config.py", "configured.value = 15", "configured.value = 5"),
         rewrite("src/pkg/config.py", "configured.value = 5", "configured.value = 15"),
     ),
+    "a name that code the target runs from text spells": Kind(
+        {"src/pkg/config.py": RUNS_TEXT, "src/pkg/settings.py": "LIMIT = 15\n", "tests/test_clamps.py": CONFIGURED},
+        rewrite("src/pkg/settings.py", "15", "5"),
+        rewrite("src/pkg/settings.py", "5", "15"),
+    ),
     "a module-level constant the test names": Kind(
         {"src/pkg/config.py": "LIMIT = 15\n", "tests/test_clamps.py": clamps("LIMIT", "from pkg.config import LIMIT")},
         rewrite("src/pkg/config.py", "15", "5"),
@@ -420,6 +437,18 @@ def test_a_new_module_level_constant_no_test_names_reuses_everything(tmp_path, m
     added = rewrite("src/pkg/config.py", "LIMIT = 15\n", "LIMIT = 15\nUNUSED = 3\n")
     reusing = _after_an_edit(tmp_path / "project", "a module-level constant the test names", added, monkeypatch)
     assert all(entry["reuse"]["reused"] for entry in reusing["mutants"])
+
+
+def test_code_run_from_text_counts_by_the_names_it_spelled(tmp_path, monkeypatch):
+    """A test added elsewhere binds a name the text M's test ran never spelled: M's outcome is kept."""
+
+    def added(root: Path, _patch: pytest.MonkeyPatch) -> None:
+        text = (root / "tests" / "test_other.py").read_text(encoding="utf-8")
+        (root / "tests" / "test_other.py").write_text(text + "\n\ndef test_more():\n    assert True\n")
+
+    kind = "a name that code the target runs from text spells"
+    reusing = _after_an_edit(tmp_path / "project", kind, added, monkeypatch)
+    assert next(entry for entry in reusing["mutants"] if entry["id"] == "M")["reuse"]["reused"]
 
 
 def test_a_new_class_member_runs_again_only_the_tests_that_name_the_class(tmp_path, monkeypatch):
