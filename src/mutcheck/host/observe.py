@@ -165,9 +165,17 @@ def _on_open(args: tuple[Any, ...]) -> None:
         OBSERVER.wrote(path)
 
 
-# Standard library modules that list or ask about paths for their caller: the caller is who asked.
-_PATH_HELPERS = ("pathlib", "genericpath", "posixpath", "os.py", "<frozen os>", "glob.py", "fnmatch.py")
+# Standard library modules that list or ask about paths for their caller (by module name, whether
+# frozen or read from a file): the caller is who asked.
+_PATH_HELPERS = frozenset({"pathlib", "genericpath", "posixpath", "ntpath", "os", "glob", "fnmatch"})
 _PYTEST = f"{os.sep}_pytest{os.sep}"
+# mutcheck's own code, which asks about paths inside a sink for itself (where an import's module lies)
+_OWN = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def _path_helper(filename: str) -> bool:
+    module = os.path.basename(filename).removeprefix("<frozen ").removesuffix(">").removesuffix(".py")
+    return module in _PATH_HELPERS or f"{os.sep}pathlib{os.sep}" in filename
 
 
 def _asker(depth: int) -> str:
@@ -175,7 +183,7 @@ def _asker(depth: int) -> str:
     frame = sys._getframe(depth + 1)
     for _ in range(6):
         name = frame.f_code.co_filename
-        if frame.f_back is None or not (name.endswith(_PATH_HELPERS) or _PATH_HELPERS[0] in name):
+        if frame.f_back is None or not _path_helper(name):
             return name
         frame = frame.f_back
     return frame.f_code.co_filename
@@ -186,7 +194,7 @@ def _on_list(args: tuple[Any, ...]) -> None:
     if path is None:
         return
     asker = _asker(2)  # past `_audit`
-    if asker.startswith("<frozen importlib"):  # the import system's own look for modules
+    if asker.startswith(("<frozen importlib", _OWN)):  # the import system's own look for modules, or ours
         return
     OBSERVER.listed(path, by_pytest=_PYTEST in asker)
 
@@ -271,7 +279,9 @@ def _probing(real: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(real)
     def probe(path: Any, *args: Any, **kwargs: Any) -> Any:
         if OBSERVER.sink is not None and kwargs.get("dir_fd") is None and (absolute := _path(path)) is not None:
-            OBSERVER.probed(absolute, by_pytest=_PYTEST in _asker(1))
+            asker = _asker(1)
+            if not asker.startswith(_OWN):
+                OBSERVER.probed(absolute, by_pytest=_PYTEST in asker)
         return real(path, *args, **kwargs)
 
     return probe

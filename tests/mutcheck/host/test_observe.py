@@ -163,3 +163,16 @@ def test_code_run_from_text_is_the_names_it_spells_and_an_import_is_none(tmp_pat
 def test_code_run_from_text_that_reaches_names_it_does_not_spell_may_reach_any(tmp_path):
     seen = observed(tmp_path, 'exec("def made(name):\\n    return getattr(sys, name)\\n", {"sys": sys})')
     assert seen["texts"] == ["**"]
+
+
+def test_what_mutcheck_asks_about_paths_for_itself_inside_a_sink_is_not_the_sink_s(tmp_path):
+    (tmp_path / "module.py").write_text("")
+    seen = observed(
+        tmp_path,
+        """\
+        from mutcheck.host.project_files import relative_path
+        relative_path(os.path.join(os.getcwd(), "module.py"), os.getcwd())
+        os.path.isfile("asked.txt")
+        """,
+    )
+    assert seen["probes"] == [str(tmp_path / "asked.txt")]  # the test's own question, through genericpath
