@@ -31,6 +31,11 @@ def text_names(code: CodeType) -> set[str]:
     while pending:
         current = pending.pop()
         names.update(current.co_names)
+        # only a code object that names one of those ways, or imports `*`, needs its instructions read
+        # (doctest examples are text too: most run with none)
+        if _REACHING.isdisjoint(current.co_names) and ("*",) not in current.co_consts:
+            pending += [constant for constant in current.co_consts if isinstance(constant, CodeType)]
+            continue
         for instruction in dis.get_instructions(current):
             if instruction.opname in _LOADS and instruction.argval in _REACHING:
                 return {ANY_NAME}
