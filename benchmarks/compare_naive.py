@@ -38,6 +38,7 @@ sys.path[:0] = [str(REPOSITORY / "src"), str(REPOSITORY)]
 
 from mutcheck.catalog.config import load_config  # noqa: E402
 from mutcheck.engine.session import catalog_of  # noqa: E402
+from mutcheck.host.timeouts import test_limit  # noqa: E402
 from mutcheck.mutation.mutate import apply_mutant  # noqa: E402
 from tests.mutcheck.naive import NaiveRun, naive_run  # noqa: E402
 
@@ -97,7 +98,7 @@ def main() -> int:
     unmutated = [naive_run(project, [], suite) for suite in tests.values()]
     limit = LIMIT_FACTOR * max(max(run.seconds for run in unmutated), 1.0)
     limits = {
-        test: config.timeout_factor * seconds + config.timeout_constant
+        test: test_limit(seconds, config.timeout_factor, config.timeout_constant)
         for run in unmutated
         for test, seconds in run.durations.items()
     }
