@@ -1,6 +1,6 @@
 """A stored run's results taken whole (see `reuse.whole`): every mutant marked reused, the run's facts
-those of now. A run with a time-out, an order-dependent or flaky test, or a failing baseline is
-never kept whole: its next run runs."""
+those of now. A run with a flaky test in the baseline, or a failing baseline, is never kept whole:
+its next run runs."""
 
 import time
 from dataclasses import replace
@@ -9,7 +9,6 @@ from typing import Any
 
 from mutcheck.core.ci import in_ci
 from mutcheck.core.git import head_sha, uncommitted_changes
-from mutcheck.core.outcome import TIMEOUT
 from mutcheck.results.model import Results, Reused
 from mutcheck.results.results import summarize
 from mutcheck.results.results_check import first_broken_reference
@@ -46,7 +45,4 @@ def whole_keepable(results: Results) -> bool:
     """Whether the next run may take these results whole, were nothing changed. Order-dependent
     outcomes are for reuse to judge (see `reuse.keep`): one under a mutant is kept with the run in the
     suite's order that settled it; one of the baseline's split never is, and the run is not kept whole."""
-    baseline = results.baseline
-    if not baseline.ok or baseline.flaky:
-        return False
-    return not any(outcome == TIMEOUT for mutant in results.mutants for outcome in mutant.outcomes.values())
+    return results.baseline.ok and not results.baseline.flaky

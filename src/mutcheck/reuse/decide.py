@@ -3,8 +3,10 @@ if not, which evidence changed), and whether a stored whole run stands whole.
 
 A stored outcome stands when the run's key is the same, the mutant's edit is the same, and every
 label of its evidence has today the value it had (see `today`), a function's code also referring to
-no name whose module-level binding changed (see `project_code`); and when the test took less than
-today's time limit under the mutant. A test with no stored outcome (new, or not kept) runs. When one
+no name whose module-level binding changed (see `project_code`); and when today's time limit under
+the mutant would not change how it ended: a test that ended took less than that limit, one stopped at
+its limit was charged at least that much before it was stopped. A test with no stored outcome (new,
+or not kept) runs. When one
 that only a run in the suite's order settled runs again, every test of the mutant runs with it, as
 in a fresh run: alone, it would fail before the mutated code starts.
 """
@@ -14,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from mutcheck.core.outcome import DETECTING, NOT_RUN
+from mutcheck.core.outcome import DETECTING, NOT_RUN, TIMEOUT
 from mutcheck.core.reuse_words import IN_ORDER, KEY, MUTANT, NAME, NOT_STORED, TIME_LIMIT
 from mutcheck.host.text_names import ANY_NAME
 from mutcheck.reuse.labels import CODE, EFFECTS, REACH, REACH_FROM_MODULES, TEXT, kind_of
@@ -158,7 +160,7 @@ class Decider:
                 reasons[test] = [NOT_STORED]
             elif changes := self.set_change(kept.evidence):
                 reasons[test] = changes
-            elif kept.duration >= limits[test]:
+            elif past_the_limit(kept, limits[test]):
                 reasons[test] = [TIME_LIMIT]
             else:
                 reused[test] = kept
@@ -186,6 +188,13 @@ class Decider:
         code = self.today.code
         suite = {code.module_name(path) for path in self._suite}
         return [NAME + name for name in sorted(code.changed_names) if name.rpartition(":")[0] in suite]
+
+
+def past_the_limit(kept: TestOutcome, limit: float) -> bool:
+    """Whether a run today would end otherwise than the stored one by today's limit alone: an outcome
+    that took the limit or longer, or a time-out stopped before the test had been charged it (a
+    longer limit might have let it finish)."""
+    return kept.duration < limit if kept.outcome == TIMEOUT else kept.duration >= limit
 
 
 def _before_a_reused_kill(

@@ -5,7 +5,8 @@ what they ran counts: see `project_code`), and the project's modules' bytes.
 
 An outcome is not kept when what it stood on cannot be told again: a test that started a
 subprocess or used the network, one that read what another test or fixture wrote during the run, a
-time-out, or a test that failed in the baseline only as the workers split it. One that only a run in
+test whose process had to be killed (a time-out its own process could not stop), or a test that failed in
+the baseline only as the workers split it. One that only a run in
 the suite's order settled under the mutant stands on that run: every test up to it, in that order
 (`order:TEST`), with what each was seen to depend on there and in the mutant's own run.
 """

@@ -19,14 +19,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mutcheck.core.outcome import ERROR, FAILED, ORDER_DEPENDENT, PASSED, SKIPPED
+from mutcheck.core.outcome import ERROR, FAILED, ORDER_DEPENDENT, PASSED, SKIPPED, TIMEOUT
 from mutcheck.reuse.guard import folder_lock, record_write, store_folder
 from mutcheck.reuse.module_code import digest
 from mutcheck.reuse.today import FileStatus
 
-FORMAT, VERSION = "mutcheck-reuse", 3
-# never a time-out or not-run; order-dependent only with the evidence of the run in the suite's order that settled it
-REUSABLE = frozenset({PASSED, FAILED, ERROR, SKIPPED, ORDER_DEPENDENT})
+FORMAT, VERSION = "mutcheck-reuse", 4
+# never not-run; a time-out with how long it ran before it was stopped (see `decide`); order-dependent only with
+# the evidence of the run in the suite's order that settled it
+REUSABLE = frozenset({PASSED, FAILED, ERROR, SKIPPED, TIMEOUT, ORDER_DEPENDENT})
 
 
 @dataclass(frozen=True)

@@ -272,3 +272,57 @@ def test_an_order_dependent_outcome_stands_on_the_suite_s_order_up_to_it(tmp_pat
                 "order:tests/test_order.py::test_needs_preparing"
             ]
         (root / "tests" / "test_another.py").unlink()
+
+
+LOOPS = """\
+[[mutant]]
+id = "LOOP"
+family = "guards"
+file = "src/pkg/steps.py"
+scope = "steps"
+match = "left -= 1"
+replace = "left -= 2"
+killed_by = ["tests/test_steps.py::test_counts"]
+origin = "the fixture"
+title = { en = "the countdown stands still", zh = "倒数停滞" }
+why = { en = "each step counts down", zh = "每一步都要倒数" }
+"""
+
+STEPS = (
+    "def steps(left):\n    count = 0\n    while left != 0:\n        left -= 1\n        count += 1\n    return count\n"
+)
+
+COUNTS = (
+    "from pathlib import Path\n\nfrom pkg.steps import steps\n\n\ndef test_counts():\n"
+    "    left = int((Path(__file__).parent / 'steps.txt').read_text())\n    assert steps(left) > 0\n"
+)
+
+
+def test_a_time_out_is_kept_and_runs_again_when_what_it_stood_on_or_its_limit_changes(tmp_path):
+    """Under LOOP the countdown steps two at a time and never ends on an odd count from the data file:
+    the test is stopped at its limit. Kept, the time-out stands while the file and the code stand
+    (and today's limit is no longer than what the test was charged before it was stopped: see
+    `test_decide`); an even count (the test passes) and back (it is stopped again) run it again, each
+    time as a fresh run says."""
+    files = {"src/pkg/steps.py": STEPS, "tests/test_steps.py": COUNTS, "tests/steps.txt": "3"}
+    root = make(tmp_path / "project", {**TWO_FILES, **files})
+    catalog = root / "mutants" / "guards.toml"
+    catalog.write_text(catalog.read_text(encoding="utf-8") + LOOPS, encoding="utf-8")
+    limits = ("--timeout-constant", "1")
+    first = run(root, *limits)[2]
+    assert mutant(first, "LOOP")["verdict"] == "timeout"
+    again = run(root, *limits)[2]
+    assert again["run"]["timings"] == {"total": again["run"]["seconds"]}  # nothing changed: taken whole
+    assert verdicts(again) == verdicts(first)
+    edit(root, "tests/test_small.py", "limit(3, 10) == 3", "limit(4, 10) == 4")  # not taken whole: decided per test
+    reusing, fresh = both(root, *limits)
+    assert verdicts(reusing) == verdicts(fresh) and mutant(reusing, "LOOP")["verdict"] == "timeout"
+    assert mutant(reusing, "LOOP")["reuse"] == {"reused": True, "from": None, "changed": [], "ran": {}, "kept": 1}
+    write(root, {"tests/steps.txt": "4"})
+    reusing, fresh = both(root, *limits)
+    assert verdicts(reusing) == verdicts(fresh) and mutant(reusing, "LOOP")["verdict"] == "survived"
+    assert ran(reusing, "LOOP") == {"tests/test_steps.py::test_counts": ["read:tests/steps.txt"]}
+    write(root, {"tests/steps.txt": "3"})
+    reusing, fresh = both(root, *limits)
+    assert verdicts(reusing) == verdicts(fresh) and mutant(reusing, "LOOP")["verdict"] == "timeout"
+    assert ran(reusing, "LOOP") == {"tests/test_steps.py::test_counts": ["read:tests/steps.txt"]}
