@@ -37,6 +37,8 @@ _PURE_CALLS = frozenset(
         *("collections.deque", "Counter", "collections.Counter", "MappingProxyType", "types.MappingProxyType"),
         *("partial", "functools.partial", "get_args", "typing.get_args", "get_origin", "typing.get_origin"),
         *("TypeAdapter", "pydantic.TypeAdapter", "StringConstraints", "pydantic.StringConstraints"),
+        *("itertools.count", "threading.Lock", "threading.RLock", "threading.Event", "threading.Condition"),
+        *("threading.local", "weakref.WeakKeyDictionary", "weakref.WeakValueDictionary", "weakref.WeakSet"),
     }
 )
 # Decorators that wrap or fill in what they decorate and keep no record of it anywhere else: a `def`
@@ -245,6 +247,7 @@ class Statement:
         self, node: ast.stmt, plain_classes: frozenset[str], own_objects: frozenset[str] = frozenset()
     ) -> None:
         self.node = node
+        self.plain_classes = plain_classes
         importing = isinstance(node, ast.Import | ast.ImportFrom)
         attributes_of = _attributes_set(node, own_objects)
         self.binds = frozenset(_binds(node) if attributes_of is None else attributes_of)
@@ -272,6 +275,20 @@ class Statement:
     @cached_property
     def text(self) -> str:
         return _stubbed_dump(self.node)
+
+    @cached_property
+    def effect_text(self) -> str:
+        """The code its effects stand on: of a class statement whose making runs only its body's
+        statements, its head and those its effects stand on (see `_body_effects`), so that a method's
+        new signature beside a registration in its body is a member's change, not the module's
+        effects'; the whole statement otherwise."""
+        node = self.node
+        if isinstance(node, ast.ClassDef) and not self.bases:
+            acting = _body_effects(node, self.plain_classes)
+            if acting is not None:
+                head = [node.name, *map(ast.dump, [*node.bases, *node.keywords, *node.decorator_list])]
+                return "\0".join([*head, *map(_stubbed_dump, acting)])
+        return self.text
 
     @cached_property
     def parts(self) -> list[tuple[frozenset[str], frozenset[str]]]:
@@ -406,7 +423,7 @@ class ModuleCode:
         texts = []
         for statement in self.statements:
             if has_effects(statement):
-                texts.append(_with_order(statement, counts))
+                texts.append(_with_order(statement, counts, statement.effect_text))
             for name in statement.binds:
                 counts[name] = counts.get(name, 0) + 1
         return digest("\0".join(texts)) if self.parsed else self.whole
@@ -444,9 +461,9 @@ class ModuleCode:
         return None
 
 
-def _with_order(statement: Statement, counts: dict[str, int]) -> str:
+def _with_order(statement: Statement, counts: dict[str, int], text: str | None = None) -> str:
     before = sorted(f"{name}={counts[name]}" for name in statement.refers if name in counts)
-    return statement.text + "\0" + ",".join(before)
+    return (statement.text if text is None else text) + "\0" + ",".join(before)
 
 
 class _Reader:
@@ -581,9 +598,9 @@ def _foreign_bases(node: ast.ClassDef, plain_classes: frozenset[str]) -> tuple[s
     return tuple(found)
 
 
-def _class_effects(node: ast.ClassDef, plain_classes: frozenset[str], bases: bool = True) -> bool:
-    """Whether making the class runs code of its own: a decorator, a metaclass, a call in its body,
-    or (with `bases`) a base not known to be plain."""
+def _head_effects(node: ast.ClassDef, plain_classes: frozenset[str], bases: bool = True) -> bool:
+    """Whether making the class runs code of its own beside its body: a decorator, a metaclass, or
+    (with `bases`) a base not known to be plain."""
     if not all(_plain_decorator(decorator) for decorator in node.decorator_list):
         return True
     for keyword in node.keywords:
@@ -591,9 +608,41 @@ def _class_effects(node: ast.ClassDef, plain_classes: frozenset[str], bases: boo
             return True
         if keyword.arg != "metaclass" and _calls(keyword.value):
             return True
-    if bases and _foreign_bases(node, plain_classes):
-        return True
-    return any(_effects(item, node.name, plain_classes) for item in node.body)
+    return bases and bool(_foreign_bases(node, plain_classes))
+
+
+def _class_effects(node: ast.ClassDef, plain_classes: frozenset[str], bases: bool = True) -> bool:
+    """Whether making the class runs code of its own: its head (see `_head_effects`) or a call in its body."""
+    return _head_effects(node, plain_classes, bases) or any(
+        _effects(item, node.name, plain_classes) for item in node.body
+    )
+
+
+def _body_effects(node: ast.ClassDef, plain_classes: frozenset[str]) -> list[ast.stmt] | None:
+    """Of a class whose making runs nothing but its body's statements (a plain head, its bases plain
+    classes of its own file or builtin), the statements its effects stand on, in order: those with
+    effects, and those binding a member they name, and so on (what such a member holds is what they
+    act on). None where that is not all: a head that runs code, or a statement with effects that
+    reaches names it does not spell. Nothing else of the class reaches its effects: a member no such
+    statement names is only a binding (see `Statement.members`)."""
+    if _head_effects(node, plain_classes):
+        return None
+    acting = [item for item in node.body if _effects(item, node.name, plain_classes)]
+    needed = set().union(*(executed_names(item) for item in acting)) if acting else set()
+    if needed & {DYNAMIC, ANYWHERE, RUNS_TEXT}:
+        return None
+    chosen = {id(item) for item in acting}
+    grew = True
+    while grew:
+        grew = False
+        for item in node.body:
+            if id(item) not in chosen and _binds(item) & needed:
+                chosen.add(id(item))
+                needed |= executed_names(item)
+                grew = True
+    if needed & {DYNAMIC, ANYWHERE, RUNS_TEXT}:
+        return None
+    return [item for item in node.body if id(item) in chosen]
 
 
 def plain_class(node: ast.ClassDef) -> bool:

@@ -102,6 +102,17 @@ class Settings:
         return self.LIMIT
 """
 
+A_REGISTERED_CLASS = """\
+REGISTRY = []
+
+
+class Settings:
+    REGISTRY.append("Settings")
+
+    def configured(self, value=15):
+        return value
+"""
+
 MARKED_BY_ITS_CLASS = """\
 import pytest
 
@@ -336,6 +347,14 @@ KINDS = {
         rewrite("src/pkg/config.py", "LIMIT = 15", "LIMIT = 5"),
         rewrite("src/pkg/config.py", "LIMIT = 5", "LIMIT = 15"),
     ),
+    "a method's default, in a class whose body has effects": Kind(
+        {
+            "src/pkg/config.py": A_REGISTERED_CLASS,
+            "tests/test_clamps.py": clamps("Settings().configured()", "from pkg.config import Settings"),
+        },
+        rewrite("src/pkg/config.py", "value=15", "value=5"),
+        rewrite("src/pkg/config.py", "value=5", "value=15"),
+    ),
     "a test class's marks, which pytest reads from it": Kind(
         {"tests/test_clamps.py": MARKED_BY_ITS_CLASS},
         rewrite("tests/test_clamps.py", "pytestmark = []", "pytestmark = [pytest.mark.skip]"),
@@ -449,6 +468,20 @@ def test_code_run_from_text_counts_by_the_names_it_spelled(tmp_path, monkeypatch
     kind = "a name that code the target runs from text spells"
     reusing = _after_an_edit(tmp_path / "project", kind, added, monkeypatch)
     assert next(entry for entry in reusing["mutants"] if entry["id"] == "M")["reuse"]["reused"]
+
+
+def test_a_method_s_signature_beside_a_class_s_effects_runs_again_only_the_tests_that_name_it(tmp_path, monkeypatch):
+    """The class's body registers it: a method's new signature is that member's change, not one of the
+    module's effects (which would run every test of every process that loaded it): OTHER's test keeps
+    its outcome; M's, which calls the method, runs again."""
+    changed = rewrite("src/pkg/config.py", "value=15", "value=15, spare=None")
+    reusing = _after_an_edit(
+        tmp_path / "project", "a method's default, in a class whose body has effects", changed, monkeypatch
+    )
+    assert next(entry for entry in reusing["mutants"] if entry["id"] == "OTHER")["reuse"]["reused"]
+    ran = next(entry for entry in reusing["mutants"] if entry["id"] == "M")["reuse"]["ran"]
+    assert list(ran) == ["tests/test_clamps.py::test_clamps"]
+    assert not any(reason.startswith("effects:") for reason in ran["tests/test_clamps.py::test_clamps"])
 
 
 def test_a_new_class_member_runs_again_only_the_tests_that_name_the_class(tmp_path, monkeypatch):

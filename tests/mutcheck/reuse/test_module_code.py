@@ -162,6 +162,45 @@ def test_the_order_of_a_binding_and_an_effect_that_reads_it_counts():
     assert first.effects() != second.effects()
 
 
+REGISTERING_CLASS = """\
+import itertools
+
+
+class Builder:
+    _defaults = {"doc": str}
+    _defaults.update(EXTRA)
+    _count = itertools.count()
+
+    def invocation(self):
+        return self._defaults
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "effects_change"),
+    [
+        pytest.param("def invocation(self):", "def invocation(self, target=None):", False, id="a-method-s-signature"),
+        pytest.param(
+            "    def invocation", "    def added(self):\n        pass\n\n    def invocation", False, id="a-method"
+        ),
+        pytest.param('{"doc": str}', '{"doc": str, "dict": dict}', True, id="a-member-a-statement-acts-on"),
+        pytest.param("update(EXTRA)", "update(OTHER)", True, id="a-statement-with-effects"),
+        pytest.param("itertools.count()", "itertools.count(1)", False, id="a-counter-made-for-the-class"),
+        pytest.param("class Builder:", "@register\nclass Builder:", True, id="a-decorator"),
+        pytest.param("class Builder:", "class Builder(Registered):", True, id="a-base-of-another-module"),
+        pytest.param("_defaults.update(EXTRA)", "_defaults.update(vars())", True, id="a-statement-reaching-any-member"),
+    ],
+)
+def test_a_class_s_effects_stand_on_its_body_s_statements_with_effects_and_what_they_name(old, new, effects_change):
+    """A class that makes itself with calls in its body: only those, and the members they name, are
+    what its effects stand on; a method's signature is its member's binding."""
+    changed = REGISTERING_CLASS.replace(old, new)
+    assert changed != REGISTERING_CLASS
+    before, after = parse_module(REGISTERING_CLASS.encode()), parse_module(changed.encode())
+    assert (before.effects() != after.effects()) is effects_change
+    assert before.binds["Builder"] != after.binds["Builder"]  # the class's binding changes either way
+
+
 def test_a_file_that_does_not_parse_is_one_change_whole():
     module = parse_module(b"def broken(:\n")
     assert not module.parsed and module.effects() == module.whole and module.code("broken") == ""
