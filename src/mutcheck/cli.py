@@ -232,7 +232,11 @@ def accept(mutant_ids: tuple[str, ...], project: Path | None, profile: str | Non
 @click.option("--generic/--no-generic", default=None, help="Also run mutmut's generic operator mutants.")
 @click.option("--strict-generic", is_flag=True, default=None, help="Generic survivors fail the run too.")
 @click.option("--jobs", type=click.IntRange(min=1), help="Parallel workers (default: CPU count).")
-@click.option("--timeout-factor", type=click.FloatRange(min=0), help="Time limit = factor x baseline + constant.")
+@click.option(
+    "--timeout-factor",
+    type=click.FloatRange(min=0),
+    help="Time limit = factor x baseline + constant, rounded up to two figures.",
+)
 @click.option("--timeout-constant", type=click.FloatRange(min=0), help="Seconds added to every time limit.")
 @click.option("--baseline-rounds", type=click.IntRange(min=1), help="Unmutated runs that must agree (default 1).")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path), help="Write the results here.")

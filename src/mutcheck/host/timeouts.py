@@ -1,6 +1,7 @@
 """Time limits: each from its baseline duration, and inside a child SIGALRM once a test has been
 charged its limit (see `clock`)."""
 
+import math
 import signal
 
 from mutcheck.host.clock import Stopwatch
@@ -43,8 +44,17 @@ class Alarm:
 
 
 def test_limit(duration: float, factor: float, constant: float) -> float:
-    """One test's time limit under a mutant, from its baseline duration."""
-    return factor * duration + constant
+    """One test's time limit under a mutant, from its baseline duration, rounded up to two
+    significant figures: a baseline a millisecond slower gives the same limit, so that a time-out
+    kept for reuse still stands on a later run (see `reuse.decide`)."""
+    return _two_figures_up(factor * duration + constant)
+
+
+def _two_figures_up(seconds: float) -> float:
+    if seconds <= 0:
+        return seconds
+    step = 10.0 ** (math.floor(math.log10(seconds)) - 1)
+    return round(math.ceil(seconds / step - 1e-9) * step, 12)  # 1e-9: 1.5 / 0.1 is 15.000000000000002
 
 
 def time_limit(selected: list[int], durations: list[float], factor: float, constant: float) -> float:

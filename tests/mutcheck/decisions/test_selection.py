@@ -276,3 +276,9 @@ def test_time_limits_scale_each_test_and_add_one_constant_of_slack():
     assert timeouts.test_limit(0.0, 5.0, 1.5) == 1.5
     assert timeouts.time_limit([0, 2], [1.0, 100.0, 3.0], 2.0, 0.5) == (2.5 + 6.5) + 0.5
     assert timeouts.time_limit([], [1.0], 2.0, 0.5) == 0.5
+
+
+def test_a_test_s_limit_is_rounded_up_to_two_figures_so_that_a_millisecond_changes_nothing():
+    assert timeouts.test_limit(0.0013, 5.0, 1.0) == timeouts.test_limit(0.0017, 5.0, 1.0) == 1.1
+    assert timeouts.test_limit(0.3, 5.0, 1.0) == 2.5 and timeouts.test_limit(0.302, 5.0, 1.0) == 2.6
+    assert timeouts.test_limit(3.0, 5.0, 1.0) == 16.0 and timeouts.test_limit(3.01, 5.0, 1.0) == 17.0
