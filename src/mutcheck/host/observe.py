@@ -1,8 +1,9 @@
 """What a test process sees a test depend on besides the code it runs: the files it reads, the
 folders it lists, the paths whose existence it asks, the environment variables it reads, the modules
 it imports first, what it writes, whether it did something no record follows (a subprocess, the
-network), and the names that code it runs from text (`exec`, `eval`) spells. Collection, each test,
-and each fixture set up for several tests (its own "sink") are seen apart.
+network, a draw from `random` it did not seed), and the names that code it runs from text (`exec`,
+`eval`) spells. Collection, each test, and each fixture set up for several tests (its own "sink")
+are seen apart.
 
 The interpreter's audit events (`sys.addaudithook`) say what is opened, listed, written and started;
 environment reads go through `os._Environ`'s item access and existence questions through `os.stat`
@@ -12,6 +13,7 @@ machinery between tests) every record is dropped at once.
 
 import functools
 import os
+import random
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -303,10 +305,55 @@ def _following_fork_exec() -> None:
     _posixsubprocess.fork_exec = started
 
 
+class _ObservedRandom(random.Random):
+    """The generator behind `random`'s functions (`random.choice`, `shuffle`, …), drawing as the one it
+    replaces did: a draw in a sink that did not seed it itself (since the process started, with a
+    value or a state of its own choosing) is one no record follows, since what it gives differs from
+    run to run. Every draw goes through `random` or `getrandbits`, so the stream is the base class's."""
+
+    seeded_by: str | None = None  # the sink that last seeded it with a value of its own
+
+    def seed(self, a: Any = None, version: int = 2) -> None:
+        super().seed(a, version)
+        self.seeded_by = OBSERVER.sink.key if a is not None and OBSERVER.sink is not None else None
+
+    def setstate(self, state: Any) -> None:
+        super().setstate(state)
+        self.seeded_by = OBSERVER.sink.key if OBSERVER.sink is not None else None
+
+    def random(self) -> float:
+        self._drawn()
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        self._drawn()
+        return super().getrandbits(k)
+
+    def _drawn(self) -> None:
+        sink = OBSERVER.sink
+        if sink is not None and self.seeded_by != sink.key:
+            sink.seen.unfollowed.add("random")
+
+
+def _observing_random() -> None:
+    """`random`'s functions are bound methods of one hidden instance: bound anew to an observed one
+    in the same state (a default argument bound later, `choice=random.choice`, takes the new one), and
+    seeded afresh in a forked child as the old one is."""
+    observed = _ObservedRandom()
+    observed.setstate(random._inst.getstate())
+    observed.seeded_by = None
+    for name, value in list(vars(random).items()):
+        if getattr(value, "__self__", None) is random._inst:
+            setattr(random, name, getattr(observed, name))
+    random._inst = observed
+    os.register_at_fork(after_in_child=observed.seed)
+
+
 def start_observing() -> None:
     """Once per host, before the project's code runs: from here on, every sink records."""
     sys.addaudithook(_audit)
     _following_fork_exec()
     _environment_reads()
+    _observing_random()
     os.stat, os.lstat = _probing(os.stat), _probing(os.lstat)
     OBSERVER.modules = set(sys.modules)

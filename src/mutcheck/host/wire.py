@@ -90,7 +90,7 @@ class Seen:
     env: set[str] = field(default_factory=set)  # environment variables read ("*": all of them)
     imports: set[str] = field(default_factory=set)  # the modules first imported in this process, "NAME:FILE"
     writes: set[str] = field(default_factory=set)  # paths written, created, removed or renamed
-    unfollowed: set[str] = field(default_factory=set)  # "subprocess", "network"
+    unfollowed: set[str] = field(default_factory=set)  # "subprocess", "network", "random"
     fixtures: set[str] = field(default_factory=set)  # the names of the shared fixtures it used
     code: set[str] = field(default_factory=set)  # the project's code it ran, "PATH::NAME" (where watched)
     texts: set[str] = field(default_factory=set)  # the names code it ran from text spells (see `text_names`)

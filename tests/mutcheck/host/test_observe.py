@@ -108,6 +108,43 @@ def test_subprocesses_and_the_network_are_not_followed(tmp_path):
     assert seen["unfollowed"] == ["network", "subprocess"]
 
 
+def test_a_draw_from_random_the_sink_did_not_seed_is_not_followed(tmp_path):
+    drawn = "import random\nrandom.choice([1, 2, 3])"
+    assert observed(tmp_path, drawn)["unfollowed"] == ["random"]
+    assert observed(tmp_path, "import random\nrandom.shuffle([1, 2, 3])")["unfollowed"] == ["random"]
+    seeded = "import random\nrandom.seed(7)\nrandom.choice([1, 2, 3]); random.random()"
+    assert "unfollowed" not in observed(tmp_path, seeded)
+    own = "import random\nrandom.Random(7).choice([1, 2, 3])"  # a generator of its own, seeded
+    assert "unfollowed" not in observed(tmp_path, own)
+    stated = "import random\nstate = random.getstate()\nrandom.setstate(state)\nrandom.random()"
+    assert "unfollowed" not in observed(tmp_path, stated)
+
+
+def test_random_s_functions_draw_as_before_they_were_observed():
+    """The same state gives the same values, through every kind of draw, and a default argument
+    bound after observing starts (`choice=random.choice`) is observed too."""
+    script = """\
+import json, random
+random.seed(11)
+plain = [random.random(), random.choice("abcdef"), random.randint(1, 9), random.sample(range(50), 3)]
+random.seed(11)
+from mutcheck.host.observe import OBSERVER, start_observing
+start_observing()
+OBSERVER.begin("test:0")
+observed = [random.random(), random.choice("abcdef"), random.randint(1, 9), random.sample(range(50), 3)]
+def evict(keys, choice=random.choice):
+    return choice(keys)
+OBSERVER.end()
+OBSERVER.begin("test:1")
+evict([1, 2])
+print(json.dumps([plain, observed, sorted(OBSERVER.end().unfollowed)]))
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    plain, drawn, unfollowed = json.loads(done.stdout.splitlines()[-1])
+    assert plain == drawn
+    assert unfollowed == ["random"]
+
+
 def test_nothing_is_recorded_outside_a_sink(tmp_path):
     script = (
         "import json, os\nfrom mutcheck.host.observe import OBSERVER, start_observing\nstart_observing()\n"

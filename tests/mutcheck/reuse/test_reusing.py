@@ -326,3 +326,20 @@ def test_a_time_out_is_kept_and_runs_again_when_what_it_stood_on_or_its_limit_ch
     reusing, fresh = both(root, *limits)
     assert verdicts(reusing) == verdicts(fresh) and mutant(reusing, "LOOP")["verdict"] == "timeout"
     assert ran(reusing, "LOOP") == {"tests/test_steps.py::test_counts": ["read:tests/steps.txt"]}
+
+
+@pytest.mark.parametrize(("seeding", "kept"), [("", False), ("random.seed(3)\n    ", True)])
+def test_a_test_that_draws_from_random_it_did_not_seed_is_never_kept(tmp_path, seeding, kept):
+    """What it drew may differ from run to run (a cache evicting at random, jitter): only a run says.
+    One that seeded `random` itself draws the same each time."""
+    drawing = "import random\n\nfrom pkg.core import limit\n\n\ndef test_clamps():\n"
+    drawing += f"    {seeding}value = random.choice([15, 16])\n    assert limit(value, 10) == min(value, 10)\n"
+    root = make(tmp_path / "project", {**TWO_FILES, "tests/test_clamps.py": drawing})
+    run(root)
+    edit(root, "tests/test_small.py", "limit(3, 10) == 3", "limit(4, 10) == 4")
+    reusing, fresh = both(root)
+    assert verdicts(reusing) == verdicts(fresh)
+    clamps_ran = "tests/test_clamps.py::test_clamps" in ran(reusing, "M")
+    assert clamps_ran is not kept
+    if not kept:
+        assert ran(reusing, "M")["tests/test_clamps.py::test_clamps"] == ["not-stored"]
