@@ -301,3 +301,17 @@ def test_a_project_in_english_alone_runs_and_reports_in_english_alone(tmp_path):
     shown = CliRunner().invoke(main, ["show", "B1", "--lang", "zh", "--project", str(project)])
     assert shown.exit_code == ExitCode.USAGE
     assert "--lang: zh: not in tool.mutcheck.languages (en)" in shown.output
+
+
+def test_a_target_the_tests_import_from_another_copy_is_named_with_that_copy(tmp_path):
+    """Another checkout first on the path (an editable install of it, a conftest's sys.path): the
+    run says which file the tests took the target's module from."""
+    project = make_engine_project(tmp_path / "project")
+    other = tmp_path / "other-checkout"
+    other.mkdir()
+    (other / "tiny.py").write_text((project / "src" / "tiny.py").read_text())
+    (project / "tests" / "conftest.py").write_text(f"import sys\n\nsys.path.insert(0, {str(other)!r})\n")
+    code, output, _ = run(project, "--only", "UNREACHED")
+    assert code == ExitCode.EXPECTATION_FAILED
+    said = " ".join(output.split())
+    assert f"warning: the tests import src/tiny.py's module from {other / 'tiny.py'}, not from this project" in said

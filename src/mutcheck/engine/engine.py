@@ -441,6 +441,8 @@ def _converse(
                 on_progress("collected", len(run.tests))
                 for note in run.notes:
                     on_progress("note", note)
+                for path, elsewhere in (event.elsewhere or {}).items():
+                    on_progress("elsewhere", (path, elsewhere))
             elif isinstance(event, BaselineRan):
                 results = event.results
                 run.baseline.append(

@@ -37,7 +37,7 @@ def tally(
 
 class Progress:
     """Called by the engine with each step (`reverting` or `applying`: how many of how many hunks or
-    proposals are done; `collected`, `note`, `baseline`, `planned`, `mutant`)."""
+    proposals are done; `collected`, `note`, `elsewhere`, `baseline`, `planned`, `mutant`)."""
 
     def __init__(self, console: Console, rounds: int, lang: str) -> None:
         self.console = console
@@ -56,6 +56,11 @@ class Progress:
             self._say(say(self.lang, "progress", "collected", count=data))
         elif kind == "note":  # what the host changed of the project's pytest options
             self._say(say(self.lang, "progress", data))
+        elif kind == "elsewhere":  # a target file whose module the tests import from another file
+            path, elsewhere = data
+            self._say(
+                say(self.lang, "progress", "imported_elsewhere", path=visible(path), elsewhere=visible(elsewhere))
+            )
         elif kind == "baseline":
             self._say(say(self.lang, "progress", "baseline", round=data, rounds=self.rounds))
         elif kind == "planned":

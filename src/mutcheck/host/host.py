@@ -29,7 +29,7 @@ from mutcheck.host.failure_reports import short_failure_reports
 from mutcheck.host.fork_server import ForkServer, start_fork_server
 from mutcheck.host.import_reach import ImportReach
 from mutcheck.host.observe import COLLECTION, OBSERVER
-from mutcheck.host.project_files import imported_modules, test_files
+from mutcheck.host.project_files import imported_elsewhere, imported_modules, test_files
 from mutcheck.host.protocol import last_error, reports_listener
 from mutcheck.host.pytest_compat import rewrite_only_the_suite
 from mutcheck.host.pytest_options import (
@@ -204,6 +204,7 @@ class HostPlugin:
                 modules=list(modules),
                 module_names=modules,
                 loaded=sorted(sys.modules),
+                elsewhere=imported_elsewhere(self.spec.project, self.spec.target_files),
                 code_watched=self.code_watched,
             )
         events.write_line(event_json(collected))

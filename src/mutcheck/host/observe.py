@@ -15,6 +15,7 @@ import functools
 import os
 import random
 import sys
+import types
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from types import CodeType
@@ -305,48 +306,45 @@ def _following_fork_exec() -> None:
     _posixsubprocess.fork_exec = started
 
 
-class _ObservedRandom(random.Random):
-    """The generator behind `random`'s functions (`random.choice`, `shuffle`, …), drawing as the one it
-    replaces did: a draw in a sink that did not seed it itself (since the process started, with a
-    value or a state of its own choosing) is one no record follows, since what it gives differs from
-    run to run. Every draw goes through `random` or `getrandbits`, so the stream is the base class's."""
+def _observing_random() -> None:
+    """`random`'s functions are bound methods of one hidden instance, every draw of which goes through
+    its `random` or `getrandbits`: those two, and its `seed` and `setstate`, are shadowed on that
+    instance (and the module's names for them bound anew) by bound methods of the same names, so that
+    a draw in a sink that did not seed it itself (with a value or a state of its own choosing) is one
+    no record follows: what it gives differs from run to run. The instance stays a `random.Random`
+    drawing the same stream, and pickles as before (by its class and state, as `getattr` for a method)."""
+    generator = random._inst
+    seeded_in: list[Sink | None] = [None]  # the sink that last seeded it with a value of its own
 
-    seeded_by: str | None = None  # the sink that last seeded it with a value of its own
+    def _seeded(a: Any) -> None:
+        seeded_in[0] = OBSERVER.sink if a is not None else None
 
-    def seed(self, a: Any = None, version: int = 2) -> None:
-        super().seed(a, version)
-        self.seeded_by = OBSERVER.sink.key if a is not None and OBSERVER.sink is not None else None
+    def seed(self: random.Random, a: Any = None, version: int = 2) -> None:
+        random.Random.seed(self, a, version)
+        _seeded(a)
 
-    def setstate(self, state: Any) -> None:
-        super().setstate(state)
-        self.seeded_by = OBSERVER.sink.key if OBSERVER.sink is not None else None
+    def setstate(self: random.Random, state: Any) -> None:
+        random.Random.setstate(self, state)
+        _seeded(state)
 
-    def random(self) -> float:
-        self._drawn()
-        return super().random()
-
-    def getrandbits(self, k: int) -> int:
-        self._drawn()
-        return super().getrandbits(k)
-
-    def _drawn(self) -> None:
+    def _drawn() -> None:
         sink = OBSERVER.sink
-        if sink is not None and self.seeded_by != sink.key:
+        if sink is not None and seeded_in[0] is not sink:
             sink.seen.unfollowed.add("random")
 
+    def random_(self: random.Random) -> float:
+        _drawn()
+        return random.Random.random(self)
 
-def _observing_random() -> None:
-    """`random`'s functions are bound methods of one hidden instance: bound anew to an observed one
-    in the same state (a default argument bound later, `choice=random.choice`, takes the new one), and
-    seeded afresh in a forked child as the old one is."""
-    observed = _ObservedRandom()
-    observed.setstate(random._inst.getstate())
-    observed.seeded_by = None
-    for name, value in list(vars(random).items()):
-        if getattr(value, "__self__", None) is random._inst:
-            setattr(random, name, getattr(observed, name))
-    random._inst = observed
-    os.register_at_fork(after_in_child=observed.seed)
+    def getrandbits(self: random.Random, k: int) -> int:
+        _drawn()
+        return random.Random.getrandbits(self, k)
+
+    random_.__name__ = random_.__qualname__ = "random"
+    for function in (seed, setstate, random_, getrandbits):
+        method = types.MethodType(function, generator)
+        setattr(generator, function.__name__, method)
+        setattr(random, function.__name__, method)
 
 
 def start_observing() -> None:

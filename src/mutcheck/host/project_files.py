@@ -36,3 +36,32 @@ def imported_modules(project: str) -> dict[str, str]:
         if filename and filename.endswith(".py") and (relative := relative_path(filename, root)):
             found[relative] = name
     return dict(sorted(found.items()))
+
+
+def imported_elsewhere(project: str, targets: list[str]) -> dict[str, str]:
+    """The target files (absolute, in the project) whose module the suite imported from another file
+    (an installed copy, another checkout's editable install), each by its path relative to the
+    project, with that file: no test can run their mutants. A module counts by a name its file
+    could have (`src/pkg/core.py`: `pkg.core`, `src.pkg.core`, `core`) when its file ends as that
+    name's would (`pkg/core.py`), so that a module of another package with the same short name does
+    not."""
+    root = os.path.realpath(project)
+    imported = {
+        os.path.realpath(filename)
+        for module in list(sys.modules.values())
+        if isinstance(filename := getattr(module, "__file__", None), str)
+    }
+    found = {}
+    for target in targets:
+        if os.path.realpath(target) in imported:
+            continue
+        relative = Path(os.path.relpath(os.path.realpath(target), root))
+        parts = list(relative.with_suffix("").parts)
+        for start in range(len(parts) - (parts[-1] == "__init__")):
+            tail = Path(*parts[start:]).with_suffix(".py")
+            name = ".".join(parts[start:]).removesuffix(".__init__")
+            filename = getattr(sys.modules.get(name), "__file__", None)
+            if isinstance(filename, str) and Path(filename).as_posix().endswith("/" + tail.as_posix()):
+                found[relative.as_posix()] = os.path.abspath(filename)
+                break
+    return found

@@ -162,6 +162,8 @@ class Collected:
     modules: list[str] | None = None  # FULL: the project's Python files imported by then, relative to it
     module_names: dict[str, str] | None = None  # FULL: each of those files' module names
     loaded: list[str] | None = None  # FULL: every module's name loaded by then
+    # FULL: the target files whose module the suite imported from another file, with that file
+    elsewhere: dict[str, str] | None = None
     code_watched: bool = False  # FULL: whether collecting's code was all watched, or the targets' alone
 
 

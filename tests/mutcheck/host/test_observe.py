@@ -137,12 +137,17 @@ def evict(keys, choice=random.choice):
 OBSERVER.end()
 OBSERVER.begin("test:1")
 evict([1, 2])
-print(json.dumps([plain, observed, sorted(OBSERVER.end().unfollowed)]))
+import pickle
+# a cache that keeps `random.choice` pickles as in a plain run: the generator by its class and state
+copied = pickle.loads(pickle.dumps((random.choice, random.random)))
+plain_types = type(random._inst) is random.Random and type(copied[0].__self__) is random.Random
+print(json.dumps([plain, observed, sorted(OBSERVER.end().unfollowed), plain_types]))
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
-    plain, drawn, unfollowed = json.loads(done.stdout.splitlines()[-1])
+    plain, drawn, unfollowed, plain_types = json.loads(done.stdout.splitlines()[-1])
     assert plain == drawn
     assert unfollowed == ["random"]
+    assert plain_types
 
 
 def test_nothing_is_recorded_outside_a_sink(tmp_path):
