@@ -11,8 +11,9 @@ addopts and plugins included, `--maxfail=0` after them: a `-x` there would stop 
 where the kill matrix holds every test's outcome), as many at once as mutcheck has workers, each stopped after ten times
 the slowest unmutated run. A killed mutant agrees when the naive run fails exactly the tests mutcheck
 says killed it; one mutcheck did not kill agrees when no test fails naively; a naive run that outlived its
-limit agrees with a time-out or a kill whose killers, among the tests that naive run got to, are the
-tests it saw fail and the one it hung in; a time-out agrees with a naive failure of its killers where
+limit, or that a signal ended in a test (an infinite generator filling the memory), agrees with a
+time-out or a kill whose killers, among the tests that naive run got to, are the tests it saw fail
+and the one it hung or died in; a time-out agrees with a naive failure of its killers where
 each test mutcheck stopped ran naively at least the limit mutcheck gives it (`timeout_factor` times its
 unmutated naive duration, plus `timeout_constant`): a slow failure, which a plain run with those limits
 also stops; `broken` agrees with a suite that does not collect. Prints each
@@ -47,7 +48,10 @@ LIMIT_FACTOR = 10
 
 def agrees(entry: dict, naive: NaiveRun, tests: list[str], limits: dict[str, float]) -> bool:
     """`limits`: each test's time limit under a mutant as mutcheck sets it, from its unmutated naive run."""
-    if naive.status is None:  # it hung in a test: the tests it got to fail as mutcheck says, that one included
+    # it hung in a test, or a signal ended it there (the kernel's out-of-memory killer, say; mutcheck
+    # counts that test failed and goes on in a new process): the tests it got to fail as mutcheck says,
+    # that one included
+    if naive.status is None or naive.status < 0:
         detected = entry["verdict"] in ("timeout", "killed")
         return detected and {test for test in entry["killers"] if test in naive.started} == naive.failed
     if entry["verdict"] == "timeout":
