@@ -143,6 +143,30 @@ def test_each_test_has_its_own_limit_and_the_tests_after_a_time_out_still_run(py
     assert _outcomes(events) == [(1, "timeout"), (0, "passed"), (2, "passed")]
 
 
+def test_a_time_out_lasted_its_limit_whatever_its_teardown_took_after_the_stop(pytester):
+    """A kept time-out stands under a limit no longer than its duration: the teardown after the stop
+    is not time the test ran for."""
+    items = pytester.getitems(
+        """
+        import time
+
+        import pytest
+
+
+        @pytest.fixture
+        def slow_to_close():
+            yield
+            time.sleep(0.5)
+
+
+        def test_hangs(slow_to_close):
+            time.sleep(30)
+        """
+    )
+    (finished,) = [event for event in _run(items, [0], limits=[0.2]) if "outcome" in event]
+    assert (finished["outcome"], finished["duration"]) == ("timeout", 0.2)
+
+
 class _SlowReports:
     """A plugin whose report hook outlives the test's limit: the time-out is raised outside pytest's catch."""
 

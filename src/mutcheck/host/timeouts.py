@@ -51,10 +51,12 @@ def test_limit(duration: float, factor: float, constant: float) -> float:
 
 
 def _two_figures_up(seconds: float) -> float:
-    if seconds <= 0:
+    if not math.isfinite(seconds) or seconds <= 0:
         return seconds
     step = 10.0 ** (math.floor(math.log10(seconds)) - 1)
-    return round(math.ceil(seconds / step - 1e-9) * step, 12)  # 1e-9: 1.5 / 0.1 is 15.000000000000002
+    # the slack absorbs the division's own error (1.5 / 0.1 is 15.000000000000002); the format, the product's
+    steps = math.ceil(seconds / step - 1e-12)
+    return max(float(f"{steps * step:.2g}"), seconds)
 
 
 def time_limit(selected: list[int], durations: list[float], factor: float, constant: float) -> float:

@@ -282,3 +282,5 @@ def test_a_test_s_limit_is_rounded_up_to_two_figures_so_that_a_millisecond_chang
     assert timeouts.test_limit(0.0013, 5.0, 1.0) == timeouts.test_limit(0.0017, 5.0, 1.0) == 1.1
     assert timeouts.test_limit(0.3, 5.0, 1.0) == 2.5 and timeouts.test_limit(0.302, 5.0, 1.0) == 2.6
     assert timeouts.test_limit(3.0, 5.0, 1.0) == 16.0 and timeouts.test_limit(3.01, 5.0, 1.0) == 17.0
+    assert timeouts.test_limit(0.0, 5.0, 5e-13) == 5e-13  # never rounded to no limit at all
+    assert timeouts.test_limit(0.0, 5.0, 1.0000000001) == 1.1
