@@ -598,6 +598,17 @@ def _foreign_bases(node: ast.ClassDef, plain_classes: frozenset[str]) -> tuple[s
     return tuple(found)
 
 
+_FRESH = (ast.Constant, ast.JoinedStr, ast.List, ast.Dict, ast.Set, ast.Tuple, ast.Lambda, ast.Call)
+_FRESH += (ast.ListComp, ast.DictComp, ast.SetComp, ast.GeneratorExp)
+
+
+def _bound_elsewhere(item: ast.stmt) -> bool:
+    """A class body's assignment of what may be an object made elsewhere (a name, an attribute, an
+    item, an operator's result): anything but a value the statement makes (a call is judged apart)."""
+    value = item.value if isinstance(item, ast.Assign | ast.AnnAssign | ast.AugAssign) else None
+    return value is not None and not isinstance(value, _FRESH)
+
+
 def _head_effects(node: ast.ClassDef, plain_classes: frozenset[str], bases: bool = True) -> bool:
     """Whether making the class runs code of its own beside its body: a decorator, a metaclass, or
     (with `bases`) a base not known to be plain."""
@@ -625,9 +636,10 @@ def _body_effects(node: ast.ClassDef, plain_classes: frozenset[str]) -> list[ast
     act on). None where that is not all: a head that runs code, or a statement with effects that
     reaches names it does not spell. Nothing else of the class reaches its effects: a member no such
     statement names is only a binding (see `Statement.members`)."""
-    if _head_effects(node, plain_classes):
+    if _head_effects(node, plain_classes) or _effects_of_pytest(node):
         return None
-    acting = [item for item in node.body if _effects(item, node.name, plain_classes)]
+    # a member bound to an object made elsewhere may have a `__set_name__` that the class's making calls
+    acting = [item for item in node.body if _effects(item, node.name, plain_classes) or _bound_elsewhere(item)]
     needed = set().union(*(executed_names(item) for item in acting)) if acting else set()
     if needed & {DYNAMIC, ANYWHERE, RUNS_TEXT}:
         return None
@@ -738,15 +750,26 @@ def _imports(node: ast.stmt) -> tuple[tuple[str, int], ...]:
 
 
 def _plain_classes(tree: ast.Module) -> set[str]:
-    """The module's classes that define no `__init_subclass__` and take no metaclass: a class
+    """The module's classes that define no `__init_subclass__`, take no metaclass, and derive only
+    from builtin-plain classes or from plain classes of the module (a hook is inherited): a class
     statement deriving from one of them (by name) runs nothing of its own."""
-    return {
-        node.name
+    candidates = {
+        node.name: node
         for node in ast.walk(tree)
         if isinstance(node, ast.ClassDef)
         and not node.keywords
         and not any(isinstance(item, _Def) and item.name == "__init_subclass__" for item in node.body)
     }
+    plain = set(candidates)
+    changed = True
+    while changed:  # a class whose base is not plain is not, nor what derives from it
+        changed = False
+        for name, node in candidates.items():
+            bases = [dotted_name(base.value if isinstance(base, ast.Subscript) else base) for base in node.bases]
+            if name in plain and not all(base in _PLAIN_BASES or base in plain for base in bases):
+                plain.discard(name)
+                changed = True
+    return plain
 
 
 def parse_module(source: bytes) -> ModuleCode:

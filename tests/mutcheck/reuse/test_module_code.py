@@ -189,6 +189,12 @@ class Builder:
         pytest.param("class Builder:", "@register\nclass Builder:", True, id="a-decorator"),
         pytest.param("class Builder:", "class Builder(Registered):", True, id="a-base-of-another-module"),
         pytest.param("_defaults.update(EXTRA)", "_defaults.update(vars())", True, id="a-statement-reaching-any-member"),
+        pytest.param(
+            "    def invocation", "    tracked = TRACKER\n\n    def invocation", True, id="a-member-made-elsewhere"
+        ),
+        pytest.param(
+            "    def invocation", "    pytestmark = []\n\n    def invocation", True, id="a-member-pytest-reads"
+        ),
     ],
 )
 def test_a_class_s_effects_stand_on_its_body_s_statements_with_effects_and_what_they_name(old, new, effects_change):
@@ -199,6 +205,17 @@ def test_a_class_s_effects_stand_on_its_body_s_statements_with_effects_and_what_
     before, after = parse_module(REGISTERING_CLASS.encode()), parse_module(changed.encode())
     assert (before.effects() != after.effects()) is effects_change
     assert before.binds["Builder"] != after.binds["Builder"]  # the class's binding changes either way
+
+
+def test_a_hook_is_inherited_through_the_file_s_own_classes():
+    """`Leaf` derives from `Mid`, which has no hook of its own but inherits `Root`'s: a method added to
+    `Leaf` beside the statement with effects in its body changes what the hook sees."""
+    source = (
+        "class Root:\n    def __init_subclass__(cls):\n        SEEN.append(vars(cls))\n\n\n"
+        "class Mid(Root):\n    pass\n\n\nclass Leaf(Mid):\n    LOG.append(1)\n"
+    )
+    added = source + "\n    def added(self):\n        pass\n"
+    assert parse_module(source.encode()).effects() != parse_module(added.encode()).effects()
 
 
 def test_a_file_that_does_not_parse_is_one_change_whole():
