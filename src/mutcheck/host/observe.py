@@ -310,8 +310,9 @@ def _observing_random() -> None:
     """`random`'s functions are bound methods of one hidden instance, every draw of which goes through
     its `random` or `getrandbits`: those two, and its `seed` and `setstate`, are shadowed on that
     instance (and the module's names for them bound anew) by bound methods of the same names, so that
-    a draw in a sink that did not seed it itself (with a value or a state of its own choosing) is one
-    no record follows: what it gives differs from run to run. The instance stays a `random.Random`
+    a draw in a sink that did not seed it itself with a value is one no record follows: what it gives
+    differs from run to run. (A seed the sink took from the clock or the system, as pytest-randomly's
+    is each session, is not seen as such: see docs/reuse.md.) The instance stays a `random.Random`
     drawing the same stream, and pickles as before (by its class and state, as `getattr` for a method)."""
     generator = random._inst
     seeded_in: list[Sink | None] = [None]  # the sink that last seeded it with a value of its own
@@ -325,7 +326,7 @@ def _observing_random() -> None:
 
     def setstate(self: random.Random, state: Any) -> None:
         random.Random.setstate(self, state)
-        _seeded(state)
+        _seeded(None)  # a state is as reproducible as whatever drew it (`setstate(getstate())` is no seed)
 
     def _drawn() -> None:
         sink = OBSERVER.sink
@@ -336,7 +337,7 @@ def _observing_random() -> None:
         _drawn()
         return random.Random.random(self)
 
-    def getrandbits(self: random.Random, k: int) -> int:
+    def getrandbits(self: random.Random, k: int, /) -> int:
         _drawn()
         return random.Random.getrandbits(self, k)
 

@@ -160,10 +160,13 @@ class Keeper:
         store.modules = {path: self.module_names[path] for path in store.sources}
         builder = Builder(store)
         store.collection = builder.evidence(self._values(self._collection()))
-        whole = True
+        # what collecting drew from `random` unseeded (data a test module draws at import) is under every outcome
+        drew = "random" in self._of(observed.collection).unfollowed
+        whole = not drew
         base: dict[str, tuple[set[str], bool]] = {}
         for test, seen in observed.baseline.items():
-            base[test] = self.evidence([seen], [observed.baseline_fixtures])
+            labels, keepable = self.evidence([seen], [observed.baseline_fixtures])
+            base[test] = labels, keepable and not drew
             whole = whole and base[test][1] and test not in observed.not_kept
         every = set().union(*(labels for labels, _ in base.values())) if base else set()
         builder.evidence(self._values(every))  # the baseline's, for a whole run
@@ -172,7 +175,7 @@ class Keeper:
         for mutant in observed.mutants:
             tests: dict[str, TestOutcome] = {}
             decision = mutant.decision
-            if decision is not None and reused_from is not None:
+            if decision is not None and reused_from is not None and not drew:
                 for test, kept in decision.reused.items():
                     evidence = builder.evidence(reused_from.evidence(kept.evidence))
                     tests[test] = TestOutcome(kept.outcome, kept.duration, kept.witness, evidence)

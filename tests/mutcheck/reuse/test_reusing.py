@@ -343,3 +343,15 @@ def test_a_test_that_draws_from_random_it_did_not_seed_is_never_kept(tmp_path, s
     assert clamps_ran is not kept
     if not kept:
         assert ran(reusing, "M")["tests/test_clamps.py::test_clamps"] == ["not-stored"]
+
+
+def test_data_a_test_module_draws_at_import_keeps_no_outcome(tmp_path):
+    """Collecting draws the value the test clamps: every outcome stands on that draw."""
+    drawing = "import random\n\nfrom pkg.core import limit\n\nVALUE = random.choice([15, 16])\n\n\n"
+    drawing += "def test_clamps():\n    assert limit(VALUE, 10) == min(VALUE, 10)\n"
+    root = make(tmp_path / "project", {**TWO_FILES, "tests/test_clamps.py": drawing})
+    run(root)
+    edit(root, "tests/test_small.py", "limit(3, 10) == 3", "limit(4, 10) == 4")
+    reusing, fresh = both(root)
+    assert verdicts(reusing) == verdicts(fresh)
+    assert all(entry["reuse"]["changed"] == ["not-stored"] for entry in reusing["mutants"])
