@@ -51,7 +51,7 @@ def agrees(entry: dict, naive: NaiveRun, tests: list[str], limits: dict[str, flo
     # it hung in a test, or a signal ended it there (the kernel's out-of-memory killer, say; mutcheck
     # counts that test failed and goes on in a new process): the tests it got to fail as mutcheck says,
     # that one included
-    if naive.status is None or naive.status < 0:
+    if naive.status is None or (naive.status < 0 and naive.started):
         detected = entry["verdict"] in ("timeout", "killed")
         return detected and {test for test in entry["killers"] if test in naive.started} == naive.failed
     if entry["verdict"] == "timeout":

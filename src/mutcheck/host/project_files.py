@@ -42,22 +42,28 @@ def imported_elsewhere(project: str, targets: list[str]) -> dict[str, str]:
     """The target files (absolute, in the project) whose module the suite imported from another file
     (an installed copy, another checkout's editable install), each by its path relative to the
     project, with that file: no test can run their mutants. A module counts by a name its file
-    could have (`src/pkg/core.py`: `pkg.core`, `src.pkg.core`, `core`) when its file ends as that
-    name's would (`pkg/core.py`), so that a module of another package with the same short name does
-    not."""
+    could have (`src/pkg/core.py`: `src.pkg.core`, `pkg.core`; its bare name `core` only where its
+    folder is on the path; a package's, `src/pkg/__init__.py`: `pkg`) when its file ends as that
+    name's would (`pkg/core.py`), so that a module of another package with the same short name
+    (`src/pkg/types.py` beside the standard library's `types`) does not."""
     root = os.path.realpath(project)
     imported = {
         os.path.realpath(filename)
         for module in list(sys.modules.values())
         if isinstance(filename := getattr(module, "__file__", None), str)
     }
+    search_path = {os.path.realpath(entry or os.curdir) for entry in sys.path}
     found = {}
     for target in targets:
         if os.path.realpath(target) in imported:
             continue
         relative = Path(os.path.relpath(os.path.realpath(target), root))
         parts = list(relative.with_suffix("").parts)
-        for start in range(len(parts) - (parts[-1] == "__init__")):
+        package = parts[-1] == "__init__"
+        on_path = os.path.dirname(os.path.realpath(target)) in search_path
+        for start in range(len(parts) - package):
+            if start == len(parts) - 1 and not on_path:
+                break  # a module's bare name (`types`) is another package's unless its folder is on the path
             tail = Path(*parts[start:]).with_suffix(".py")
             name = ".".join(parts[start:]).removesuffix(".__init__")
             filename = getattr(sys.modules.get(name), "__file__", None)

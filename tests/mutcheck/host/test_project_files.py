@@ -19,4 +19,6 @@ def test_a_module_with_only_the_same_short_name_is_not(tmp_path):
     own.write_text("")
     never_imported = tmp_path / "src" / "pkg" / "never_imported_anywhere.py"
     never_imported.write_text("")
-    assert imported_elsewhere(str(tmp_path), [str(own), str(never_imported)]) == {}
+    lazily = tmp_path / "src" / "pkg" / "types.py"  # not imported yet; the standard library's `types` is
+    lazily.write_text("")
+    assert imported_elsewhere(str(tmp_path), [str(own), str(never_imported), str(lazily)]) == {}
