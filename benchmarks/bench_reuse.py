@@ -45,6 +45,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from common import end_on_sigterm, run_child
+
 IDENTITY = ("-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "-c", "commit.gpgsign=false")
 USAGE_OR_BASELINE = 2  # exit statuses from here on (usage, catalog, baseline, publish) end the replay
 
@@ -164,7 +166,7 @@ def run_mutcheck(checkout: Path, work: Path, jobs: int, *options: str) -> Run:
     command = [sys.executable, "-m", "mutcheck", "run", "--project", str(checkout), "--json", str(results)]
     environment = {**os.environ, "XDG_CACHE_HOME": str(work / "cache"), "PYTHONDONTWRITEBYTECODE": "1"}
     started = time.monotonic()
-    done = subprocess.run(
+    done = run_child(
         [*command, "--jobs", str(jobs), *options],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -297,6 +299,7 @@ def replay_one(checkout: Path, work: Path, arguments: argparse.Namespace, commit
 
 
 def main() -> int:
+    end_on_sigterm()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("checkout", type=Path)
     parser.add_argument("--config", type=Path, required=True, help="a TOML file with the [tool.mutcheck] table")

@@ -3,6 +3,7 @@
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -16,6 +17,28 @@ REPOSITORY = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPOSITORY / "src"))
 
 from mutcheck.sandbox.scratch import copy_project  # noqa: E402
+
+
+def end_on_sigterm() -> None:
+    """SIGTERM ends the script as Ctrl-C does: its `finally` blocks and temporary folders clean up, and
+    the child it waits for in `run_child` is stopped first."""
+    signal.signal(signal.SIGTERM, lambda number, _frame: sys.exit(128 + number))
+
+
+def run_child(command: list[str], **options: object) -> subprocess.CompletedProcess:
+    """`subprocess.run`, but a script ended meanwhile asks the child to stop (SIGTERM: `mutcheck run`
+    then ends its test processes and removes its scratch folder) and kills it only if it does not."""
+    with subprocess.Popen(command, **options) as process:
+        try:
+            output, errors = process.communicate()
+        except BaseException:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+            raise
+    return subprocess.CompletedProcess(command, process.returncode, output, errors)
 
 
 def naive_environment() -> dict[str, str]:

@@ -37,6 +37,8 @@ from pathlib import Path
 REPOSITORY = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPOSITORY / "src"), str(REPOSITORY)]
 
+from common import end_on_sigterm, run_child  # noqa: E402
+
 from mutcheck.catalog.config import load_config  # noqa: E402
 from mutcheck.engine.session import catalog_of  # noqa: E402
 from mutcheck.host.timeouts import test_limit  # noqa: E402
@@ -67,6 +69,7 @@ def agrees(entry: dict, naive: NaiveRun, tests: list[str], limits: dict[str, flo
 
 
 def main() -> int:
+    end_on_sigterm()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("project", type=Path)
     parser.add_argument("--profile")
@@ -82,19 +85,20 @@ def main() -> int:
     command = [sys.executable, "-m", "mutcheck", "run", "--project", str(project), "--json", str(results_path)]
     started = time.monotonic()
     # --fresh: every mutant runs, as on the naive side (none is taken from an earlier run's store)
-    done = subprocess.run(
-        [*command, "--jobs", str(arguments.jobs), "--fresh", *profile, *run_options],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    mutcheck_seconds = time.monotonic() - started
-    if not results_path.exists():  # a configuration or catalog error: mutcheck said which, in one line each
+    try:
+        done = run_child(
+            [*command, "--jobs", str(arguments.jobs), "--fresh", *profile, *run_options],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        mutcheck_seconds = time.monotonic() - started
+        if not results_path.exists():  # a configuration or catalog error: mutcheck said which, in one line each
+            print(done.stderr.strip() or f"mutcheck run exited {done.returncode} without results", file=sys.stderr)
+            return 2
+        results = json.loads(results_path.read_text(encoding="utf-8"))
+    finally:
         shutil.rmtree(results_path.parent)
-        print(done.stderr.strip() or f"mutcheck run exited {done.returncode} without results", file=sys.stderr)
-        return 2
-    results = json.loads(results_path.read_text(encoding="utf-8"))
-    shutil.rmtree(results_path.parent)
     entries = [entry for entry in results["mutants"] if entry["id"] in applied]
 
     # With several targets, each mutant runs its own target's tests, as mutcheck runs them.
@@ -112,8 +116,11 @@ def main() -> int:
         return naive_run(project, writes, tests[entry.get("target")], limit)
 
     started = time.monotonic()
-    with ThreadPoolExecutor(max_workers=arguments.jobs) as pool:
+    pool = ThreadPoolExecutor(max_workers=arguments.jobs)
+    try:
         naive_runs = list(pool.map(naive, entries))
+    finally:  # ended early: the runs not started never start; those running end at their limit, then clean up
+        pool.shutdown(cancel_futures=True)
     naive_seconds = time.monotonic() - started
 
     agreeing = 0
