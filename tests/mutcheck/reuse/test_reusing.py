@@ -308,6 +308,9 @@ def test_a_time_out_is_kept_and_runs_again_when_what_it_stood_on_or_its_limit_ch
     root = make(tmp_path / "project", {**TWO_FILES, **files})
     catalog = root / "mutants" / "guards.toml"
     catalog.write_text(catalog.read_text(encoding="utf-8") + LOOPS, encoding="utf-8")
+    # a limit that does not move with the baseline's timings: one a few milliseconds slower would
+    # lengthen it past what the kept time-out was charged, and the test would rightly run again
+    edit(root, "pyproject.toml", "timeout_constant = 5.0", "timeout_constant = 5.0\ntimeout_factor = 0")
     limits = ("--timeout-constant", "1")
     first = run(root, *limits)[2]
     assert mutant(first, "LOOP")["verdict"] == "timeout"
