@@ -115,4 +115,5 @@ def _become_fresh_host(spec_path: Path, events_fd: int, host: int) -> HostSpec:
     os.close(log)
     replace_sources(spec.replaced)
     OBSERVER.replaced = frozenset(os.path.realpath(path) for path in spec.replaced)
+    OBSERVER.disk_source_mark = str(Path(spec.scratch) / "needed-the-disk")
     return spec

@@ -18,7 +18,7 @@ import sys
 import types
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from types import CodeType
+from types import CodeType, FrameType
 from typing import Any
 
 from mutcheck.host.text_names import text_names
@@ -26,6 +26,9 @@ from mutcheck.host.wire import Seen
 from mutcheck.sandbox.scratch import CACHE_FOLDERS
 
 COLLECTION = "collection"
+# a process forked without exec: it runs on in this interpreter's memory (multiprocessing's `fork`
+# workers), so it imports nothing anew from disk that a test's process holds; what it reads is unseen
+FORK = "fork"
 _WRITING = os.O_WRONLY | os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_TRUNC
 # What no record follows: the tests that did it are never reused (what they reached is unseen).
 _UNFOLLOWED = {
@@ -34,8 +37,8 @@ _UNFOLLOWED = {
     "os.posix_spawn": "subprocess",
     "os.spawn": "subprocess",
     "os.exec": "subprocess",
-    "os.fork": "subprocess",
-    "os.forkpty": "subprocess",
+    "os.fork": FORK,
+    "os.forkpty": FORK,
     "socket.connect": "network",
     "socket.sendto": "network",
     "socket.sendmsg": "network",
@@ -82,6 +85,9 @@ class Observer:
         self.written_by: dict[str, str] = {}  # path -> the sink that last wrote it, in this process
         self.modules = set(sys.modules)
         self.replaced: frozenset[str] = frozenset()  # a fresh host's files imported from a text (real paths)
+        # a fresh host's: the file a process its tests forked creates when it did what only a copy serves
+        self.disk_source_mark: str | None = None
+        self.forked = False  # in a process forked in a fresh host (by its tests: it forks nothing else)
 
     # -- sinks ------------------------------------------------------------------------------
     def begin(self, key: str, fixtures: Iterable[str] = ()) -> None:
@@ -94,6 +100,8 @@ class Observer:
     def end(self) -> Seen:
         self._imports()
         sink = self.stack.pop()
+        if self._needed_the_disk():
+            sink.seen.unfollowed.add(DISK_SOURCE)
         self.sink = self.stack[-1] if self.stack else None
         return sink.seen
 
@@ -118,11 +126,11 @@ class Observer:
             self.sink = sink
 
     # -- records ----------------------------------------------------------------------------
-    def read(self, path: str, by_import: bool = False) -> None:
+    def read(self, path: str, as_source: bool = False) -> None:
         sink = self.sink
         if self.written_by.get(path) not in sink.allowed:
             sink.seen.reads.add(path)
-            if not by_import:
+            if not as_source:
                 sink.seen.direct_reads.add(path)
 
     def wrote(self, path: str) -> None:
@@ -146,6 +154,17 @@ class Observer:
         if not name.startswith(_OWN_VARIABLES):
             self.sink.seen.env.add(name)
 
+    def mark_disk_source(self) -> None:
+        """In a process a fresh host's test forked, what only a copy serves (see `_in_a_forked_process`):
+        marked for the host to see as its sink in force ends."""
+        if self.disk_source_mark is not None:
+            os.close(os.open(self.disk_source_mark, os.O_WRONLY | os.O_CREAT, 0o600))
+
+    def _needed_the_disk(self) -> bool:
+        """Whether a process a fresh host's test forked started another or opened a replaced file:
+        what it did then stood on the original text on disk, not the mutant's."""
+        return self.disk_source_mark is not None and os.path.exists(self.disk_source_mark)
+
 
 OBSERVER = Observer()
 
@@ -158,14 +177,30 @@ def _on_open(args: tuple[Any, ...]) -> None:
     mode = args[1] if len(args) > 1 and isinstance(args[1], str) else ""
     writing = flags & _WRITING or any(letter in mode for letter in "wax+")
     if not writing or flags & os.O_RDWR or "+" in mode:
-        # the import system reading a module's source (`io.open_code` in a loader's `get_data`)
         caller = sys._getframe(1).f_back  # None: opened from C with no Python frame
-        by_import = caller is not None and caller.f_code.co_filename.startswith("<frozen importlib")
-        OBSERVER.read(path, by_import)
-        if by_import and OBSERVER.replaced and os.path.realpath(path) in OBSERVER.replaced:
-            OBSERVER.sink.seen.unfollowed.add(DISK_SOURCE)  # a loader of its own read the file itself
+        OBSERVER.read(path, as_source=_as_source(caller))
+        if OBSERVER.replaced and os.path.realpath(path) in OBSERVER.replaced:
+            # a fresh host holds the text for importing and for `linecache`: whoever opened the file
+            # read the original (a loader of its own, `linecache` after its cache was cleared, a test)
+            OBSERVER.sink.seen.unfollowed.add(DISK_SOURCE)
     if writing:
         OBSERVER.wrote(path)
+
+
+def _as_source(caller: FrameType | None) -> bool:
+    """Whether a file was opened as a module's source: by the import system (`io.open_code` in a
+    loader's `get_data`), or by `linecache` (through `tokenize.open`) for a traceback, `inspect`'s
+    source or a doctest's lines. A fresh host serves both from the mutant's text (`replaced_source`)."""
+    if caller is None:
+        return False
+    if caller.f_code.co_filename.startswith("<frozen importlib"):
+        return True
+    reader = caller.f_back if _is(caller.f_code, "tokenize.py", "open") else caller
+    return reader is not None and _is(reader.f_code, "linecache.py", "updatecache")
+
+
+def _is(code: CodeType, file_name: str, function: str) -> bool:
+    return code.co_name == function and os.path.basename(code.co_filename) == file_name
 
 
 # Standard library modules that list or ask about paths for their caller (by module name, whether
@@ -251,6 +286,8 @@ _HANDLERS: dict[str, Callable[[tuple[Any, ...]], None]] = {
 
 
 def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if OBSERVER.forked:
+        _in_a_forked_process(event, args)
     if OBSERVER.sink is None:
         return
     handler = _HANDLERS.get(event)
@@ -258,6 +295,22 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
         handler(args)
     elif event in _UNFOLLOWED:
         OBSERVER.sink.seen.unfollowed.add(_UNFOLLOWED[event])
+
+
+def _in_a_forked_process(event: str, args: tuple[Any, ...]) -> None:
+    """Whether or not a sink records here: the replaced file opened (by an import or not: the text on
+    disk), or a process started."""
+    if event == "open" and args and (path := _path(args[0])) is not None:
+        if os.path.realpath(path) in OBSERVER.replaced:
+            OBSERVER.mark_disk_source()
+    elif _UNFOLLOWED.get(event) == "subprocess":
+        OBSERVER.mark_disk_source()
+
+
+def _forked() -> None:
+    """In the child of a fork in a fresh host (files replaced): see `_in_a_forked_process`."""
+    if OBSERVER.replaced:
+        OBSERVER.forked = True
 
 
 def _environment_reads() -> None:
@@ -299,6 +352,8 @@ def _following_fork_exec() -> None:
 
     @functools.wraps(fork_exec)
     def started(*args: Any, **kwargs: Any) -> Any:
+        if OBSERVER.forked:
+            OBSERVER.mark_disk_source()
         if OBSERVER.sink is not None:
             OBSERVER.sink.seen.unfollowed.add("subprocess")
         return fork_exec(*args, **kwargs)
@@ -351,6 +406,7 @@ def _observing_random() -> None:
 def start_observing() -> None:
     """Once per host, before the project's code runs: from here on, every sink records."""
     sys.addaudithook(_audit)
+    os.register_at_fork(after_in_child=_forked)
     _following_fork_exec()
     _environment_reads()
     _observing_random()

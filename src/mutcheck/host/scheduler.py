@@ -197,7 +197,8 @@ class Scheduler:
         """Whether a fresh host from the fork server gives what a copy would: one file's edit, whose
         module was not imported before the server was made, and no test of it, no shared fixture and
         nothing of collecting seen to read that file but by importing it, to write it or to start a
-        process (which would import the file on disk)."""
+        process (which would import the file on disk; a fork without exec holds the host's memory,
+        and the fresh host sees what its children do: `observe.FORK`)."""
         if self.fork_server is None or reason not in FORKABLE or mutant["edit"] is None:
             return False
         path = os.path.realpath(mutant["path"])

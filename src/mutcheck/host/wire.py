@@ -84,13 +84,13 @@ class Seen:
     """What one sink (collection, a test, or a fixture's setup) was seen to depend on; paths absolute, as opened."""
 
     reads: set[str] = field(default_factory=set)  # files opened for reading (not written by this sink first)
-    direct_reads: set[str] = field(default_factory=set)  # those of them opened other than by an import
+    direct_reads: set[str] = field(default_factory=set)  # opened other than as a module's source (`observe._as_source`)
     lists: set[str] = field(default_factory=set)  # folders listed
     probes: set[str] = field(default_factory=set)  # paths whose existence or kind was asked
     env: set[str] = field(default_factory=set)  # environment variables read ("*": all of them)
     imports: set[str] = field(default_factory=set)  # the modules first imported in this process, "NAME:FILE"
     writes: set[str] = field(default_factory=set)  # paths written, created, removed or renamed
-    unfollowed: set[str] = field(default_factory=set)  # "subprocess", "network", "random"
+    unfollowed: set[str] = field(default_factory=set)  # "subprocess", "fork", "network", "random", …
     fixtures: set[str] = field(default_factory=set)  # the names of the shared fixtures it used
     code: set[str] = field(default_factory=set)  # the project's code it ran, "PATH::NAME" (where watched)
     texts: set[str] = field(default_factory=set)  # the names code it ran from text spells (see `text_names`)
@@ -105,7 +105,7 @@ class Seen:
         return any(os.path.basename(each) == name and os.path.realpath(each) == real_path for each in paths)
 
     def opened(self, real_path: str) -> bool:
-        """Whether it opened the file at `real_path` other than by importing it."""
+        """Whether it opened the file at `real_path` other than as a module's source."""
         return self._among(self.direct_reads, real_path)
 
     def wrote(self, real_path: str) -> bool:
