@@ -22,7 +22,7 @@ from mutcheck.core.outcome import FAILED, TIMEOUT
 from mutcheck.host.clock import Stopwatch
 from mutcheck.host.events import EventWriter
 from mutcheck.host.fork_server import ForkServer
-from mutcheck.host.observe import DISK_SOURCE
+from mutcheck.host.observe import DISK_SOURCE, DISK_SOURCE_MARK
 from mutcheck.host.protocol import last_error
 from mutcheck.host.swap import Swap
 from mutcheck.host.wire import TESTS, HostSpec
@@ -336,4 +336,6 @@ def reap(child: Child, timed_out: bool) -> None:
         )
         child.broken = said or ended
     if child.scratch is not None:
+        # a process a fresh host's test forked needed the file on disk where no sink's end said so (killed, crashed)
+        child.needs_the_file = child.needs_the_file or (Path(child.scratch) / DISK_SOURCE_MARK).exists()
         shutil.rmtree(child.scratch, ignore_errors=True)

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from mutcheck.host.observe import OBSERVER
+from mutcheck.host.observe import DISK_SOURCE_MARK, OBSERVER
 from mutcheck.host.replaced_source import replace_sources
 from mutcheck.host.wire import HostSpec
 from mutcheck.sandbox.process import lead_own_group
@@ -114,6 +114,5 @@ def _become_fresh_host(spec_path: Path, events_fd: int, host: int) -> HostSpec:
     os.dup2(log, 2)
     os.close(log)
     replace_sources(spec.replaced)
-    OBSERVER.replaced = frozenset(os.path.realpath(path) for path in spec.replaced)
-    OBSERVER.disk_source_mark = str(Path(spec.scratch) / "needed-the-disk")
+    OBSERVER.replace(spec.replaced, str(Path(spec.scratch) / DISK_SOURCE_MARK))
     return spec

@@ -17,7 +17,7 @@ import random
 import sys
 import types
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from types import CodeType, FrameType
 from typing import Any
 
@@ -26,6 +26,7 @@ from mutcheck.host.wire import Seen
 from mutcheck.sandbox.scratch import CACHE_FOLDERS
 
 COLLECTION = "collection"
+BY_IMPORT, BY_LINECACHE, DIRECTLY = "import", "linecache", "directly"  # who opened a file for reading
 # a process forked without exec: it runs on in this interpreter's memory (multiprocessing's `fork`
 # workers), so it imports nothing anew from disk that a test's process holds; what it reads is unseen
 FORK = "fork"
@@ -51,6 +52,7 @@ _CHANGING = ("os.remove", "os.rmdir", "os.mkdir", "os.symlink", "os.truncate", "
 _OWN_VARIABLES = ("PYTEST_CURRENT_TEST", "MUTCHECK_")
 WHOLE_ENVIRONMENT = "*"
 DISK_SOURCE = "disk-source"  # unfollowed: a fresh host's replaced file read from disk by an import
+DISK_SOURCE_MARK = "needed-the-disk"  # in a fresh host's folder: made by a process one of its tests forked
 
 
 def _path(value: object) -> str | None:
@@ -85,6 +87,7 @@ class Observer:
         self.written_by: dict[str, str] = {}  # path -> the sink that last wrote it, in this process
         self.modules = set(sys.modules)
         self.replaced: frozenset[str] = frozenset()  # a fresh host's files imported from a text (real paths)
+        self._replaced_names: frozenset[str] = frozenset()
         # a fresh host's: the file a process its tests forked creates when it did what only a copy serves
         self.disk_source_mark: str | None = None
         self.forked = False  # in a process forked in a fresh host (by its tests: it forks nothing else)
@@ -126,12 +129,15 @@ class Observer:
             self.sink = sink
 
     # -- records ----------------------------------------------------------------------------
-    def read(self, path: str, as_source: bool = False) -> None:
+    def read(self, path: str, way: str = DIRECTLY) -> None:
+        """`path` read (not written by this sink first): `way` is who opened it (see `_opener`)."""
         sink = self.sink
         if self.written_by.get(path) not in sink.allowed:
             sink.seen.reads.add(path)
-            if not as_source:
+            if way == DIRECTLY:
                 sink.seen.direct_reads.add(path)
+            elif way == BY_LINECACHE:
+                sink.seen.text_reads.add(path)
 
     def wrote(self, path: str) -> None:
         if CACHE_FOLDERS.intersection(path.split(os.sep)):  # a tool's cache: made by the run (see `labels`)
@@ -154,10 +160,24 @@ class Observer:
         if not name.startswith(_OWN_VARIABLES):
             self.sink.seen.env.add(name)
 
+    def replace(self, paths: Iterable[str], mark: str) -> None:
+        """In a fresh host: `paths` are imported from a mutant's text; `mark` is the file a process its
+        tests fork makes when it needs them on disk."""
+        self.replaced = frozenset(os.path.realpath(path) for path in paths)
+        self._replaced_names = frozenset(os.path.basename(path) for path in self.replaced)
+        self.disk_source_mark = mark
+
+    def is_replaced(self, path: str) -> bool:
+        """Whether `path` is a file imported from a text here (names compared first: a realpath each is dear)."""
+        return os.path.basename(path) in self._replaced_names and os.path.realpath(path) in self.replaced
+
     def mark_disk_source(self) -> None:
         """In a process a fresh host's test forked, what only a copy serves (see `_in_a_forked_process`):
         marked for the host to see as its sink in force ends."""
-        if self.disk_source_mark is not None:
+        if self.disk_source_mark is None:
+            return
+        # OSError: the host and its folder are gone (a process that outlived it), and no outcome is left to tell
+        with suppress(OSError):
             os.close(os.open(self.disk_source_mark, os.O_WRONLY | os.O_CREAT, 0o600))
 
     def _needed_the_disk(self) -> bool:
@@ -178,8 +198,8 @@ def _on_open(args: tuple[Any, ...]) -> None:
     writing = flags & _WRITING or any(letter in mode for letter in "wax+")
     if not writing or flags & os.O_RDWR or "+" in mode:
         caller = sys._getframe(1).f_back  # None: opened from C with no Python frame
-        OBSERVER.read(path, as_source=_as_source(caller))
-        if OBSERVER.replaced and os.path.realpath(path) in OBSERVER.replaced:
+        OBSERVER.read(path, _opener(caller))
+        if OBSERVER.is_replaced(path):
             # a fresh host holds the text for importing and for `linecache`: whoever opened the file
             # read the original (a loader of its own, `linecache` after its cache was cleared, a test)
             OBSERVER.sink.seen.unfollowed.add(DISK_SOURCE)
@@ -187,16 +207,16 @@ def _on_open(args: tuple[Any, ...]) -> None:
         OBSERVER.wrote(path)
 
 
-def _as_source(caller: FrameType | None) -> bool:
-    """Whether a file was opened as a module's source: by the import system (`io.open_code` in a
-    loader's `get_data`), or by `linecache` (through `tokenize.open`) for a traceback, `inspect`'s
-    source or a doctest's lines. A fresh host serves both from the mutant's text (`replaced_source`)."""
+def _opener(caller: FrameType | None) -> str:
+    """Who opened a file for reading: the import system (`io.open_code` in a loader's `get_data`),
+    `linecache` (through `tokenize.open`) for a traceback, `inspect`'s source or a doctest's lines, or
+    the code itself. A fresh host serves the first two from the mutant's text (`replaced_source`)."""
     if caller is None:
-        return False
+        return DIRECTLY
     if caller.f_code.co_filename.startswith("<frozen importlib"):
-        return True
+        return BY_IMPORT
     reader = caller.f_back if _is(caller.f_code, "tokenize.py", "open") else caller
-    return reader is not None and _is(reader.f_code, "linecache.py", "updatecache")
+    return BY_LINECACHE if reader is not None and _is(reader.f_code, "linecache.py", "updatecache") else DIRECTLY
 
 
 def _is(code: CodeType, file_name: str, function: str) -> bool:
@@ -301,7 +321,7 @@ def _in_a_forked_process(event: str, args: tuple[Any, ...]) -> None:
     """Whether or not a sink records here: the replaced file opened (by an import or not: the text on
     disk), or a process started."""
     if event == "open" and args and (path := _path(args[0])) is not None:
-        if os.path.realpath(path) in OBSERVER.replaced:
+        if OBSERVER.is_replaced(path):
             OBSERVER.mark_disk_source()
     elif _UNFOLLOWED.get(event) == "subprocess":
         OBSERVER.mark_disk_source()

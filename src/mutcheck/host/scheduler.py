@@ -44,7 +44,7 @@ OUTSIDE = {"module-statement", "class-body", "function-header", "outside-functio
 RUN_WHILE_COLLECTING = {"import-time", "whole-file", *OUTSIDE}
 # Fallback reasons whose mutant a fresh host from the fork server can run: a copy's own file is needed
 # where a test may run the source by other means than importing it (`exec`, a subprocess).
-FORKABLE = {"import-time", "not-imported", "no-live-function", "no-marker", "no-evidence", *OUTSIDE}
+FORKABLE = {"import-time", "not-imported", "no-live-function", "no-marker", "no-evidence", "reads-source", *OUTSIDE}
 REACH_KINDS = ("covered", "fresh", "cached", "subprocess")  # what a baseline test reached, and how (see `Reach`)
 
 
@@ -196,7 +196,8 @@ class Scheduler:
     def _forkable(self, mutant: dict[str, Any], selected: list[int], reason: str) -> bool:
         """Whether a fresh host from the fork server gives what a copy would: one file's edit, whose
         module was not imported before the server was made, and no test of it, no shared fixture and
-        nothing of collecting seen to read that file but by importing it, to write it or to start a
+        nothing of collecting seen to read that file but by importing it or through `linecache` (the
+        fresh host holds the mutant's text for both), to write it or to start a
         process (which would import the file on disk; a fork without exec holds the host's memory,
         and the fresh host sees what its children do: `observe.FORK`)."""
         if self.fork_server is None or reason not in FORKABLE or mutant["edit"] is None:
@@ -455,5 +456,6 @@ class Scheduler:
 
 
 def _leaves_alone(seen: Seen, path: str) -> bool:
-    """Nothing `seen` reads `path` (a real path) other than by importing it, writes it, or starts a process."""
-    return "subprocess" not in seen.unfollowed and not seen.wrote(path) and not seen.opened(path)
+    """Nothing `seen` reads `path` (a real path) other than by importing it or through `linecache`, writes
+    it, or starts a process."""
+    return "subprocess" not in seen.unfollowed and not seen.wrote(path) and not seen.opened_itself(path)

@@ -49,7 +49,11 @@ class SubprocessReach:
         reached: set[str] = set()
         ending = f"-{index}.json"
         # a listing, not a glob: a glob compiles a pattern per test, a tenth of a large suite's baseline
-        for path in [self.folder / name for name in os.listdir(self.folder) if name.endswith(ending)]:
+        try:
+            names = os.listdir(self.folder)
+        except FileNotFoundError:  # removed by a test: nothing is left to read
+            names = []
+        for path in [self.folder / name for name in names if name.endswith(ending)]:
             try:
                 reached.update(json.loads(path.read_text(encoding="utf-8")))
                 path.unlink()

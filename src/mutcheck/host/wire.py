@@ -84,7 +84,9 @@ class Seen:
     """What one sink (collection, a test, or a fixture's setup) was seen to depend on; paths absolute, as opened."""
 
     reads: set[str] = field(default_factory=set)  # files opened for reading (not written by this sink first)
-    direct_reads: set[str] = field(default_factory=set)  # opened other than as a module's source (`observe._as_source`)
+    direct_reads: set[str] = field(default_factory=set)  # opened itself: neither imported nor through `linecache`
+    # opened by `linecache` for a module's text (a traceback, `inspect.getsource`, a doctest's lines)
+    text_reads: set[str] = field(default_factory=set)
     lists: set[str] = field(default_factory=set)  # folders listed
     probes: set[str] = field(default_factory=set)  # paths whose existence or kind was asked
     env: set[str] = field(default_factory=set)  # environment variables read ("*": all of them)
@@ -105,7 +107,12 @@ class Seen:
         return any(os.path.basename(each) == name and os.path.realpath(each) == real_path for each in paths)
 
     def opened(self, real_path: str) -> bool:
-        """Whether it opened the file at `real_path` other than as a module's source."""
+        """Whether it opened the file at `real_path` other than by importing it: its text is what it read."""
+        return self._among(self.direct_reads, real_path) or self._among(self.text_reads, real_path)
+
+    def opened_itself(self, real_path: str) -> bool:
+        """Whether it opened the file at `real_path` neither importing it nor through `linecache`, for
+        both of which a fresh host holds a mutant's text (`replaced_source`)."""
         return self._among(self.direct_reads, real_path)
 
     def wrote(self, real_path: str) -> bool:

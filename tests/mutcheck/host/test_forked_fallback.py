@@ -17,6 +17,7 @@ PYPROJECT = (
     .replace('pythonpath = ["src"]\n', 'pythonpath = ["src"]\naddopts = ["--lf"]\n')
     .replace("jobs = 2", "jobs = 1")
 )
+BARE = PYPROJECT.replace('addopts = ["--lf"]\n', "")  # without `--lf`
 
 # as typeguard's and jaxtyping's import hooks do: first on sys.meta_path, finding through PathFinder
 HOOK = """\
@@ -62,7 +63,7 @@ FORKED = {
 
 # a mutant of module code selects every test: one test that starts processes sends them all to copies
 COPIED = {
-    "pyproject.toml": PYPROJECT.replace('addopts = ["--lf"]\n', ""),
+    "pyproject.toml": BARE,
     "src/workers.py": "LOUD = True\n\n\ndef loud(_):\n    return LOUD\n",
     "tests/test_workers.py": """\
 import multiprocessing
@@ -110,7 +111,7 @@ def test_the_source_names_the_default():
 
 # processes a test forks without exec hold the fresh host's memory: the mutated module among it
 FORKING = {
-    "pyproject.toml": PYPROJECT.replace('addopts = ["--lf"]\n', ""),
+    "pyproject.toml": BARE,
     "src/pool_loud.py": "LOUD = True\n\n\ndef loud(_):\n    return LOUD\n",
     "tests/test_pool.py": """\
 import multiprocessing
@@ -135,8 +136,9 @@ def test_a_forked_worker_sees_it_loud():
 
 # ... unless such a process reads the mutated file's text, or starts a process that imports it from disk
 SURVIVES = 'survives = { en = "the text on disk is the mutated one", zh = "磁盘上的文本是变异后的" }'
-FORKED_NEEDS = {
-    "pyproject.toml": PYPROJECT.replace('addopts = ["--lf"]\n', ""),
+# each alone in its project: a mutant of module code runs every test, and the other's mark would send it to a copy
+FORKED_READER = {
+    "pyproject.toml": BARE,
     "src/reader_label.py": 'DEFAULT = "guest"\n',
     "tests/test_reader.py": """\
 import os
@@ -151,6 +153,13 @@ def test_the_forked_child_finds_the_default_in_the_source():
         os._exit(0 if reader_label.DEFAULT in Path(reader_label.__file__).read_text() else 1)
     assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
 """,
+    "mutants/families.toml": FAMILIES,
+    "mutants/catalog.toml": catalog_entry(
+        "READER", "<module>", 'DEFAULT = "guest"', 'DEFAULT = "host"', SURVIVES, "src/reader_label.py"
+    ),
+}
+FORKED_STARTER = {
+    "pyproject.toml": BARE,
     "src/start_value.py": 'VALUE = "a"\n',
     "tests/test_starter.py": """\
 import os
@@ -169,9 +178,31 @@ def test_a_process_the_forked_child_starts_sees_the_same_value():
     assert os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
 """,
     "mutants/families.toml": FAMILIES,
-    "mutants/catalog.toml": (
-        catalog_entry("READER", "<module>", 'DEFAULT = "guest"', 'DEFAULT = "host"', SURVIVES, "src/reader_label.py")
-        + catalog_entry("STARTER", "<module>", 'VALUE = "a"', 'VALUE = "b"', SURVIVES, "src/start_value.py")
+    "mutants/catalog.toml": catalog_entry(
+        "STARTER", "<module>", 'VALUE = "a"', 'VALUE = "b"', SURVIVES, "src/start_value.py"
+    ),
+}
+# a test's own `inspect.getsource`, with no doctest to have filled `linecache` while collecting
+INSPECTED = {
+    "pyproject.toml": BARE,
+    "src/motto.py": 'MOTTO = "calm"\n',
+    "tests/test_motto.py": """\
+import inspect
+
+import motto
+
+
+def test_the_source_spells_the_motto():
+    assert '"calm"' in inspect.getsource(motto)
+""",
+    "mutants/families.toml": FAMILIES,
+    "mutants/catalog.toml": catalog_entry(
+        "MOTTO",
+        "<module>",
+        'MOTTO = "calm"',
+        'MOTTO = "loud"',
+        'killed_by = ["tests/test_motto.py::test_the_source_spells_the_motto"]',
+        "src/motto.py",
     ),
 }
 
@@ -280,8 +311,9 @@ def test_what_needs_the_file_on_disk_runs_in_a_copy(copied, mutant_id):
         # doctests and `inspect.getsource` read the source through `linecache`
         (SOURCE_READ, "GREETING", "fork", ["src", "tests"]),
         (SOURCE_READ, "SHY", "copy", ["src", "tests"]),  # the fresh host sees a test open the file
-        (FORKED_NEEDS, "READER", "copy", ["tests"]),  # a forked child reads the source on disk
-        (FORKED_NEEDS, "STARTER", "copy", ["tests"]),  # a forked child starts python, which imports it from disk
+        (INSPECTED, "MOTTO", "fork", ["tests"]),
+        (FORKED_READER, "READER", "copy", ["tests"]),  # a forked child reads the source on disk
+        (FORKED_STARTER, "STARTER", "copy", ["tests"]),  # a forked child starts python, which imports it from disk
     ],
 )
 def test_what_the_fresh_host_serves_runs_in_it_and_what_it_cannot_in_a_copy(tmp_path, files, mutant_id, where, tests):

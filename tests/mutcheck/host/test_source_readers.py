@@ -1,6 +1,7 @@
-"""A test that opens a target file itself (a style check over the sources) tests its text: it runs
-under every mutant of that file, whether or not it runs the mutated code, in a copy that holds the
-mutant's text, and gives the killing set a plain run gives."""
+"""A test that opens a target file (a style check over the sources, `inspect.getsource`) tests its
+text: it runs under every mutant of that file, whether or not it runs the mutated code, where the text
+is the mutant's (a copy; a fresh host from the fork server for a read through `linecache`), and gives
+the killing set a plain run gives."""
 
 import pytest
 
@@ -59,6 +60,40 @@ def test_a_test_that_reads_the_file_runs_under_its_mutants_in_a_copy(readers, mu
         "reason": "reads-source",
         "test": "tests/test_style.py::test_lines_are_short",
         "where": "copy",
+    }, output
+    naive = naive_run_of(project, mutant_id, ["tests"])
+    verdict = "killed" if naive.failed else "survived"
+    assert (result["verdict"], set(result["killers"])) == (verdict, naive.failed), output
+
+
+INSPECTING = {
+    **PROJECT,
+    "tests/test_style.py": """\
+import inspect
+
+import grading
+
+
+def test_lines_are_short():
+    assert all(len(line) < 60 for line in inspect.getsource(grading).splitlines())
+""",
+}
+
+
+@pytest.mark.parametrize("mutant_id", ["LONG", "BOUND"])
+def test_a_test_that_reads_the_source_through_inspect_runs_under_its_mutants_in_a_fresh_host(tmp_path, mutant_id):
+    """`inspect.getsource` reads the file through `linecache`, whose cache a fresh host from the fork
+    server fills with the mutant's text: the reader is selected as one that opens the file, and the
+    mutant runs there rather than in a copy."""
+    project = write_files(tmp_path / "project", INSPECTING)
+    _, output, data = run(project, "--fresh", "--only", mutant_id)
+    result = mutant(data, mutant_id)
+    selected = [data["tests"][index] for index in result["selected"]]
+    assert "tests/test_style.py::test_lines_are_short" in selected, output
+    assert result["fallback"] == {
+        "reason": "reads-source",
+        "test": "tests/test_style.py::test_lines_are_short",
+        "where": "fork",
     }, output
     naive = naive_run_of(project, mutant_id, ["tests"])
     verdict = "killed" if naive.failed else "survived"
