@@ -53,9 +53,10 @@ def run_tests(
         finally:
             alarm.disarm()
         witnesses += result.witness is not None
-        # a time-out ran for its limit: what its teardown and report took after the stop is not the test's
-        # (a kept time-out stands under a limit no longer than this: see `reuse.decide`)
-        duration = min(result.duration, limits[position]) if result.outcome == TIMEOUT else result.duration
+        # a time-out ran for its limit: the alarm stopped it once charged that (give or take its 10 ms), and
+        # what its teardown and report took after the stop is not the test's (a kept time-out stands
+        # under a limit no longer than this: see `reuse.decide`)
+        duration = limits[position] if result.outcome == TIMEOUT else result.duration
         event = {"test": index, "outcome": result.outcome, "duration": duration, "witness": result.witness}
         if marker:
             event["ran"] = marker.count() > starts
