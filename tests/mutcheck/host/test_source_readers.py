@@ -44,28 +44,6 @@ PROJECT = {
 }
 
 
-@pytest.fixture(scope="module")
-def readers(tmp_path_factory):
-    project = write_files(tmp_path_factory.mktemp("readers") / "project", PROJECT)
-    return project, run(project, "--fresh")
-
-
-@pytest.mark.parametrize("mutant_id", ["LONG", "BOUND"])
-def test_a_test_that_reads_the_file_runs_under_its_mutants_in_a_copy(readers, mutant_id):
-    project, (_, output, data) = readers
-    result = mutant(data, mutant_id)
-    selected = [data["tests"][index] for index in result["selected"]]
-    assert "tests/test_style.py::test_lines_are_short" in selected, output
-    assert result["fallback"] == {
-        "reason": "reads-source",
-        "test": "tests/test_style.py::test_lines_are_short",
-        "where": "copy",
-    }, output
-    naive = naive_run_of(project, mutant_id, ["tests"])
-    verdict = "killed" if naive.failed else "survived"
-    assert (result["verdict"], set(result["killers"])) == (verdict, naive.failed), output
-
-
 INSPECTING = {
     **PROJECT,
     "tests/test_style.py": """\
@@ -81,11 +59,14 @@ def test_lines_are_short():
 
 
 @pytest.mark.parametrize("mutant_id", ["LONG", "BOUND"])
-def test_a_test_that_reads_the_source_through_inspect_runs_under_its_mutants_in_a_fresh_host(tmp_path, mutant_id):
-    """`inspect.getsource` reads the file through `linecache`, whose cache a fresh host from the fork
-    server fills with the mutant's text: the reader is selected as one that opens the file, and the
-    mutant runs there rather than in a copy."""
-    project = write_files(tmp_path / "project", INSPECTING)
+@pytest.mark.parametrize(("files", "where"), [(PROJECT, "copy"), (INSPECTING, "fork")], ids=["opens", "inspects"])
+def test_a_test_that_reads_the_file_runs_under_its_mutants_where_the_text_is_the_mutants(
+    tmp_path, files, where, mutant_id
+):
+    """A test that opens the file itself runs in a copy; `inspect.getsource` reads it through
+    `linecache`, whose cache a fresh host from the fork server fills with the mutant's text, so the
+    mutant runs there. Either way the reader is selected as one that opens the file."""
+    project = write_files(tmp_path / "project", files)
     _, output, data = run(project, "--fresh", "--only", mutant_id)
     result = mutant(data, mutant_id)
     selected = [data["tests"][index] for index in result["selected"]]
@@ -93,7 +74,7 @@ def test_a_test_that_reads_the_source_through_inspect_runs_under_its_mutants_in_
     assert result["fallback"] == {
         "reason": "reads-source",
         "test": "tests/test_style.py::test_lines_are_short",
-        "where": "fork",
+        "where": where,
     }, output
     naive = naive_run_of(project, mutant_id, ["tests"])
     verdict = "killed" if naive.failed else "survived"
