@@ -249,11 +249,6 @@ def test_reading_address_zero_gives_nothing():
     assert read_byte(0) is None
 
 
-def test_sign_after_a_reload():
-    module = importlib.reload(history)
-    assert module.sign(0) == "+"
-
-
 def test_a_rebuilt_function_increments():
     assert rebuilt_increment()(1) == 2
 
@@ -283,6 +278,12 @@ def test_the_cli_adds_one_bang():
     command = [sys.executable, "-m", "cli", "hi"]
     done = subprocess.run(command, capture_output=True, text=True, check=True, cwd=source)
     assert done.stdout == "hi!\\n"
+
+
+# last: every test after a reload runs the module's new code objects
+def test_sign_after_a_reload():
+    module = importlib.reload(history)
+    assert module.sign(0) == "+"
 """
 
 # id, scope, match, replace, the tests that fail under it in a plain pytest run

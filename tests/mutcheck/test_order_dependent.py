@@ -57,8 +57,16 @@ def test_a_test_that_fails_only_without_its_predecessor_is_decided_in_the_suites
 
 
 def test_the_baseline_passes_as_pytest_runs_the_suite_even_when_the_split_breaks_an_order(tmp_path):
-    """With two workers, test_a and test_b land in different baseline children; run whole, they pass."""
-    code, output, data = run(_project(tmp_path), "--only", "EQUAL", "--jobs", "2")
+    """test_a first in the file, test_b last: with two workers, the baseline's cut into runs of
+    consecutive tests puts them in different children; run whole, they pass."""
+    project = make_engine_project(tmp_path / "project")
+    tests = project / "tests/test_tiny.py"
+    first, second = ORDER_DEPENDENT_TESTS.split("def test_b_needs_the_state")
+    imports, rest = tests.read_text().split("\n", 1)
+    tests.write_text(f"{imports}\n{first}\n{rest}\n\ndef test_b_needs_the_state{second}")
+    code, output, data = run(project, "--only", "EQUAL", "--jobs", "2")
+    assert data["tests"].index("tests/test_tiny.py::test_a_prepares_the_state") == 0
+    assert data["tests"][-1] == "tests/test_tiny.py::test_b_needs_the_state"
     assert data["baseline"]["ok"], output
     assert data["baseline"]["failures"] == []
     assert "tests/test_tiny.py::test_b_needs_the_state" in data["baseline"]["order_dependent"]

@@ -139,11 +139,21 @@ def host(pytester, tmp_path, monkeypatch):
 # -- the baseline --------------------------------------------------------------------------------
 
 
-def test_the_baseline_deals_the_tests_round_robin_to_one_chunk_per_worker_never_more_chunks_than_tests():
-    assert deal(5, 2) == [[0, 2, 4], [1, 3]]
-    assert deal(2, 4) == [[0], [1]]
-    assert deal(3, 0) == [[0, 1, 2]]
-    assert deal(0, 4) == [[]]  # an empty suite: one process, which runs nothing
+def test_the_baseline_cuts_the_suite_into_runs_of_consecutive_tests_one_per_worker():
+    assert deal(["a"] * 5, 2) == [[0, 1], [2, 3, 4]]
+    assert deal(["a", "b"], 4) == [[0], [1]]  # never more chunks than tests
+    assert deal(["a"] * 3, 0) == [[0, 1, 2]]
+    assert deal([], 4) == [[]]  # an empty suite: one process, which runs nothing
+
+
+def test_a_cut_moves_to_the_nearest_start_of_a_file_within_an_eighth_of_a_chunk():
+    # 32 tests, two chunks of 16: file b starts at 14, within 2 of the even cut, so b stays whole
+    assert deal(["a"] * 14 + ["b"] * 18, 2) == [list(range(14)), list(range(14, 32))]
+    # no file starts near the even cut: the cut stays there, inside a file
+    assert deal(["a"] * 4 + ["b"] * 28, 2) == [list(range(16)), list(range(16, 32))]
+    # of two starts in reach, the nearer one
+    cuts = deal(["a"] * 14 + ["b"] * 3 + ["c"] * 15, 2)
+    assert cuts == [list(range(17)), list(range(17, 32))]
 
 
 ORDERED = """

@@ -7,6 +7,7 @@ import os
 import re
 import selectors
 import time
+from itertools import pairwise
 from pathlib import Path
 from types import CodeType, ModuleType
 from typing import Any
@@ -48,11 +49,23 @@ FORKABLE = {"import-time", "not-imported", "no-live-function", "no-marker", "no-
 REACH_KINDS = ("covered", "fresh", "cached", "subprocess")  # what a baseline test reached, and how (see `Reach`)
 
 
-def deal(tests: int, jobs: int) -> list[list[int]]:
-    """The baseline's chunks: `tests` indices dealt round-robin, one chunk per worker, never more
-    chunks than tests (an empty suite still gets one, empty) nor fewer than one."""
+def deal(files: list[str], jobs: int) -> list[list[int]]:
+    """The baseline's chunks, one per worker: runs of consecutive tests in pytest's order, of nearly
+    equal length, each cut moved to the nearest start of a test file within an eighth of a chunk.
+    A test that counts on what the tests before it in its file left is common; dealt apart from
+    them it fails, and the round runs again whole. `files` holds each test's file; never more
+    chunks than tests, nor fewer than one (an empty suite gets one, empty)."""
+    tests = len(files)
     count = max(1, min(jobs, tests))
-    return [list(range(start, tests, count)) for start in range(count)]
+    file_starts = [index for index in range(1, tests) if files[index] != files[index - 1]]
+    reach = tests / count / 8
+    cuts = [0]
+    for number in range(1, count):
+        even = round(number * tests / count)
+        near = [start for start in file_starts if abs(start - even) <= reach and start > cuts[-1]]
+        cuts.append(min(near, key=lambda start: abs(start - even)) if near else even)
+    cuts.append(tests)
+    return [list(range(start, end)) for start, end in pairwise(cuts)]
 
 
 class Scheduler:
@@ -80,12 +93,12 @@ class Scheduler:
 
     # -- baseline ----------------------------------------------------------------------------
     def baseline(self) -> None:
-        """Each round in fresh forks, the tests dealt round-robin to one child per worker (the
-        mutant phase runs subsets anyway). A round in which some test fails is run again whole,
-        in pytest's order, in one child: the suite must pass as pytest runs it, not as we split it."""
+        """Each round in fresh forks, the suite cut into one chunk per worker (see `deal`). A round
+        in which some test fails is run again whole, in pytest's order, in one child: the suite
+        must pass as pytest runs it, not as we split it."""
         target_files = set(self.spec.target_files)
         self.live = LiveFunctions(target_files)
-        chunks = deal(len(self.items), self.spec.jobs)
+        chunks = deal([item.nodeid.split("::", 1)[0] for item in self.items], self.spec.jobs)
         for round_number in range(1, self.spec.baseline_rounds + 1):
             watched = round_number == 1
             results, fixtures = self._baseline_round(chunks, watched)

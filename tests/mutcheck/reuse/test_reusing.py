@@ -226,8 +226,8 @@ def test_a_new_name_outside_the_suite_keeps_the_run_whole_but_a_new_test_does_no
 def test_an_order_dependent_outcome_stands_on_the_suite_s_order_up_to_it(tmp_path):
     """`test_needs_preparing` passes only after `test_prepares`, which reaches no mutant: under M it
     fails in M's selection, unmutated too, and the suite's order settles it. With two workers it fails
-    in the baseline's split as well (the tests are dealt round-robin: it lands apart from
-    `test_prepares`), and is then never kept. Kept, its outcome stands on every test up to it in the
+    in the baseline's split as well (of the four tests, the first two go to one worker: it lands
+    apart from `test_prepares`), and is then never kept. Kept, its outcome stands on every test up to it in the
     suite's order: a change after it leaves it be; one before it runs it again, and every test of
     M with it (alone it would fail before M's code starts), on the swap path, as a fresh run does."""
     ordered = (
