@@ -336,6 +336,35 @@ class Statement:
         return found
 
 
+def _spell_mark_aliases(tree: ast.Module) -> None:
+    """Spells a decorator that names a module's alias of a pytest mark (`parametrize =
+    pytest.mark.parametrize`, bound once, a plain name) as that mark, so that a test's new case is
+    its own change, not the module's effects. A changed alias changes each test it decorates."""
+    counts: dict[str, int] = {}
+    for node in tree.body:
+        for name in _binds(node):
+            counts[name] = counts.get(name, 0) + 1
+    aliases = {
+        node.targets[0].id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign)
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], ast.Name)
+        and counts[node.targets[0].id] == 1
+        and (dotted_name(node.value) or "").startswith(("pytest.mark.", "mark."))
+    }
+    for node in ast.walk(tree) if aliases else ():
+        if isinstance(node, _Def):
+            for decorator in node.decorator_list:
+                called = decorator.func if isinstance(decorator, ast.Call) else decorator
+                if isinstance(called, ast.Name) and called.id in aliases:
+                    spelled = aliases[called.id]
+                    if isinstance(decorator, ast.Call):
+                        decorator.func = spelled
+                    else:
+                        node.decorator_list[node.decorator_list.index(decorator)] = spelled
+
+
 class ModuleCode:
     """A module's code, parsed once; each part worked out when first asked for."""
 
@@ -345,6 +374,8 @@ class ModuleCode:
             self.tree: ast.Module | None = ast.parse(source)
         except (SyntaxError, ValueError):
             self.tree = None
+        else:
+            _spell_mark_aliases(self.tree)
         self.parsed = self.tree is not None
 
     @cached_property

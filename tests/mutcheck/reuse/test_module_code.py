@@ -78,6 +78,21 @@ def test_an_attribute_set_on_a_function_or_class_the_module_made_is_part_of_its_
     assert statements(source)[-1] == (binds, effects)
 
 
+@pytest.mark.parametrize(
+    ("source", "effects"),
+    [
+        ("parametrize = pytest.mark.parametrize\n@parametrize('x', [1])\ndef test_x(x):\n    pass", False),
+        ("from pytest import mark\nslow = mark.slow\n@slow\ndef test_x():\n    pass", False),
+        ("parametrize = make_marker()\n@parametrize('x', [1])\ndef test_x(x):\n    pass", True),  # no mark
+        # bound twice: which object the decorator names depends on the order
+        ("p = pytest.mark.parametrize\np = wrap(p)\n@p('x', [1])\ndef test_x(x):\n    pass", True),
+    ],
+)
+def test_a_decorator_naming_a_module_s_alias_of_a_pytest_mark_is_that_mark(source, effects):
+    """The last statement: a test whose alias mark gets a new case changed itself, not the module's effects."""
+    assert statements(source)[-1] == (["test_x"], effects)
+
+
 def test_a_class_derived_from_a_plain_class_of_its_file_binds_only():
     source = "class Base:\n    pass\n\n\nclass A(Base):\n    pass\n\n\nclass B(Registry):\n    pass\n"
     assert statements(source) == [(["Base"], False), (["A"], False), (["B"], True)]
