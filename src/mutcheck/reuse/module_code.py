@@ -336,33 +336,49 @@ class Statement:
         return found
 
 
-def _spell_mark_aliases(tree: ast.Module) -> None:
-    """Spells a decorator that names a module's alias of a pytest mark (`parametrize =
-    pytest.mark.parametrize`, bound once, a plain name) as that mark, so that a test's new case is
-    its own change, not the module's effects. A changed alias changes each test it decorates."""
+def _bound_once(tree: ast.Module) -> set[str]:
     counts: dict[str, int] = {}
     for node in tree.body:
         for name in _binds(node):
             counts[name] = counts.get(name, 0) + 1
-    aliases = {
-        node.targets[0].id: node.value
-        for node in tree.body
-        if isinstance(node, ast.Assign)
-        and len(node.targets) == 1
-        and isinstance(node.targets[0], ast.Name)
-        and counts[node.targets[0].id] == 1
-        and (dotted_name(node.value) or "").startswith(("pytest.mark.", "mark."))
-    }
-    for node in ast.walk(tree) if aliases else ():
-        if isinstance(node, _Def):
-            for decorator in node.decorator_list:
+    return {name for name, count in counts.items() if count == 1}
+
+
+def _spell_aliases(tree: ast.Module) -> None:
+    """Spells what a module's aliases stand for where that decides whether a statement only binds,
+    each alias bound once at module level: a decorator naming an alias of a pytest mark
+    (`parametrize = pytest.mark.parametrize`) as that mark, so that a test's new case is its own
+    change, not the module's effects; a known name reached through a module's alias (`import typing
+    as t`: `t.overload`, `t.TypeVar`, `t.Generic`) through the module's name. A changed alias
+    changes every statement spelled through it."""
+    once = _bound_once(tree)
+    marks: dict[str, ast.expr] = {}
+    modules: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            modules.update((alias.asname, alias.name) for alias in node.names if alias.asname in once)
+        elif (
+            isinstance(node, ast.Assign)
+            and len(node.targets) == 1
+            and isinstance(target := node.targets[0], ast.Name)
+            and target.id in once
+            and (dotted_name(node.value) or "").startswith(("pytest.mark.", "mark."))
+        ):
+            marks[target.id] = node.value
+    known = _PURE_CALLS | _PURE_DECORATORS | _PLAIN_BASES | _PLAIN_METACLASSES
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules:
+            spelled = f"{modules[node.value.id]}.{node.attr}"
+            if spelled in known:
+                node.value = ast.parse(modules[node.value.id], mode="eval").body
+        if isinstance(node, _Def) and marks:
+            for position, decorator in enumerate(node.decorator_list):
                 called = decorator.func if isinstance(decorator, ast.Call) else decorator
-                if isinstance(called, ast.Name) and called.id in aliases:
-                    spelled = aliases[called.id]
+                if isinstance(called, ast.Name) and called.id in marks:
                     if isinstance(decorator, ast.Call):
-                        decorator.func = spelled
+                        decorator.func = marks[called.id]
                     else:
-                        node.decorator_list[node.decorator_list.index(decorator)] = spelled
+                        node.decorator_list[position] = marks[called.id]
 
 
 class ModuleCode:
@@ -375,7 +391,7 @@ class ModuleCode:
         except (SyntaxError, ValueError):
             self.tree = None
         else:
-            _spell_mark_aliases(self.tree)
+            _spell_aliases(self.tree)
         self.parsed = self.tree is not None
 
     @cached_property

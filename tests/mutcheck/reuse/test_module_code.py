@@ -93,6 +93,23 @@ def test_a_decorator_naming_a_module_s_alias_of_a_pytest_mark_is_that_mark(sourc
     assert statements(source)[-1] == (["test_x"], effects)
 
 
+@pytest.mark.parametrize(
+    ("source", "effects"),
+    [
+        ("import typing as t\nT = t.TypeVar('T')", False),
+        ("import typing as t\n@t.overload\ndef f(x: int) -> int: ...", False),
+        ("import typing as t\nclass A(t.Generic[T]):\n    pass", False),
+        ("import functools as ft\n@ft.lru_cache(maxsize=8)\ndef f():\n    pass", False),
+        ("import mylib as t\nT = t.TypeVar('T')", True),  # not typing's
+        ("import typing as t\nT = t.get_type_hints(f)", True),  # not a name known to only build a value
+        ("import typing as t\nt = load()\nT = t.TypeVar('T')", True),  # bound twice: which object it is depends
+    ],
+)
+def test_a_known_name_reached_through_a_module_s_alias_is_that_module_s(source, effects):
+    """The last statement: `t.TypeVar` with `import typing as t` is `typing.TypeVar`."""
+    assert statements(source)[-1][1] == effects
+
+
 def test_a_class_derived_from_a_plain_class_of_its_file_binds_only():
     source = "class Base:\n    pass\n\n\nclass A(Base):\n    pass\n\n\nclass B(Registry):\n    pass\n"
     assert statements(source) == [(["Base"], False), (["A"], False), (["B"], True)]
