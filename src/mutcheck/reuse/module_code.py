@@ -70,6 +70,8 @@ _PLAIN_BASES = frozenset(
         *("TestCase", "unittest.TestCase", "IsolatedAsyncioTestCase", "unittest.IsolatedAsyncioTestCase"),
     }
 )
+# Names whose meaning these lists give, as reached through a module's alias (see `_spell_aliases`).
+_KNOWN_NAMES = _PURE_CALLS | _PURE_DECORATORS | _PLAIN_BASES | _PLAIN_METACLASSES
 # Reaching names the code does not spell: in its own module and the modules it names (DYNAMIC), or in
 # any module (ANYWHERE: a module imported by a computed name; RUNS_TEXT: code run from text).
 _DYNAMIC_CALLS = frozenset({"globals", "vars", "locals"})
@@ -214,12 +216,9 @@ def _bound(target: ast.expr) -> set[str] | None:
 def _own_objects(tree: ast.Module, plain_classes: frozenset[str]) -> frozenset[str]:
     """The names the module binds once, each by a `def` or class statement without effects: the
     object each holds is one the module made, and only what refers to its name can reach it."""
-    counts: dict[str, int] = {}
-    for node in tree.body:
-        for name in _binds(node):
-            counts[name] = counts.get(name, 0) + 1
+    once = _bound_once(tree)
     made = (node for node in tree.body if isinstance(node, _Def | ast.ClassDef))
-    return frozenset(node.name for node in made if counts[node.name] == 1 and not _effects(node, None, plain_classes))
+    return frozenset(node.name for node in made if node.name in once and not _effects(node, None, plain_classes))
 
 
 def _attributes_set(node: ast.stmt, own_objects: frozenset[str]) -> set[str] | None:
@@ -337,6 +336,7 @@ class Statement:
 
 
 def _bound_once(tree: ast.Module) -> set[str]:
+    """The names the module's own statements bind exactly once."""
     counts: dict[str, int] = {}
     for node in tree.body:
         for name in _binds(node):
@@ -353,7 +353,7 @@ def _spell_aliases(tree: ast.Module) -> None:
     changes every statement spelled through it."""
     once = _bound_once(tree)
     marks: dict[str, ast.expr] = {}
-    modules: dict[str, str] = {}
+    modules: dict[str, str] = {}  # alias: the module's name
     for node in tree.body:
         if isinstance(node, ast.Import):
             modules.update((alias.asname, alias.name) for alias in node.names if alias.asname in once)
@@ -365,12 +365,11 @@ def _spell_aliases(tree: ast.Module) -> None:
             and (dotted_name(node.value) or "").startswith(("pytest.mark.", "mark."))
         ):
             marks[target.id] = node.value
-    known = _PURE_CALLS | _PURE_DECORATORS | _PLAIN_BASES | _PLAIN_METACLASSES
+    spelled = {alias: ast.parse(name, mode="eval").body for alias, name in modules.items()}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules:
-            spelled = f"{modules[node.value.id]}.{node.attr}"
-            if spelled in known:
-                node.value = ast.parse(modules[node.value.id], mode="eval").body
+        alias = node.value.id if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) else None
+        if alias in modules and f"{modules[alias]}.{node.attr}" in _KNOWN_NAMES:
+            node.value = spelled[alias]
         if isinstance(node, _Def) and marks:
             for position, decorator in enumerate(node.decorator_list):
                 called = decorator.func if isinstance(decorator, ast.Call) else decorator
