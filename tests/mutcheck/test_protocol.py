@@ -208,3 +208,29 @@ def test_a_time_out_in_teardown_does_not_hide_the_failure_before_it(pytester):
     (item,) = pytester.getitems(TIMED_OUT_TEARDOWN)
     result = run_item(item, None)
     assert (result.outcome, result.witness) == ("failed", "AssertionError: assert 1 == 2")
+
+
+FAILING_PROPERTY = """
+from hypothesis import given, settings, strategies
+
+
+@settings(database=None, derandomize=True)
+@given(strategies.integers())
+def test_small(number):
+    assert number < 10
+"""
+
+
+def test_under_short_reports_a_failing_property_test_fails_without_hypothesis_writing_its_example_patch(pytester):
+    pytester.makeconftest(KEEP_REPORTS)
+    (item,) = pytester.getitems(FAILING_PROPERTY)
+    reports = item.config.pluginmanager.get_plugin(str(pytester.path / "conftest.py")).REPORTS
+    patches = []
+    for full_reports in (True, False):
+        reports.clear()
+        assert run_item(item, None, full_reports=full_reports).outcome == "failed"
+        (teardown,) = [report for report in reports if report.when == "teardown"]
+        patches.append(teardown.__dict__.get("_hypothesis_failing_examples"))
+    full, short = patches
+    assert full is not None and "@example(" in full  # the baseline's, as in a plain run
+    assert short is None
