@@ -143,6 +143,34 @@ def test_each_test_has_its_own_limit_and_the_tests_after_a_time_out_still_run(py
     assert _outcomes(events) == [(1, "timeout"), (0, "passed"), (2, "passed")]
 
 
+def test_a_pytest_timeout_mark_and_the_test_s_own_limit_share_the_alarm_and_the_earlier_acts(pytester):
+    """pytest-timeout's signal method sets the process's one SIGALRM timer for each test it times: a
+    hang under a mark longer than the test's own limit is stopped at that limit (not at the mark's
+    minute), and a mark shorter than it fails the test as the plugin does in a plain run."""
+    items = pytester.getitems(
+        """
+        import time
+
+        import pytest
+
+
+        @pytest.mark.timeout(60)
+        def test_hangs():
+            while True:
+                pass
+
+
+        @pytest.mark.timeout(0.3)
+        def test_slow():
+            time.sleep(5)
+        """
+    )
+    events = _run(items, [0, 1], limits=[0.5, 30.0])
+    assert _outcomes(events) == [(0, "timeout"), (1, "failed")]
+    (witness,) = [event["witness"] for event in events if event.get("test") == 1 and "outcome" in event]
+    assert witness.startswith("Failed: Timeout (>0.3s)")  # the plugin's own failure
+
+
 @pytest.mark.parametrize("teardown", ["time.sleep(0.5)", "pass"])
 def test_a_time_out_lasted_its_limit_whatever_its_teardown_took_after_the_stop(pytester, teardown):
     """A kept time-out stands under a limit no longer than its duration: the teardown after the stop

@@ -9,6 +9,7 @@ import pytest
 from mutcheck.core.outcome import PASSED, TIMEOUT
 from mutcheck.host.events import EventWriter
 from mutcheck.host.protocol import TestResult, run_item
+from mutcheck.host.shared_timer import process_alarm
 from mutcheck.host.subprocesses import SubprocessReach
 from mutcheck.host.swap import Marker
 from mutcheck.host.timeouts import Alarm, TestTimeout
@@ -35,7 +36,7 @@ def run_tests(
     phases get short reports (see `failure_reports`).
     """
     witnesses = 0
-    alarm = Alarm()
+    alarm = process_alarm(items[0].config) if items else Alarm()
     for position, index in enumerate(selected):
         nextitem = items[selected[position + 1]] if position + 1 < len(selected) else None
         events.write({"test": index, "running": True})

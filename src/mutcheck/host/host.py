@@ -40,6 +40,7 @@ from mutcheck.host.pytest_options import (
 )
 from mutcheck.host.reach import Reach, watching_is_cheap
 from mutcheck.host.scheduler import Scheduler
+from mutcheck.host.shared_timer import process_alarm
 from mutcheck.host.subprocesses import follow_subprocesses
 from mutcheck.host.swap import modules_by_file
 from mutcheck.host.warm import warm_caches
@@ -215,6 +216,7 @@ class HostPlugin:
         warm_caches(getattr(item, "obj", None) for item in session.items)  # the baseline's children too
         reports_listener(session.config)
         short_failure_reports(session.config)
+        process_alarm(session.config)
         # what collecting, and the host's start around it, was seen to depend on: every process's start
         host.collection = OBSERVER.end()
         host.collection.code = self.collection_code
