@@ -32,8 +32,8 @@ class Alarm:
         self._plugin_expires: Callable[[], None] = lambda: None
 
     def arm(self, limit: float) -> None:
-        self.stopwatch, self.limit = Stopwatch(), limit
         self._plugin_deadline = None
+        self.stopwatch, self.limit = Stopwatch(), limit
         signal.signal(signal.SIGALRM, self)
         signal.setitimer(signal.ITIMER_REAL, limit)
 
