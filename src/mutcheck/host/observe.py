@@ -26,7 +26,8 @@ from mutcheck.host.wire import Seen
 from mutcheck.sandbox.scratch import CACHE_FOLDERS
 
 COLLECTION = "collection"
-BY_IMPORT, BY_LINECACHE, DIRECTLY = "import", "linecache", "directly"  # who opened a file for reading
+# who opened a file for reading
+BY_IMPORT, BY_LINECACHE, BY_PYTEST_CONFIG, DIRECTLY = "import", "linecache", "pytest-config", "directly"
 # a process forked without exec: it runs on in this interpreter's memory (multiprocessing's `fork`
 # workers), so it imports nothing anew from disk that a test's process holds; what it reads is unseen
 FORK = "fork"
@@ -133,6 +134,9 @@ class Observer:
         """`path` read (not written by this sink first): `way` is who opened it (see `_opener`)."""
         sink = self.sink
         if self.written_by.get(path) not in sink.allowed:
+            if way == BY_PYTEST_CONFIG:
+                sink.seen.config_reads.add(path)
+                return
             sink.seen.reads.add(path)
             if way == DIRECTLY:
                 sink.seen.direct_reads.add(path)
@@ -209,14 +213,27 @@ def _on_open(args: tuple[Any, ...]) -> None:
 
 def _opener(caller: FrameType | None) -> str:
     """Who opened a file for reading: the import system (`io.open_code` in a loader's `get_data`),
-    `linecache` (through `tokenize.open`) for a traceback, `inspect`'s source or a doctest's lines, or
-    the code itself. A fresh host serves the first two from the mutant's text (`replaced_source`)."""
+    `linecache` (through `tokenize.open`) for a traceback, `inspect`'s source or a doctest's lines,
+    pytest looking for its configuration, or the code itself. A fresh host serves the first two from
+    the mutant's text (`replaced_source`)."""
     if caller is None:
         return DIRECTLY
     if caller.f_code.co_filename.startswith("<frozen importlib"):
         return BY_IMPORT
+    if _reader(caller).f_code.co_filename.endswith(_PYTEST_CONFIG_LOADER):
+        return BY_PYTEST_CONFIG
     reader = caller.f_back if _is(caller.f_code, "tokenize.py", "open") else caller
     return BY_LINECACHE if reader is not None and _is(reader.f_code, "linecache.py", "updatecache") else DIRECTLY
+
+
+def _reader(frame: FrameType) -> FrameType:
+    """The frame that asked for a file's text, past `pathlib`'s and `iniconfig`'s frames that open it."""
+    for _ in range(4):
+        name = frame.f_code.co_filename
+        if frame.f_back is None or not (_path_helper(name) or _INICONFIG in name):
+            return frame
+        frame = frame.f_back
+    return frame
 
 
 def _is(code: CodeType, file_name: str, function: str) -> bool:
@@ -227,6 +244,9 @@ def _is(code: CodeType, file_name: str, function: str) -> bool:
 # frozen or read from a file): the caller is who asked.
 _PATH_HELPERS = frozenset({"pathlib", "genericpath", "posixpath", "ntpath", "os", "glob", "fnmatch"})
 _PYTEST = f"{os.sep}_pytest{os.sep}"
+# where pytest reads the files it may take its settings from (each one it looks at, and `-c FILE`)
+_PYTEST_CONFIG_LOADER = os.path.join("_pytest", "config", "findpaths.py")
+_INICONFIG = f"{os.sep}iniconfig{os.sep}"
 # mutcheck's own code, which asks about paths inside a sink for itself (where an import's module lies)
 _OWN = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 

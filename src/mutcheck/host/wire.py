@@ -87,6 +87,7 @@ class Seen:
     direct_reads: set[str] = field(default_factory=set)  # opened itself: neither imported nor through `linecache`
     # opened by `linecache` for a module's text (a traceback, `inspect.getsource`, a doctest's lines)
     text_reads: set[str] = field(default_factory=set)
+    config_reads: set[str] = field(default_factory=set)  # opened by pytest looking for its settings
     lists: set[str] = field(default_factory=set)  # folders listed
     probes: set[str] = field(default_factory=set)  # paths whose existence or kind was asked
     env: set[str] = field(default_factory=set)  # environment variables read ("*": all of them)

@@ -1,8 +1,8 @@
 """The run's key: what every outcome of a run stands on, whatever its tests read — the settings that
 change an outcome, Python, the installed distributions (their names, versions and path files, and
 the finders of editable installs, by their bytes), mutcheck itself, the environment variables that
-the interpreter and pytest read before any test can be watched, and every file pytest could take its
-configuration from. Two runs with different keys reuse nothing of each other's.
+the interpreter and pytest read before any test can be watched, and what pytest takes from every
+file it could take its configuration from. Two runs with different keys reuse nothing of each other's.
 """
 
 import json
@@ -10,6 +10,7 @@ import os
 import site
 import sys
 import sysconfig
+import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from functools import cache
@@ -104,9 +105,29 @@ def start_variables(environment: Mapping[str, str]) -> dict[str, str]:
     }
 
 
+def pytest_config(path: Path) -> str | None:
+    """What pytest takes from a file it may take its settings from, as a digest; None where there is
+    none. Of pyproject.toml, its `tool.pytest` table (pytest 9's `[tool.pytest]`, with
+    `[tool.pytest.ini_options]` inside it), or that it has none: the project's own table, its
+    dependencies and other tools' tables are nothing pytest reads, and code that reads them is seen
+    doing so. Of any other file, or a pyproject.toml pytest could not parse, every byte."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if path.name != "pyproject.toml":
+        return digest(data)
+    try:
+        tool = tomllib.loads(data.decode("utf-8")).get("tool")
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return digest(data)
+    table = tool.get("pytest") if isinstance(tool, dict) else None
+    return digest("tool.pytest " + json.dumps(table, sort_keys=True, default=str))
+
+
 def config_files(root: Path, tests: Iterable[str]) -> dict[str, str]:
     """Every file pytest could take its configuration from (see CONFIG_FILES), in each folder from
-    the tests' folders up to the file system's root, by its bytes ("" where there is none)."""
+    the tests' folders up to the file system's root, by what pytest takes from it (see `pytest_config`)."""
     folders: set[Path] = set()
     for test in [*tests, "."]:
         folder = (root / test).resolve()
@@ -115,11 +136,9 @@ def config_files(root: Path, tests: Iterable[str]) -> dict[str, str]:
     found = {}
     for folder in sorted(folders):
         for name in CONFIG_FILES:
-            path = folder / name
-            try:
-                found[str(path)] = digest(path.read_bytes())
-            except OSError:
-                continue
+            value = pytest_config(folder / name)
+            if value is not None:
+                found[str(folder / name)] = value
     return found
 
 

@@ -4,6 +4,8 @@ what the run made itself (its temporary folder, and the caches tools fill as the
 starts empty: `.hypothesis`, `.pytest_cache`, …) and the kernel's pseudo-files are no one's evidence.
 
     read:PATH      a file's bytes            list:PATH    a folder's entries
+    config:PATH    a file pytest looked at for its settings: what pytest takes from it (see
+                   `key.pytest_config`)
     probe:PATH     whether a path exists, and as a file or a folder
     env:NAME       an environment variable's value ("env:*": the whole environment)
     import:PATH    the file of a module loaded from outside the project's Python code (a library,
@@ -26,6 +28,7 @@ from mutcheck.host.wire import Seen
 from mutcheck.sandbox.scratch import CACHE_FOLDERS
 
 READ, LIST, PROBE, ENV, IMPORT, CODE, EFFECTS = "read", "list", "probe", "env", "import", "code", "effects"
+CONFIG = "config"
 TEXT = "text"
 REACH, REACH_FROM_MODULES, ORDER = "reach", "reach-modules", "order"
 MODULE_LEVEL = "<module>"
@@ -97,7 +100,7 @@ def labelled(seen: Seen, places: Places, modules: set[str]) -> Labelled:
     """`seen` as labels. `modules`: the project's Python files loaded as modules (their code is
     evidence function by function and statement by statement, not by their bytes)."""
     found = Labelled(fixtures=set(seen.fixtures), unfollowed=set(seen.unfollowed))
-    for kind, paths in ((READ, seen.reads), (LIST, seen.lists), (PROBE, seen.probes)):
+    for kind, paths in ((READ, seen.reads), (CONFIG, seen.config_reads), (LIST, seen.lists), (PROBE, seen.probes)):
         for path in paths:
             place = places.place(path)
             if place is None or place.endswith(".pyc") or (kind != LIST and place in modules):

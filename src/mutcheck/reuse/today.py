@@ -10,7 +10,8 @@ import stat
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
-from mutcheck.reuse.labels import CODE, EFFECTS, ENV, IMPORT, LIST, ORDER, PROBE, READ, kind_of
+from mutcheck.reuse.key import pytest_config
+from mutcheck.reuse.labels import CODE, CONFIG, EFFECTS, ENV, IMPORT, LIST, ORDER, PROBE, READ, kind_of
 from mutcheck.reuse.module_code import digest
 from mutcheck.reuse.project_code import ProjectCode
 from mutcheck.sandbox.scratch import FileStatus, file_status
@@ -133,6 +134,8 @@ class Today:
             return self.code.digest(name)
         if kind in (READ, IMPORT):
             return self.file(name)
+        if kind == CONFIG:
+            return self.config(name)
         if kind == LIST:
             return self.listing(name)
         if kind == PROBE:
@@ -172,6 +175,14 @@ class Today:
         if not self.files.unchanged(path):
             return CHANGED_DURING_RUN
         return self.digests.of(real)
+
+    def config(self, path: str) -> str:
+        """What pytest takes from a file it looked at for its settings (see `key.pytest_config`)."""
+        value = self.file(path)
+        real = path if os.path.isabs(path) else self._inside(path)
+        if value in (ABSENT, CHANGED_DURING_RUN) or real is None:
+            return value
+        return pytest_config(Path(real)) or ABSENT
 
     def listing(self, path: str) -> str:
         if not os.path.isabs(path):

@@ -102,6 +102,21 @@ def test_the_time_limits_are_in_the_key(project):
     assert all(entry["reuse"]["changed"] == ["key:settings"] for entry in data["mutants"])
 
 
+def test_of_pyproject_toml_only_pytest_s_table_is_in_the_key(project):
+    """pytest reads pyproject.toml at every start, and takes only its `tool.pytest` table from it: a
+    new dependency or another tool's table changes no outcome, a pytest setting is the key's change."""
+    edit(
+        project, "pyproject.toml", 'version = "15"', 'version = "15"\ndependencies = ["attrs"]\n\n[tool.other]\nkey = 1'
+    )
+    code, output, data = run(project)
+    assert code in (ExitCode.OK, ExitCode.EXPECTATION_FAILED), output
+    assert all(entry["reuse"]["reused"] for entry in data["mutants"]), [entry["reuse"] for entry in data["mutants"]]
+    edit(project, "pyproject.toml", 'pythonpath = ["src"]', 'pythonpath = ["src"]\nconsole_output_style = "classic"')
+    code, output, data = run(project)
+    assert code in (ExitCode.OK, ExitCode.EXPECTATION_FAILED), output
+    assert all(entry["reuse"]["changed"] == ["key:config"] for entry in data["mutants"])
+
+
 def test_fresh_reuses_nothing_and_says_nothing_of_reuse_but_still_keeps_its_outcomes(project):
     data = run(project, "--fresh")[2]
     assert all(entry.get("reuse") is None for entry in data["mutants"]) and data["summary"]["reused"] == 0
