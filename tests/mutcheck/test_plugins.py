@@ -9,7 +9,7 @@ from tests.mutcheck.cli_runs import mutant, run
 from tests.mutcheck.naive import naive_run_of
 from tests.mutcheck.plugins_project import ENTRIES, PLUGIN_OF, make_plugins_project
 
-NAIVE_LIMIT = 20  # seconds: the unmutated suite takes about one; a run still going is a time-out
+NAIVE_LIMIT = 10  # seconds: the unmutated suite takes about one; a run still going is a time-out
 
 
 @pytest.fixture(scope="module")
