@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
+import iniconfig
+
 from mutcheck import __version__
 from mutcheck.catalog.config import Config
 from mutcheck.reuse.module_code import digest
@@ -23,6 +25,8 @@ from mutcheck.reuse.module_code import digest
 # Where pytest looks for its configuration, in each folder from the tests' up to the root.
 CONFIG_FILES = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
 # Read by the interpreter or pytest themselves (at their start, before any test), by prefix or whole.
+# The sections of these files pytest reads (a `[pytest]` section in setup.cfg is its error).
+_PYTEST_SECTIONS = {"tox.ini": ("pytest",), "setup.cfg": ("tool:pytest", "pytest")}
 _READ_AT_START = ("PYTHON", "PYTEST_", "LC_", "PY_COLORS", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES", "TERM")
 _READ_AT_START_WHOLE = ("LANG", "LANGUAGE", "TZ")
 _OWN = ("PYTEST_CURRENT_TEST",)
@@ -108,21 +112,29 @@ def start_variables(environment: Mapping[str, str]) -> dict[str, str]:
 def pytest_config(path: Path) -> str | None:
     """What pytest takes from a file it may take its settings from, as a digest; None where there is
     none. Of pyproject.toml, its `tool.pytest` table (pytest 9's `[tool.pytest]`, with
-    `[tool.pytest.ini_options]` inside it), or that it has none: the project's own table, its
-    dependencies and other tools' tables are nothing pytest reads, and code that reads them is seen
-    doing so. Of any other file, or a pyproject.toml pytest could not parse, every byte."""
+    `[tool.pytest.ini_options]` inside it); of tox.ini and setup.cfg, the sections pytest reads
+    (`[pytest]`, `[tool:pytest]`), parsed as pytest parses them; each with whether it is there. The
+    project's own table, its dependencies, tox's or another tool's settings are nothing pytest
+    reads, and code that reads them is seen doing so. Of any other file (pytest.ini, `-c FILE`), or
+    one pytest could not parse, every byte."""
     try:
         data = path.read_bytes()
     except OSError:
         return None
-    if path.name != "pyproject.toml":
-        return digest(data)
     try:
-        tool = tomllib.loads(data.decode("utf-8")).get("tool")
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        if path.name == "pyproject.toml":
+            tool = tomllib.loads(data.decode("utf-8")).get("tool")
+            read = {"tool.pytest": tool.get("pytest") if isinstance(tool, dict) else None}
+        elif path.name in _PYTEST_SECTIONS:
+            parsed = iniconfig.IniConfig(str(path), data=data.decode("utf-8"))
+            read = {
+                name: dict(parsed[name].items()) if name in parsed else None for name in _PYTEST_SECTIONS[path.name]
+            }
+        else:
+            return digest(data)
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError, iniconfig.ParseError):
         return digest(data)
-    table = tool.get("pytest") if isinstance(tool, dict) else None
-    return digest("tool.pytest " + json.dumps(table, sort_keys=True, default=str))
+    return digest(f"{path.name} " + json.dumps(read, sort_keys=True, default=str))
 
 
 def config_files(root: Path, tests: Iterable[str]) -> dict[str, str]:

@@ -102,19 +102,43 @@ def test_the_time_limits_are_in_the_key(project):
     assert all(entry["reuse"]["changed"] == ["key:settings"] for entry in data["mutants"])
 
 
-def test_of_pyproject_toml_only_pytest_s_table_is_in_the_key(project):
-    """pytest reads pyproject.toml at every start, and takes only its `tool.pytest` table from it: a
-    new dependency or another tool's table changes no outcome, a pytest setting is the key's change."""
-    edit(
-        project, "pyproject.toml", 'version = "15"', 'version = "15"\ndependencies = ["attrs"]\n\n[tool.other]\nkey = 1'
-    )
-    code, output, data = run(project)
+def test_of_each_configuration_file_only_what_pytest_reads_is_in_the_key(tmp_path):
+    """pytest reads pyproject.toml, tox.ini and setup.cfg at every start, and takes only its own table
+    or section from them: a new dependency, tox's environments or the package's metadata change no
+    outcome; a pytest setting in any of them is the key's change."""
+    files = {**TWO_FILES, "tox.ini": "[tox]\nenvlist = py311\n", "setup.cfg": "[metadata]\nname = fixture\n"}
+    root = make(tmp_path / "project", files)
+    run(root)
+    edit(root, "pyproject.toml", 'version = "15"', 'version = "15"\ndependencies = ["attrs"]\n\n[tool.other]\nkey = 1')
+    edit(root, "tox.ini", "py311", "py311, py312")
+    edit(root, "setup.cfg", "fixture", "renamed")
+    code, output, data = run(root)
     assert code in (ExitCode.OK, ExitCode.EXPECTATION_FAILED), output
     assert all(entry["reuse"]["reused"] for entry in data["mutants"]), [entry["reuse"] for entry in data["mutants"]]
-    edit(project, "pyproject.toml", 'pythonpath = ["src"]', 'pythonpath = ["src"]\nconsole_output_style = "classic"')
-    code, output, data = run(project)
+    for name, setting in (
+        ("pyproject.toml", 'pythonpath = ["src"]\nconsole_output_style = "classic"'),
+        ("tox.ini", "py311, py312\n\n[pytest]\nconsole_output_style = classic"),
+        ("setup.cfg", "renamed\n\n[tool:pytest]\nconsole_output_style = classic"),
+    ):
+        old = {"pyproject.toml": 'pythonpath = ["src"]', "tox.ini": "py311, py312", "setup.cfg": "renamed"}[name]
+        edit(root, name, old, setting)
+        code, output, data = run(root)
+        assert code in (ExitCode.OK, ExitCode.EXPECTATION_FAILED), output
+        assert all(entry["reuse"]["changed"] == ["key:config"] for entry in data["mutants"]), name
+
+
+def test_settings_pytest_reads_from_setup_cfg_count_by_its_section_where_collecting_reads_them(tmp_path):
+    """pytest opens the file it takes its settings from while collecting (through `iniconfig`): that
+    read counts by the section pytest takes, as the key does, not by the file's bytes."""
+    root = make(tmp_path / "project", TWO_FILES)
+    edit(root, "pyproject.toml", '[tool.pytest.ini_options]\npythonpath = ["src"]\n', "")
+    write(root, {"setup.cfg": "[metadata]\nname = fixture\n\n[tool:pytest]\npythonpath = src\n"})
+    code, output, _ = run(root)
     assert code in (ExitCode.OK, ExitCode.EXPECTATION_FAILED), output
-    assert all(entry["reuse"]["changed"] == ["key:config"] for entry in data["mutants"])
+    edit(root, "setup.cfg", "fixture", "renamed")
+    code, output, data = run(root)
+    assert code in (ExitCode.OK, ExitCode.EXPECTATION_FAILED), output
+    assert all(entry["reuse"]["reused"] for entry in data["mutants"]), [entry["reuse"] for entry in data["mutants"]]
 
 
 def test_fresh_reuses_nothing_and_says_nothing_of_reuse_but_still_keeps_its_outcomes(project):
