@@ -23,6 +23,8 @@ _NAME = "mutcheck-shared-timer"
 
 
 class _SharedTimer:
+    """pytest-timeout's timer for the signal method, set on the alarm while a limit is armed."""
+
     def __init__(self, alarm: Alarm) -> None:
         self.alarm = alarm
 

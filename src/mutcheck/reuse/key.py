@@ -24,9 +24,9 @@ from mutcheck.reuse.module_code import digest
 
 # Where pytest looks for its configuration, in each folder from the tests' up to the root.
 CONFIG_FILES = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
-# Read by the interpreter or pytest themselves (at their start, before any test), by prefix or whole.
 # The sections of these files pytest reads (a `[pytest]` section in setup.cfg is its error).
 _PYTEST_SECTIONS = {"tox.ini": ("pytest",), "setup.cfg": ("tool:pytest", "pytest")}
+# Read by the interpreter or pytest themselves (at their start, before any test), by prefix or whole.
 _READ_AT_START = ("PYTHON", "PYTEST_", "LC_", "PY_COLORS", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES", "TERM")
 _READ_AT_START_WHOLE = ("LANG", "LANGUAGE", "TZ")
 _OWN = ("PYTEST_CURRENT_TEST",)
