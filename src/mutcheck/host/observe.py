@@ -220,20 +220,10 @@ def _opener(caller: FrameType | None) -> str:
         return DIRECTLY
     if caller.f_code.co_filename.startswith("<frozen importlib"):
         return BY_IMPORT
-    if _reader(caller).f_code.co_filename.endswith(_PYTEST_CONFIG_LOADER):
+    if _past_helpers(caller, _opens_for_its_caller).f_code.co_filename.endswith(_PYTEST_CONFIG_LOADER):
         return BY_PYTEST_CONFIG
     reader = caller.f_back if _is(caller.f_code, "tokenize.py", "open") else caller
     return BY_LINECACHE if reader is not None and _is(reader.f_code, "linecache.py", "updatecache") else DIRECTLY
-
-
-def _reader(frame: FrameType) -> FrameType:
-    """The frame that asked for a file's text, past `pathlib`'s and `iniconfig`'s frames that open it."""
-    for _ in range(4):
-        name = frame.f_code.co_filename
-        if frame.f_back is None or not (_path_helper(name) or _INICONFIG in name):
-            return frame
-        frame = frame.f_back
-    return frame
 
 
 def _is(code: CodeType, file_name: str, function: str) -> bool:
@@ -256,15 +246,23 @@ def _path_helper(filename: str) -> bool:
     return module in _PATH_HELPERS or f"{os.sep}pathlib{os.sep}" in filename
 
 
+def _opens_for_its_caller(filename: str) -> bool:
+    """`pathlib` and `iniconfig`, which open a file for whoever asked them for its text."""
+    return _path_helper(filename) or _INICONFIG in filename
+
+
+def _past_helpers(frame: FrameType, helper: Callable[[str], bool] = _path_helper) -> FrameType:
+    """`frame`, or the first frame above it whose code is no `helper` (the standard library's path helpers)."""
+    for _ in range(6):
+        if frame.f_back is None or not helper(frame.f_code.co_filename):
+            return frame
+        frame = frame.f_back
+    return frame
+
+
 def _asker(depth: int) -> str:
     """The file of the code that asked, `depth` frames up, passing the standard library's path helpers."""
-    frame = sys._getframe(depth + 1)
-    for _ in range(6):
-        name = frame.f_code.co_filename
-        if frame.f_back is None or not _path_helper(name):
-            return name
-        frame = frame.f_back
-    return frame.f_code.co_filename
+    return _past_helpers(sys._getframe(depth + 1)).f_code.co_filename
 
 
 def _on_list(args: tuple[Any, ...]) -> None:

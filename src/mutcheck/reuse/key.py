@@ -26,6 +26,8 @@ from mutcheck.reuse.module_code import digest
 CONFIG_FILES = ("pytest.toml", ".pytest.toml", "pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg")
 # The sections of these files pytest reads (a `[pytest]` section in setup.cfg is its error).
 _PYTEST_SECTIONS = {"tox.ini": ("pytest",), "setup.cfg": ("tool:pytest", "pytest")}
+# The files `pytest_config` takes by what pytest reads of them; any other by its bytes.
+READ_IN_PART = frozenset({"pyproject.toml", *_PYTEST_SECTIONS})
 # Read by the interpreter or pytest themselves (at their start, before any test), by prefix or whole.
 _READ_AT_START = ("PYTHON", "PYTEST_", "LC_", "PY_COLORS", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES", "TERM")
 _READ_AT_START_WHOLE = ("LANG", "LANGUAGE", "TZ")

@@ -10,7 +10,7 @@ import stat
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
-from mutcheck.reuse.key import pytest_config
+from mutcheck.reuse.key import READ_IN_PART, pytest_config
 from mutcheck.reuse.labels import CODE, CONFIG, EFFECTS, ENV, IMPORT, LIST, ORDER, PROBE, READ, kind_of
 from mutcheck.reuse.module_code import digest
 from mutcheck.reuse.project_code import ProjectCode
@@ -179,10 +179,10 @@ class Today:
     def config(self, path: str) -> str:
         """What pytest takes from a file it looked at for its settings (see `key.pytest_config`)."""
         value = self.file(path)
+        if value in (ABSENT, CHANGED_DURING_RUN) or os.path.basename(path) not in READ_IN_PART:
+            return value  # a file taken whole: its bytes, as `file` has them
         real = path if os.path.isabs(path) else self._inside(path)
-        if value in (ABSENT, CHANGED_DURING_RUN) or real is None:
-            return value
-        return pytest_config(Path(real)) or ABSENT
+        return value if real is None else pytest_config(Path(real)) or ABSENT
 
     def listing(self, path: str) -> str:
         if not os.path.isabs(path):

@@ -115,13 +115,12 @@ def test_of_each_configuration_file_only_what_pytest_reads_is_in_the_key(tmp_pat
     code, output, data = run(root)
     assert code in (ExitCode.OK, ExitCode.EXPECTATION_FAILED), output
     assert all(entry["reuse"]["reused"] for entry in data["mutants"]), [entry["reuse"] for entry in data["mutants"]]
-    for name, setting in (
-        ("pyproject.toml", 'pythonpath = ["src"]\nconsole_output_style = "classic"'),
-        ("tox.ini", "py311, py312\n\n[pytest]\nconsole_output_style = classic"),
-        ("setup.cfg", "renamed\n\n[tool:pytest]\nconsole_output_style = classic"),
+    for name, old, setting in (
+        ("pyproject.toml", 'pythonpath = ["src"]', '\nconsole_output_style = "classic"'),
+        ("tox.ini", "py311, py312", "\n\n[pytest]\nconsole_output_style = classic"),
+        ("setup.cfg", "renamed", "\n\n[tool:pytest]\nconsole_output_style = classic"),
     ):
-        old = {"pyproject.toml": 'pythonpath = ["src"]', "tox.ini": "py311, py312", "setup.cfg": "renamed"}[name]
-        edit(root, name, old, setting)
+        edit(root, name, old, old + setting)
         code, output, data = run(root)
         assert code in (ExitCode.OK, ExitCode.EXPECTATION_FAILED), output
         assert all(entry["reuse"]["changed"] == ["key:config"] for entry in data["mutants"]), name
