@@ -10,12 +10,14 @@ nothing; a file that does not parse is one change, whole.
 import ast
 import builtins
 import hashlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from functools import cached_property
 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
 DYNAMIC = "*"  # among a function's names: it reaches names it does not spell (getattr with a computed name, …)
+EVERY_NAME = "**"  # "MODULE:**" among a statement's names: every binding of that module (its `__dict__`)
+_NAMESPACE = "__dict__ of "  # with DYNAMIC: `NAME.__dict__`, which a module-level statement may narrow
 ANYWHERE = "**"  # … in any module (a module imported by a computed name)
 # … what code run from text (eval, exec) reaches: anywhere, but for a function whose run was observed,
 # the names that text spelled, which its run recorded (`text:` labels: see `reuse.decide`)
@@ -120,6 +122,8 @@ def _node_names(node: ast.AST, found: set[str], spelled: AbstractSet[int] = froz
         found.add("." + node.attr)
         if node.attr in _DYNAMIC_ATTRIBUTES:
             found.add(DYNAMIC)
+            if _namespace_of(node):
+                found.add(_NAMESPACE + node.value.id)
         elif node.attr in _TEXT_CALLS:
             found.add(RUNS_TEXT)
         elif node.attr in _ANYWHERE_CALLS and id(node) not in spelled:
@@ -135,23 +139,47 @@ def _node_names(node: ast.AST, found: set[str], spelled: AbstractSet[int] = froz
             found.add(DYNAMIC)
 
 
+def _namespace_of(node: ast.AST) -> bool:
+    """`NAME.__dict__`: the namespace of what a plain name holds."""
+    return isinstance(node, ast.Attribute) and node.attr == "__dict__" and isinstance(node.value, ast.Name)
+
+
+def _narrowed(node: ast.stmt, refers: set[str], imported: Mapping[str, str]) -> set[str]:
+    """A module-level statement's names, where it reaches names it does not spell only as
+    `MODULE.__dict__` of modules the module binds by `import` alone (`builtins.__dict__`): every
+    binding of those modules ("MODULE:**"), not of its own. At module level a name is the module's
+    variable, unless the statement binds it itself (a comprehension's target), so the object is that
+    module. Anything else, or a function's code (where a local may shadow the import), stays DYNAMIC."""
+    holders = {name.removeprefix(_NAMESPACE) for name in refers if name.startswith(_NAMESPACE)}
+    refers = {name for name in refers if not name.startswith(_NAMESPACE)}
+    if DYNAMIC not in refers or not holders or not holders <= imported.keys():
+        return refers
+    inner_nodes = list(ast.walk(node))
+    stored = {inner.id for inner in inner_nodes if isinstance(inner, ast.Name) and not isinstance(inner.ctx, ast.Load)}
+    stored |= {inner.arg for inner in inner_nodes if isinstance(inner, ast.arg)}
+    if holders & stored or DYNAMIC in _names_of([inner for inner in _executed(node) if not _namespace_of(inner)]):
+        return refers
+    return (refers - {DYNAMIC}) | {f"{imported[name]}:{EVERY_NAME}" for name in holders}
+
+
 def names_in(nodes: Iterable[ast.AST]) -> set[str]:
     """The names the code refers to, all of it (see `_node_names`); `getattr(x, "a")` counts as `.a`."""
     return _names_of([node for top in nodes for node in ast.walk(top)])
 
 
-def executed_names(statement: ast.stmt) -> set[str]:
-    """The names a statement refers to when it runs (see `_executed`)."""
-    return _names_of(list(_executed(statement)))
+def executed_names(statement: ast.stmt, namespaces: bool = False) -> set[str]:
+    """The names a statement refers to when it runs (see `_executed`); with `namespaces`, each
+    `NAME.__dict__` marked too (see `_narrowed`)."""
+    return _names_of(list(_executed(statement)), namespaces)
 
 
-def _names_of(nodes: list[ast.AST]) -> set[str]:
+def _names_of(nodes: list[ast.AST], namespaces: bool = False) -> set[str]:
     found: set[str] = set()
     spelled = {id(node.func) for node in nodes if _static_import(node)}
     for node in nodes:
         _node_names(node, found, spelled)
     found.discard("")
-    return found
+    return found if namespaces else {name for name in found if not name.startswith(_NAMESPACE)}
 
 
 def _executed(node: ast.AST) -> Iterator[ast.AST]:
@@ -243,14 +271,19 @@ class Statement:
     and (when asked) its code, function bodies left out."""
 
     def __init__(
-        self, node: ast.stmt, plain_classes: frozenset[str], own_objects: frozenset[str] = frozenset()
+        self,
+        node: ast.stmt,
+        plain_classes: frozenset[str],
+        own_objects: frozenset[str] = frozenset(),
+        imported: Mapping[str, str] = {},
     ) -> None:
+        """`imported`: the names the module binds by `import` alone, each to its module (see `_narrowed`)."""
         self.node = node
         self.plain_classes = plain_classes
         importing = isinstance(node, ast.Import | ast.ImportFrom)
         attributes_of = _attributes_set(node, own_objects)
         self.binds = frozenset(_binds(node) if attributes_of is None else attributes_of)
-        refers = names_in([node]) if importing else executed_names(node)
+        refers = names_in([node]) if importing else _narrowed(node, executed_names(node, True), imported)
         if isinstance(node, ast.ClassDef):
             refers |= _in_class(node.name, _own_names(node), refers)
         if attributes_of is not None:  # the object it changes is its own binding, not something it reads
@@ -335,6 +368,23 @@ class Statement:
         return found
 
 
+def _imported_modules(tree: ast.Module) -> dict[str, str]:
+    """The names the module's own statements bind only by `import` (`import a.b` binds `a`, `import
+    a.b as m` binds `m`), each to the module it holds."""
+    found: dict[str, str] = {}
+    other: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                name = alias.asname or alias.name.partition(".")[0]
+                module = alias.name if alias.asname else name
+                if found.setdefault(name, module) != module:
+                    other.add(name)
+        else:
+            other |= _binds(node)
+    return {name: module for name, module in found.items() if name not in other}
+
+
 def _bound_once(tree: ast.Module) -> set[str]:
     """The names the module's own statements bind exactly once."""
     counts: dict[str, int] = {}
@@ -400,8 +450,9 @@ class ModuleCode:
             return ()
         plain = frozenset(_plain_classes(self.tree))
         own_objects = _own_objects(self.tree, plain)
+        imported = _imported_modules(self.tree)
         return tuple(
-            Statement(node, plain, own_objects)
+            Statement(node, plain, own_objects, imported)
             for node in self.tree.body
             if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
         )

@@ -13,6 +13,7 @@ from functools import cached_property
 from mutcheck.reuse.module_code import (
     ANYWHERE,
     DYNAMIC,
+    EVERY_NAME,
     RUNS_TEXT,
     ModuleCode,
     Statement,
@@ -125,7 +126,7 @@ class ProjectCode:
         """Which of the `changed` bindings the references of code in `path` reach: a variable by its
         own module's binding, an imported name by the binding it imports, an attribute by any
         module's binding of that name; DYNAMIC every binding of its own module and of the modules it
-        names, ANYWHERE any."""
+        names, "MODULE:**" every binding of that module, ANYWHERE any."""
         references = set(references)
         if references & _ANY:
             return set(changed)
@@ -135,6 +136,9 @@ class ProjectCode:
             if reference.startswith("."):
                 if reference[1:] in bare:
                     found.add(reference[1:])
+            elif reference.endswith(":" + EVERY_NAME):  # its module's `__dict__`: every binding there
+                source = self._resolve(reference, path).removesuffix(":" + EVERY_NAME)
+                found |= {entry for entry in changed if entry.rpartition(":")[0] == source}
             elif reference.endswith(":*"):  # a star import: every public name of its module
                 source = self._resolve(reference, path).removesuffix(":*")
                 found |= {entry for entry in changed if _public_of(entry, source)}
@@ -225,7 +229,7 @@ class ProjectCode:
         dynamic: list[tuple[str, Statement]] = []
         for path in sorted(set(self.before) | (self.collected_now or frozenset())):
             for statement in self.module(path).statements if self.module(path) else ():
-                if statement.refers & {DYNAMIC, *_ANY} or any(ref.endswith(":*") for ref in statement.refers):
+                if statement.refers & {DYNAMIC, *_ANY} or any(ref.endswith((":*", ":**")) for ref in statement.refers):
                     dynamic.append((path, statement))  # looked at whatever changed
                 for reference in statement.refers:
                     referring.setdefault(_bare(reference), []).append((path, statement))

@@ -147,6 +147,29 @@ def test_getattr_with_a_computed_name_reaches_its_own_module_and_the_modules_it_
     assert code.hits(code.names("pkg/d.py", "g"), "pkg/d.py") == ["pkg.d:LOCAL"]
 
 
+def test_a_statement_reading_an_imported_module_s_namespace_reaches_that_module_not_its_own():
+    """`builtins.__dict__` at module level: a new name beside it changes nothing it reads; the same
+    read of an imported project module reaches that module's changes; a function's read, where a
+    local could hold any object, and a name the module also binds otherwise, still reach their own."""
+    table = "BUILTINS = {value: key for key, value in builtins.__dict__.items()}\n"
+    before = {
+        "pkg/helpers.py": "import builtins\n\n" + table,
+        "pkg/reads.py": "import pkg.settings as settings\n\nSEEN = dict(settings.__dict__)\n",
+        "pkg/settings.py": "LIMIT = 1\n",
+        "pkg/local.py": "import builtins\n\n\ndef names(builtins):\n    return builtins.__dict__\n",
+        "pkg/rebound.py": "import builtins\n\nbuiltins = object()\n" + table,
+    }
+    added = {name: text + "OTHER = 1\n" for name, text in before.items()}
+    code = project({**added, "pkg/settings.py": "LIMIT = 2\n"}, before)
+    changed = code.changed_names
+    assert "pkg.helpers:BUILTINS" not in changed
+    assert not code.effects_changed("pkg/helpers.py", value(before["pkg/helpers.py"]))
+    assert "pkg.reads:SEEN" in changed
+    assert "pkg.rebound:BUILTINS" in changed  # `builtins` is the module's own object there
+    assert code.effects_changed("pkg/rebound.py", value(before["pkg/rebound.py"]))  # `.items()` is a call
+    assert "pkg.local:OTHER" in code.hits(code.names("pkg/local.py", "names"), "pkg/local.py")
+
+
 def test_a_class_body_counts_by_its_statement_not_as_code():
     before = {"pkg/a.py": "class Settings:\n    limit = 1\n\n    def read(self):\n        return self.limit\n"}
     code = project({"pkg/a.py": before["pkg/a.py"].replace("limit = 1", "limit = 2")}, before)
