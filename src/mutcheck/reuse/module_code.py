@@ -490,6 +490,19 @@ class ModuleCode:
         return self._reader.methods
 
     @cached_property
+    def future(self) -> frozenset[str]:
+        """The `__future__` features the module is compiled with: they change how all of its code
+        runs (with `annotations`, no annotation is evaluated, and every one reads as a string)."""
+        if self.tree is None:
+            return frozenset()
+        return frozenset(
+            alias.name
+            for node in self.tree.body
+            if isinstance(node, ast.ImportFrom) and node.module == "__future__"
+            for alias in node.names
+        )
+
+    @cached_property
     def aliases(self) -> dict[str, str]:
         """A name its imports bind -> what it imports (see `_aliases`)."""
         return _aliases(self.tree) if self.tree is not None else {}

@@ -322,6 +322,8 @@ class ProjectCode:
             earlier = self._earlier(path, value)
             if earlier is None or self._effects_digest(path, earlier) != self._effects_digest(path, now):
                 return True
+            if earlier.future != now.future:  # every statement of it now runs otherwise
+                return True
             if self._new_imports(path, earlier, now):
                 return True
         return any(

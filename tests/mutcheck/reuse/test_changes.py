@@ -159,6 +159,12 @@ def configured():
     return TABLE["value"]
 """
 
+READS_ITS_ANNOTATION = """\
+def configured(value: 15 = 0):
+    annotation = configured.__annotations__["value"]
+    return annotation if isinstance(annotation, int) else 5
+"""
+
 USES_THE_DEPENDENCY = """\
 def configured():
     from reusedep import VALUE
@@ -322,6 +328,12 @@ KINDS = {
         rewrite("src/pkg/config.py", '{"value": 15}', '{"value": 5}'),
         rewrite("src/pkg/config.py", '{"value": 5}', '{"value": 15}'),
         every_outcome=True,
+    ),
+    "the module's __future__ import, which turns its annotations into strings": Kind(
+        {"src/pkg/config.py": READS_ITS_ANNOTATION, "tests/test_clamps.py": CONFIGURED},
+        rewrite("src/pkg/config.py", "def configured(", "from __future__ import annotations\n\n\ndef configured("),
+        rewrite("src/pkg/config.py", "from __future__ import annotations\n\n\n", ""),
+        every_outcome=True,  # the module's statements run otherwise: every test that loaded it
     ),
     "an attribute the module sets on its own function": Kind(
         {"src/pkg/config.py": AN_ATTRIBUTE_OF_ITS_FUNCTION, "tests/test_clamps.py": CONFIGURED},
