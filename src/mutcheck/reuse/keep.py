@@ -160,8 +160,9 @@ class Keeper:
         store.modules = {path: self.module_names[path] for path in store.sources}
         builder = Builder(store)
         store.collection = builder.evidence(self._values(self._collection()))
-        # what collecting drew from `random` unseeded (data a test module draws at import) is under every outcome
-        drew = "random" in self._of(observed.collection).unfollowed
+        # what collecting got from where no record follows (`random` unseeded, a subprocess, the network:
+        # data a test module or a conftest takes at import) is under every outcome
+        drew = bool(self._of(observed.collection).unfollowed)
         whole = not drew
         base: dict[str, tuple[set[str], bool]] = {}
         for test, seen in observed.baseline.items():

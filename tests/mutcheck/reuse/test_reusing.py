@@ -386,9 +386,19 @@ def test_a_test_that_draws_from_random_it_did_not_seed_is_never_kept(tmp_path, s
         assert ran(reusing, "M")["tests/test_clamps.py::test_clamps"] == ["not-stored"]
 
 
-def test_data_a_test_module_draws_at_import_keeps_no_outcome(tmp_path):
-    """Collecting draws the value the test clamps: every outcome stands on that draw."""
-    drawing = "import random\n\nfrom pkg.core import limit\n\nVALUE = random.choice([15, 16])\n\n\n"
+DRAWN_AT_IMPORT = {
+    "random": "import random\n\nVALUE = random.choice([15, 16])\n",
+    "a subprocess": "import subprocess\nimport sys\n\n"
+    'VALUE = int(subprocess.run([sys.executable, "-c", "print(15)"], capture_output=True).stdout)\n',
+    "the network": 'import socket\n\nVALUE = 15 + len(socket.getaddrinfo("127.0.0.1", 0)) * 0\n',
+}
+
+
+@pytest.mark.parametrize("source", sorted(DRAWN_AT_IMPORT))
+def test_data_a_test_module_takes_at_import_from_where_no_record_follows_keeps_no_outcome(tmp_path, source):
+    """Collecting takes the value the test clamps from `random`, a subprocess or the network: every
+    outcome stands on what it got."""
+    drawing = DRAWN_AT_IMPORT[source] + "\nfrom pkg.core import limit\n\n\n"
     drawing += "def test_clamps():\n    assert limit(VALUE, 10) == min(VALUE, 10)\n"
     root = make(tmp_path / "project", {**TWO_FILES, "tests/test_clamps.py": drawing})
     run(root)
