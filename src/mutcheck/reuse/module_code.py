@@ -195,6 +195,28 @@ def _executed(node: ast.AST) -> Iterator[ast.AST]:
         yield from _executed(child)
 
 
+def _annotations_run(node: ast.AST, in_function: bool = False) -> list[ast.expr]:
+    """The annotations a statement evaluates as it runs, unless its module has `from __future__
+    import annotations`: its functions' signatures', and its variables' and its class bodies' (a
+    function's own variables' are never evaluated); not those in a function's body, which run when
+    it does (see `_runs_annotations`)."""
+    if isinstance(node, _Def):
+        every = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs, node.args.vararg, node.args.kwarg]
+        found = [argument.annotation for argument in every if argument is not None and argument.annotation]
+        return found + ([node.returns] if node.returns else [])
+    found = [node.annotation] if isinstance(node, ast.AnnAssign) and not in_function else []
+    in_function = in_function and not isinstance(node, ast.ClassDef)
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, ast.stmt | ast.ExceptHandler | ast.match_case):
+            found += _annotations_run(child, in_function)
+    return found
+
+
+def _runs_annotations(function: _Def) -> bool:
+    """Whether running the function evaluates annotations: of a function or class it makes."""
+    return any(_annotations_run(item, in_function=True) for item in function.body)
+
+
 def _signature(arguments: ast.arguments) -> list[ast.expr]:
     every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
     annotations = [argument.annotation for argument in every if argument is not None and argument.annotation]
@@ -298,6 +320,16 @@ class Statement:
             self.own_effects = False
         else:
             self.own_effects = _effects(node, None, plain_classes)
+
+    @cached_property
+    def annotations(self) -> list[ast.expr]:
+        """What it evaluates as annotations (see `_annotations_run`)."""
+        return _annotations_run(self.node)
+
+    @property
+    def annotations_call(self) -> bool:
+        """Whether evaluating its annotations calls something (see `_calls`)."""
+        return any(_calls(annotation) for annotation in self.annotations)
 
     @property
     def effects(self) -> bool:
@@ -459,7 +491,7 @@ class ModuleCode:
 
     @cached_property
     def _reader(self) -> "_Reader":
-        reader = _Reader()
+        reader = _Reader(self.future)
         if self.tree is not None:
             reader.collect(self.tree, [])
         return reader
@@ -491,8 +523,8 @@ class ModuleCode:
 
     @cached_property
     def future(self) -> frozenset[str]:
-        """The `__future__` features the module is compiled with: they change how all of its code
-        runs (with `annotations`, no annotation is evaluated, and every one reads as a string)."""
+        """The `__future__` features the module is compiled with (with `annotations`, no annotation
+        is evaluated, and every one reads as a string)."""
         if self.tree is None:
             return frozenset()
         return frozenset(
@@ -579,7 +611,8 @@ def _with_order(statement: Statement, counts: dict[str, int], text: str | None =
 class _Reader:
     """One pass over a module: its functions and classes by qualified name, and its statements."""
 
-    def __init__(self) -> None:
+    def __init__(self, future: frozenset[str]) -> None:
+        self.future = future  # the module's `__future__` features
         self.functions: dict[str, str] = {}
         self.names: dict[str, frozenset[str]] = {}
         self.classes: dict[str, str] = {}
@@ -602,7 +635,8 @@ class _Reader:
                     self.members[qualname] = _members(child)
                     self.collect(child, [*scope, child.name], members)
                 else:
-                    self.functions.setdefault(qualname, digest(ast.dump(child)))
+                    future = ",".join(sorted(self.future)) if _runs_annotations(child) else ""
+                    self.functions.setdefault(qualname, digest(ast.dump(child) + future))
                     names = names_in([child])
                     names |= _in_class(".".join(scope), own, names) if own is not None else set()
                     self.names[qualname] = frozenset(names | set(scope) - {"<locals>"})

@@ -24,6 +24,7 @@ from mutcheck.reuse.module_code import (
 )
 
 GONE = ""
+ANNOTATIONS = "annotations"  # the `__future__` feature that leaves every annotation unevaluated
 # Reaching any binding at all. Code run from text counts so in module-level statements; a
 # function's (`spelled`) is weighed by the `text:` labels of the sinks it ran in.
 _ANY = frozenset({ANYWHERE, RUNS_TEXT})
@@ -222,6 +223,11 @@ class ProjectCode:
             today = now.binds if now else {}
             module = self.module_name(path)
             changed |= {f"{module}:{n}" for n in before.keys() | today.keys() if before.get(n) != today.get(n)}
+            if earlier and now and ANNOTATIONS in earlier.future ^ now.future:  # each annotation now reads otherwise
+                annotated = [statement for statement in now.statements if statement.annotations]
+                changed |= {f"{module}:{name}" for statement in annotated for name in statement.binds}
+                if any(isinstance(statement.node, ast.AnnAssign) for statement in annotated):
+                    changed.add(f"{module}:__annotations__")
         if not changed:
             return frozenset()
         # each statement by the names it refers to: only those that refer to a newly changed name are looked at
@@ -322,12 +328,28 @@ class ProjectCode:
             earlier = self._earlier(path, value)
             if earlier is None or self._effects_digest(path, earlier) != self._effects_digest(path, now):
                 return True
-            if earlier.future != now.future:  # every statement of it now runs otherwise
+            if self._future_acts(path, earlier, now):
                 return True
             if self._new_imports(path, earlier, now):
                 return True
         return any(
             self.has_effects(path, statement) and self.hits(statement.refers, path) for statement in now.statements
+        )
+
+    def _future_acts(self, path: str, earlier: ModuleCode, now: ModuleCode) -> bool:
+        """Whether a changed `from __future__ import` changes what the module's statements do: any
+        feature but `annotations`, or with it a statement with effects that evaluates annotations (a
+        decorator or a registration may read them), or an annotation that calls. Otherwise only the
+        bindings of the annotated definitions change (see `changed_names`)."""
+        toggled = earlier.future ^ now.future
+        if not toggled:
+            return False
+        if toggled != {ANNOTATIONS}:
+            return True
+        return any(
+            statement.annotations and (self.has_effects(path, statement) or statement.annotations_call)
+            for module in (earlier, now)
+            for statement in module.statements
         )
 
     def _new_imports(self, path: str, earlier: ModuleCode, now: ModuleCode) -> bool:
@@ -339,6 +361,8 @@ class ProjectCode:
                 continue
             for module, level in statement.imports:
                 name = _resolved(module, level, importer, path.endswith("__init__.py"))
+                if name.partition(".")[0] == "__future__":  # a compiler directive (see `_future_acts`)
+                    continue
                 if name not in self.loaded and name.rpartition(".")[0] not in self.loaded:
                     return True
         return False

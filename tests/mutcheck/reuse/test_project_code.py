@@ -170,6 +170,29 @@ def test_a_statement_reading_an_imported_module_s_namespace_reaches_that_module_
     assert "pkg.local:OTHER" in code.hits(code.names("pkg/local.py", "names"), "pkg/local.py")
 
 
+def test_from_future_import_annotations_changes_what_evaluates_annotations_and_no_more():
+    """Added, it changes the bindings of the annotated definitions, the code of a function that makes
+    an annotated one, and the module's effects only where an effect or a call evaluates annotations."""
+    plain = (
+        "def typed(value: int) -> int:\n    return value\n\n\ndef untyped(value):\n    return value\n\n\n"
+        "def maker():\n    def inner(value: int):\n        return value\n\n    return inner\n\n\n"
+        "def local():\n    count: int = 1\n    return count\n\n\nLIMIT: int = 3\n"
+    )
+    before = {"pkg/a.py": plain, "pkg/b.py": "@register\ndef handler(event: Event):\n    pass\n"}
+    today = {name: "from __future__ import annotations\n\n" + text for name, text in before.items()}
+    code = project(today, before)
+    assert {"pkg.a:typed", "pkg.a:LIMIT", "pkg.a:__annotations__", "pkg.b:handler"} <= code.changed_names
+    assert not {"pkg.a:untyped", "pkg.a:maker", "pkg.a:local"} & code.changed_names
+    old = value(plain)
+    assert code.code_changed("pkg/a.py", "maker", old)  # it makes `inner`, whose annotation it evaluated
+    assert not code.code_changed("pkg/a.py", "local", old)  # a function's own variables' are never evaluated
+    assert not code.code_changed("pkg/a.py", "typed", old)  # its signature is its binding's, not its code
+    assert not code.effects_changed("pkg/a.py", old)
+    assert code.effects_changed("pkg/b.py", value(before["pkg/b.py"]))  # `register` may read the annotation
+    division = {"pkg/a.py": "from __future__ import division\n\n" + plain}
+    assert project(division, {"pkg/a.py": plain}).effects_changed("pkg/a.py", old)
+
+
 def test_a_class_body_counts_by_its_statement_not_as_code():
     before = {"pkg/a.py": "class Settings:\n    limit = 1\n\n    def read(self):\n        return self.limit\n"}
     code = project({"pkg/a.py": before["pkg/a.py"].replace("limit = 1", "limit = 2")}, before)
