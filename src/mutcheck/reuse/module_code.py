@@ -10,6 +10,7 @@ nothing; a file that does not parse is one change, whole.
 import ast
 import builtins
 import hashlib
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from functools import cached_property
@@ -432,8 +433,13 @@ def _spell_aliases(tree: ast.Module) -> None:
     (`parametrize = pytest.mark.parametrize`) as that mark, so that a test's new case is its own
     change, not the module's effects; a known name reached through a module's alias (`import typing
     as t`: `t.overload`, `t.TypeVar`, `t.Generic`) through the module's name. A changed alias
-    changes every statement spelled through it."""
-    once = _bound_once(tree)
+    changes every statement spelled through it. A name some code binds for itself too (a parameter,
+    a local variable, a comprehension's target) may not be the alias there: it is spelled nowhere."""
+    every = list(ast.walk(tree))
+    stored = Counter(node.id for node in every if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load))
+    stored.update(node.arg for node in every if isinstance(node, ast.arg))
+    imported = _imported_modules(tree)  # bound by no name of its own; a mark's alias by its assignment
+    once = {name for name in _bound_once(tree) if stored[name] <= (0 if name in imported else 1)}
     marks: dict[str, ast.expr] = {}
     modules: dict[str, str] = {}  # alias: the module's name
     for node in tree.body:

@@ -86,6 +86,7 @@ def test_an_attribute_set_on_a_function_or_class_the_module_made_is_part_of_its_
         ("parametrize = make_marker()\n@parametrize('x', [1])\ndef test_x(x):\n    pass", True),  # no mark
         # bound twice: which object the decorator names depends on the order
         ("p = pytest.mark.parametrize\np = wrap(p)\n@p('x', [1])\ndef test_x(x):\n    pass", True),
+        ("p = pytest.mark.parametrize\nT = [p for p in makers]\n@p('x', [1])\ndef test_x(x):\n    pass", True),
     ],
 )
 def test_a_decorator_naming_a_module_s_alias_of_a_pytest_mark_is_that_mark(source, effects):
@@ -103,6 +104,9 @@ def test_a_decorator_naming_a_module_s_alias_of_a_pytest_mark_is_that_mark(sourc
         ("import mylib as t\nT = t.TypeVar('T')", True),  # not typing's
         ("import typing as t\nT = t.get_type_hints(f)", True),  # not a name known to only build a value
         ("import typing as t\nt = load()\nT = t.TypeVar('T')", True),  # bound twice: which object it is depends
+        # a comprehension's target of the alias's name is not typing; a name bound elsewhere too is spelled nowhere
+        ("import typing as t\nT = [t.TypeVar('T') for t in factories]", True),
+        ("import typing as t\ndef f(t):\n    pass\nT = t.TypeVar('T')", True),
     ],
 )
 def test_a_known_name_reached_through_a_module_s_alias_is_that_module_s(source, effects):
