@@ -43,6 +43,7 @@ from mutcheck.sandbox.lab import remove_stale, scratch_folder
 from mutcheck.sandbox.logs import log_tail
 from mutcheck.sandbox.process import stop_session_leader
 from mutcheck.sandbox.scratch import ScratchCopy, copy_project
+from mutcheck.selection.kept_results import keepers
 from mutcheck.selection.line_reach import FileLines, line_reach
 from mutcheck.selection.plan import select_tests
 
@@ -178,6 +179,7 @@ def _plan_mutants(
     planned, sources = [], {}
     files: dict[str, FileLines | None] = {}
     readers: dict[str, set[int]] = {}
+    keeping: dict[str, dict[str, set[str]]] = {}  # by file: what keeps each function's result (see `kept_results`)
     for mutant in applied:
         path = str((scratch / mutant.mutant.file).resolve())  # as the host names the target files
         selected = select_tests(reach_name(path, mutant.scope_qualname), run.coverage, run.import_reached)
@@ -187,6 +189,11 @@ def _plan_mutants(
         reach = _line_reach(run, mutant, selected, files, path)
         if reach is not None:  # a test that ran the lines runs, whatever the functions it reached
             selected = sorted(set(selected) | set(reach.tests))
+        if path not in keeping:
+            keeping[path] = keepers(mutant.original, path)
+        callee = mutant.scope_qualname.rpartition(".")[2]
+        for keeper in keeping[path].get(callee, ()):  # it may hand out what the mutant returned earlier
+            selected = sorted(set(selected) | set(select_tests(keeper, run.coverage, run.import_reached)))
         limit = time_limit(selected, durations, options.timeout_factor, options.timeout_constant)
         record = run.mutants[mutant.mutant.id] = MutantRun(
             mutant.mutant.id, "none", None, selected, {}, {}, {}, False, None, 0.0, limit, line_reach=reach

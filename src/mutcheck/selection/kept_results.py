@@ -1,0 +1,113 @@
+"""Which of a file's functions keep another function's result beyond the call (a memo: `self._memo[key]
+= self._build(key)`): a later test that runs the keeper may take what the other function returned in an
+earlier test without calling it itself, so under that function's mutants the keeper's tests run too,
+as they would in a plain run of the suite, where the mutated result is what the memo holds."""
+
+import ast
+from collections.abc import Iterable, Iterator
+
+from mutcheck.core.module_scope import reach_name
+
+_Def = ast.FunctionDef | ast.AsyncFunctionDef
+# methods that keep their arguments in the object they are called on
+_KEEPING_METHODS = frozenset({"setdefault", "append", "appendleft", "add", "insert", "update", "extend", "__setitem__"})
+
+
+def keepers(source: str, filename: str) -> dict[str, set[str]]:
+    """For each function name of the file whose result a function of the file keeps beyond the call,
+    itself or through the functions of the file that call it (`memo[key] = build(key)` keeps what
+    `build` returns, and so what every function `build` calls made of it), the reach names of those
+    keepers (see `module_scope.reach_name`); {} for a file that does not parse. Names are as calls
+    spell them (`build(…)`, `self.build(…)`)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return {}
+    kept: dict[str, set[str]] = {}  # a name -> the keepers of its result
+    callers: dict[str, set[str]] = {}  # a name -> the names of the file's functions that call it
+    for qualname, function in _functions(tree, []):
+        for callee in _kept_callees(function):
+            kept.setdefault(callee, set()).add(reach_name(filename, qualname))
+        for callee in _call_names(_own_nodes(function)):
+            callers.setdefault(callee, set()).add(function.name)
+    found: dict[str, set[str]] = {}
+    for name in {*kept, *callers}:
+        reaching, pending = {name}, [name]
+        while pending:  # the functions whose result holds what `name` returned
+            for caller in callers.get(pending.pop(), ()):
+                if caller not in reaching:
+                    reaching.add(caller)
+                    pending.append(caller)
+        if keeping := set().union(*(kept.get(each, set()) for each in reaching)):
+            found[name] = keeping
+    return found
+
+
+def _functions(node: ast.AST, scope: list[str]) -> Iterator[tuple[str, _Def]]:
+    """Every function of the tree with its qualified name, as Python names its code."""
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, _Def):
+            yield ".".join([*scope, child.name]), child
+            yield from _functions(child, [*scope, child.name, "<locals>"])
+        elif isinstance(child, ast.ClassDef):
+            yield from _functions(child, [*scope, child.name])
+        else:
+            yield from _functions(child, scope)
+
+
+def _own_nodes(function: _Def) -> Iterator[ast.AST]:
+    """The function's own code: its nested functions, classes and lambdas left to their own names."""
+    pending: list[ast.AST] = list(function.body)
+    while pending:
+        node = pending.pop()
+        yield node
+        pending += [
+            child for child in ast.iter_child_nodes(node) if not isinstance(child, _Def | ast.ClassDef | ast.Lambda)
+        ]
+
+
+def _call_names(nodes: Iterable[ast.AST]) -> set[str]:
+    """The names of the functions the calls among `nodes` call, as spelled (`f(…)`, `obj.f(…)`)."""
+    found = set()
+    for node in nodes:
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if name is not None:
+                found.add(name)
+    return found
+
+
+def _called(expression: ast.AST) -> set[str]:
+    """The names of the functions the expression calls (see `_call_names`)."""
+    return _call_names(ast.walk(expression))
+
+
+def _kept_callees(function: _Def) -> set[str]:
+    """The functions whose result the function keeps beyond the call: stored in an item or an
+    attribute (`memo[key] = build(key)`, `self.cache = build()`), or handed to a method that keeps
+    it (`memo.setdefault(key, build(key))`), directly or through a local name (`value = build(key)`
+    then `memo[key] = value`)."""
+    nodes = list(_own_nodes(function))
+    local: dict[str, set[str]] = {}  # a local name -> what the calls it was assigned from called
+    for node in nodes:
+        if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    local.setdefault(target.id, set()).update(_called(node.value))
+
+    def results_in(value: ast.AST) -> set[str]:
+        names = {inner.id for inner in ast.walk(value) if isinstance(inner, ast.Name)}
+        return _called(value).union(*(local.get(name, set()) for name in names))
+
+    kept: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(target, ast.Subscript | ast.Attribute) for target in targets):
+                kept |= results_in(node.value)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _KEEPING_METHODS:
+            for argument in [*node.args, *(keyword.value for keyword in node.keywords)]:
+                kept |= results_in(argument)
+    return kept
