@@ -83,19 +83,40 @@ def _called(expression: ast.AST) -> set[str]:
     return _call_names(ast.walk(expression))
 
 
+def _keeping_call(node: ast.AST) -> bool:
+    """A call of a method that keeps its arguments in the object it is called on."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _KEEPING_METHODS
+
+
+def _root(node: ast.expr) -> str | None:
+    """The name an item's or an attribute's object is reached from (`self` in `self._memo[key]`)."""
+    while isinstance(node, ast.Subscript | ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
 def _kept_callees(function: _Def) -> set[str]:
     """The functions whose result the function keeps beyond the call: stored in an item or an
-    attribute (`memo[key] = build(key)`, `self.cache = build()`), or handed to a method that keeps
-    it (`memo.setdefault(key, build(key))`), directly or through a local name (`value = build(key)`
-    then `memo[key] = value`)."""
+    attribute of an object it did not make itself (`memo[key] = build(key)` with `memo` global,
+    `self.cache = build()`), or handed to a method of one that keeps it (`memo.setdefault(key,
+    build(key))`), directly or through a local name (`value = build(key)` then `memo[key] = value`).
+    A list the function made and fills (`out.append(build(x))`) is its own: it ends with the call,
+    or leaves by its return value, which its callers' calls of it stand for."""
     nodes = list(_own_nodes(function))
     local: dict[str, set[str]] = {}  # a local name -> what the calls it was assigned from called
+    declared = {name for node in nodes if isinstance(node, ast.Global | ast.Nonlocal) for name in node.names}
     for node in nodes:
         if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
                 if isinstance(target, ast.Name):
                     local.setdefault(target.id, set()).update(_called(node.value))
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            local.setdefault(node.id, set())  # a loop's target, a `with … as`, a comprehension's
+    made = local.keys() - declared
+
+    def outlives(receiver: ast.expr) -> bool:
+        return _root(receiver) not in made
 
     def results_in(value: ast.AST) -> set[str]:
         names = {inner.id for inner in ast.walk(value) if isinstance(inner, ast.Name)}
@@ -105,9 +126,9 @@ def _kept_callees(function: _Def) -> set[str]:
     for node in nodes:
         if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if any(isinstance(target, ast.Subscript | ast.Attribute) for target in targets):
+            if any(isinstance(target, ast.Subscript | ast.Attribute) and outlives(target) for target in targets):
                 kept |= results_in(node.value)
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _KEEPING_METHODS:
+        elif _keeping_call(node) and outlives(node.func.value):
             for argument in [*node.args, *(keyword.value for keyword in node.keywords)]:
                 kept |= results_in(argument)
     return kept

@@ -65,11 +65,13 @@ def test_kept_in_an_attribute_or_by_a_method_that_keeps_it():
     source = (
         "class Box:\n    def fill(self):\n        self.value = make()\n\n"
         "    def add(self, items):\n        items.setdefault('k', build())\n"
-        "        local = other()\n        return local\n"
+        "        local = other()\n        return local\n\n"
+        "    def collect(self, xs):\n        out = []\n        for x in xs:\n            out.append(convert(x))\n"
+        "        return out\n"
     )
     found = keepers(source, "b.py")
     assert found["make"] == {reach_name("b.py", "Box.fill")} and found["build"] == {reach_name("b.py", "Box.add")}
-    assert "other" not in found  # returned, not kept
+    assert "other" not in found and "convert" not in found  # returned, or kept in what the call made
     assert keepers("def broken(:\n", "c.py") == {}
 
 
