@@ -192,8 +192,9 @@ def _plan_mutants(
         if path not in keeping:
             keeping[path] = keepers(mutant.original, path)
         callee = mutant.scope_qualname.rpartition(".")[2]
-        for keeper in keeping[path].get(callee, ()):  # it may hand out what the mutant returned earlier
-            selected = sorted(set(selected) | set(select_tests(keeper, run.coverage, run.import_reached)))
+        # a keeper may hand a later test what the mutant returned in an earlier one
+        kept_by = [select_tests(keeper, run.coverage, run.import_reached) for keeper in keeping[path].get(callee, ())]
+        selected = sorted(set(selected).union(*kept_by))
         limit = time_limit(selected, durations, options.timeout_factor, options.timeout_constant)
         record = run.mutants[mutant.mutant.id] = MutantRun(
             mutant.mutant.id, "none", None, selected, {}, {}, {}, False, None, 0.0, limit, line_reach=reach

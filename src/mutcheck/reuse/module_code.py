@@ -427,7 +427,7 @@ def _bound_once(tree: ast.Module) -> set[str]:
     return {name for name, count in counts.items() if count == 1}
 
 
-def _spell_aliases(tree: ast.Module) -> None:
+def _spell_aliases(tree: ast.Module, imported: Mapping[str, str]) -> None:
     """Spells what a module's aliases stand for where that decides whether a statement only binds,
     each alias bound once at module level: a decorator naming an alias of a pytest mark
     (`parametrize = pytest.mark.parametrize`) as that mark, so that a test's new case is its own
@@ -438,7 +438,7 @@ def _spell_aliases(tree: ast.Module) -> None:
     every = list(ast.walk(tree))
     stored = Counter(node.id for node in every if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load))
     stored.update(node.arg for node in every if isinstance(node, ast.arg))
-    imported = _imported_modules(tree)  # bound by no name of its own; a mark's alias by its assignment
+    # `imported` (see `_imported_modules`): bound by no name of its own; a mark's alias by its assignment
     once = {name for name in _bound_once(tree) if stored[name] <= (0 if name in imported else 1)}
     marks: dict[str, ast.expr] = {}
     modules: dict[str, str] = {}  # alias: the module's name
@@ -478,7 +478,8 @@ class ModuleCode:
         except (SyntaxError, ValueError):
             self.tree = None
         else:
-            _spell_aliases(self.tree)
+            self._imported = _imported_modules(self.tree)
+            _spell_aliases(self.tree, self._imported)
         self.parsed = self.tree is not None
 
     @cached_property
@@ -488,9 +489,8 @@ class ModuleCode:
             return ()
         plain = frozenset(_plain_classes(self.tree))
         own_objects = _own_objects(self.tree, plain)
-        imported = _imported_modules(self.tree)
         return tuple(
-            Statement(node, plain, own_objects, imported)
+            Statement(node, plain, own_objects, self._imported)
             for node in self.tree.body
             if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
         )
