@@ -63,6 +63,7 @@ class Decider:
     key: dict[str, str]
     bail: bool = False
     _changed: dict[int, list[str]] = field(default_factory=dict)  # label index -> its change, [] for none
+    _own: dict[int, list[str]] = field(default_factory=dict)  # label index -> its change by itself (see `own_change`)
     _sets: dict[int, list[str]] = field(default_factory=dict)
 
     def key_changes(self) -> list[str]:
@@ -114,14 +115,35 @@ class Decider:
             files |= {test.partition("::")[0] for test in self.store.whole.results.get("tests", ())}
         return frozenset(files | {path for path in self.store.sources if os.path.basename(path) == "conftest.py"})
 
+    def own_change(self, index: int) -> list[str]:
+        """The label's change that its own file or value shows, no other module's bindings looked at
+        (those take every module's code worked out: see `project_code.changed_names`); [] for none
+        such, though `label_change` may still find one."""
+        if index not in self._own:
+            text, value = self.store.labels[index]
+            kind, name = kind_of(text)
+            code = self.today.code
+            if kind == CODE:
+                path, _, qualname = name.partition("::")
+                self._own[index] = [text] if code.code_changed(path, qualname, value) else []
+            elif kind == EFFECTS:
+                self._own[index] = [text] if code.effects_changed_itself(name, value) else []
+            elif kind in (TEXT, REACH, REACH_FROM_MODULES):
+                self._own[index] = []
+            else:
+                self._own[index] = self.label_change(index)
+        return self._own[index]
+
     def set_change(self, index: int) -> list[str]:
+        """What changed of what the set's outcomes stood on ([] for nothing). Where a label's own file
+        or value changed, that is the answer: the set's outcomes run again whatever else changed."""
         if index not in self._sets:
-            found: set[str] = set()
-            texts = [self.store.labels[label][0] for label in self.store.sets[index]]
-            for label in self.store.sets[index]:
-                found.update(self.label_change(label))
+            labels = self.store.sets[index]
+            found = {change for label in labels for change in self.own_change(label)}
             if not found:
-                found.update(self._reach_change(texts))
+                found = {change for label in labels for change in self.label_change(label)}
+            if not found:
+                found.update(self._reach_change([self.store.labels[label][0] for label in labels]))
             self._sets[index] = sorted(found)
         return self._sets[index]
 

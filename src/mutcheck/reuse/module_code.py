@@ -13,7 +13,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
-from functools import cached_property
+from functools import cache, cached_property
 
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
 DYNAMIC = "*"  # among a function's names: it reaches names it does not spell (getattr with a computed name, …)
@@ -922,6 +922,7 @@ def _plain_classes(tree: ast.Module) -> set[str]:
     return plain
 
 
+@cache  # a run works the same sources out twice: for its whole run, then in its copy
 def parse_module(source: bytes) -> ModuleCode:
     """`source`'s code. A class statement deriving from a class of the same file that defines no
     `__init_subclass__` and takes no metaclass stays a plain binding; from another file's, it has

@@ -316,22 +316,29 @@ class ProjectCode:
 
     def effects_changed(self, path: str, value: str) -> bool:
         """Whether the module's statements with effects act otherwise than when its bytes were `value`."""
+        return self.effects_changed_itself(path, value) or self._effects_reach_changed(path)
+
+    def effects_changed_itself(self, path: str, value: str) -> bool:
+        """`effects_changed` by the module's own bytes alone (no other module's bindings looked at)."""
         if self.collected_now is not None and path in self.collected_before and path not in self.collected_now:
             return True  # collecting no longer loads it: its effects are gone from every process
-        changed = self.changed_names
-        if self.digest(path) == value and not changed:
+        if self.digest(path) == value:
             return False
         now = self.module(path)
         if now is None:
             return True
-        if self.digest(path) != value:
-            earlier = self._earlier(path, value)
-            if earlier is None or self._effects_digest(path, earlier) != self._effects_digest(path, now):
-                return True
-            if self._future_acts(path, earlier, now):
-                return True
-            if self._new_imports(path, earlier, now):
-                return True
+        earlier = self._earlier(path, value)
+        if earlier is None or self._effects_digest(path, earlier) != self._effects_digest(path, now):
+            return True
+        return self._future_acts(path, earlier, now) or self._new_imports(path, earlier, now)
+
+    def _effects_reach_changed(self, path: str) -> bool:
+        """Whether one of the module's statements with effects refers to a changed binding."""
+        if not self.changed_names:
+            return False
+        now = self.module(path)
+        if now is None:
+            return True
         return any(
             self.has_effects(path, statement) and self.hits(statement.refers, path) for statement in now.statements
         )
