@@ -1,8 +1,9 @@
 """mutcheck's generic sweep of its own decision modules: `mutcheck run --profile self --generic
---baseline-rounds 3 --fresh` on a scratch copy of this repository. Prints, per module, the generic mutants and those no test kills
-(survivors and mutants no test reaches), and checks that every one of them is catalogued in the
-self catalog (`equivalent` with its proof, or a known gap with its reason) by the same edit.
-Exits 1 when one is not, when more than 5% survive, or when the self catalog's run fails."""
+--baseline-rounds 3 --fresh` on a scratch copy of this repository. Prints, per module, the generic
+mutants and those no test kills (survivors and mutants no test reaches), and checks that every one
+of them is catalogued in the self catalog (`equivalent` with its proof, or a known gap with its
+reason) by the same edit. Exits 1 when one is not, when more than 5% survive, or when the self
+catalog's run fails."""
 
 import sys
 from collections import Counter
