@@ -74,23 +74,23 @@ class Decider:
         ]
 
     def label_change(self, index: int) -> list[str]:
+        """The label's change: its own (see `own_change`), or else through the module-level bindings
+        its code refers to."""
         if index not in self._changed:
             text, value = self.store.labels[index]
             kind, name = kind_of(text)
             code = self.today.code
-            if kind == CODE:
+            own = self.own_change(index)
+            if own or kind not in (CODE, EFFECTS, TEXT):
+                self._changed[index] = own
+            elif kind == CODE:
                 path, _, qualname = name.partition("::")
-                changed = code.code_changed(path, qualname, value)
-                self._changed[index] = [text] if changed else self._names_changed(path, qualname)
+                self._changed[index] = self._names_changed(path, qualname)
             elif kind == EFFECTS:
                 self._changed[index] = [text] if code.effects_changed(name, value) else []
-            elif kind == TEXT:  # a name code run from text spelled: any module's binding of it
+            else:  # a name code run from text spelled: any module's binding of it
                 references = {ANYWHERE} if name == ANY_NAME else {"." + name}
                 self._changed[index] = [NAME + found for found in code.hits(references, "")]
-            elif kind in (REACH, REACH_FROM_MODULES):
-                self._changed[index] = []  # the set's code as a whole (see `set_change`)
-            else:
-                self._changed[index] = [text] if self.today.value(text) != value else []
         return self._changed[index]
 
     def _names_changed(self, path: str, qualname: str) -> list[str]:
@@ -118,7 +118,8 @@ class Decider:
     def own_change(self, index: int) -> list[str]:
         """The label's change that its own file or value shows, no other module's bindings looked at
         (those take every module's code worked out: see `project_code.changed_names`); [] for none
-        such, though `label_change` may still find one."""
+        such, though `label_change` may still find one. A set's code where it was not watched counts
+        as a whole (see `set_change`)."""
         if index not in self._own:
             text, value = self.store.labels[index]
             kind, name = kind_of(text)
@@ -131,7 +132,7 @@ class Decider:
             elif kind in (TEXT, REACH, REACH_FROM_MODULES):
                 self._own[index] = []
             else:
-                self._own[index] = self.label_change(index)
+                self._own[index] = [text] if self.today.value(text) != value else []
         return self._own[index]
 
     def set_change(self, index: int) -> list[str]:
