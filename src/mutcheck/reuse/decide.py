@@ -77,7 +77,7 @@ class Decider:
         """The label's change: its own (see `own_change`), or else through the module-level bindings
         its code refers to."""
         if index not in self._changed:
-            text, value = self.store.labels[index]
+            text = self.store.labels[index][0]
             kind, name = kind_of(text)
             code = self.today.code
             own = self.own_change(index)
@@ -86,8 +86,8 @@ class Decider:
             elif kind == CODE:
                 path, _, qualname = name.partition("::")
                 self._changed[index] = self._names_changed(path, qualname)
-            elif kind == EFFECTS:
-                self._changed[index] = [text] if code.effects_changed(name, value) else []
+            elif kind == EFFECTS:  # its own bytes did not change it (`own`): what its statements refer to
+                self._changed[index] = [text] if code.effects_reach_changed(name) else []
             else:  # a name code run from text spelled: any module's binding of it
                 references = {ANYWHERE} if name == ANY_NAME else {"." + name}
                 self._changed[index] = [NAME + found for found in code.hits(references, "")]

@@ -316,7 +316,7 @@ class ProjectCode:
 
     def effects_changed(self, path: str, value: str) -> bool:
         """Whether the module's statements with effects act otherwise than when its bytes were `value`."""
-        return self.effects_changed_itself(path, value) or self._effects_reach_changed(path)
+        return self.effects_changed_itself(path, value) or self.effects_reach_changed(path)
 
     def effects_changed_itself(self, path: str, value: str) -> bool:
         """`effects_changed` by the module's own bytes alone (no other module's bindings looked at)."""
@@ -332,7 +332,7 @@ class ProjectCode:
             return True
         return self._future_acts(path, earlier, now) or self._new_imports(path, earlier, now)
 
-    def _effects_reach_changed(self, path: str) -> bool:
+    def effects_reach_changed(self, path: str) -> bool:
         """Whether one of the module's statements with effects refers to a changed binding."""
         if not self.changed_names:
             return False
