@@ -1,5 +1,6 @@
 """The proof a written test must pass before it is kept: in the scratch copy, it passes on the original
-code three times (a flaky test is no guard) and fails with the mutant applied, as plain pytest runs it."""
+code three times (a flaky test is no guard) and fails with the mutant applied, as plain pytest runs it;
+then, written into the checkout, it passes there too (where it will live)."""
 
 import contextlib
 from collections.abc import Iterator
@@ -67,3 +68,10 @@ def prove(lab: Lab, applied: AppliedMutant, out: str, text: str, name: str) -> t
     if with_mutant.outcome != "failed":
         return None, f"{name}, with the mutant: {with_mutant.said()}, not failed"
     return ran.nodeid, ""
+
+
+def fails_in_checkout(lab: Lab, test: str) -> str:
+    """Why the test, already written into the checkout, does not pass there on the checkout's own code
+    (a value that held only in the scratch copy), or "" when it passes."""
+    ran = _ran(Lab(lab.folder, lab.root, lab.root, lab.pytest_args), test)
+    return "" if ran.outcome == "passed" else ran.said()

@@ -1,11 +1,14 @@
 """Witnesses: calls whose replay on the mutant does something the original does not, and why a call is no witness."""
 
+import dataclasses
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 RECORDED, VARIATION, TWO_CHANGES = "recorded", "variation", "two-changes"
+_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")  # an object's id in a repr: another in every run
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,30 @@ def differences(original: dict[str, Any], mutant: dict[str, Any]) -> tuple[str, 
     return tuple(found)
 
 
+def _settled_message(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+    """The first replay's outcome; its exception's message left out (None) when the replays' differ."""
+    first = rounds[0]
+    raised = first.get("raised")
+    if raised is None or all((other.get("raised") or {}).get("message") == raised["message"] for other in rounds):
+        return first
+    return {**first, "raised": {**raised, "message": None}}
+
+
+def without_places(witness: Witness, places: tuple[str, ...]) -> Witness | None:
+    """The witness as a test can hold it wherever it lives: None when its call or what the original
+    gave holds one of `places` (the scratch copy's or the checkout's path, which differ where the test
+    runs, or a memory address); an exception message holding one is left out of the test."""
+    outcome = {name: witness.original.get(name) for name in ("result", "after")}
+    text = json.dumps([witness.call, outcome])
+    if any(place in text for place in places) or _ADDRESS.search(text):
+        return None
+    raised = witness.original.get("raised")
+    message = (raised or {}).get("message") or ""
+    if raised is not None and (any(place in message for place in places) or _ADDRESS.search(message)):
+        return dataclasses.replace(witness, original={**witness.original, "raised": {**raised, "message": None}})
+    return witness
+
+
 def witnesses(
     calls: list[dict[str, Any]],
     originals: list[list[dict[str, Any]]],
@@ -66,7 +93,7 @@ def witnesses(
         elif "unwritable" in first:
             skipped[f"the original's result cannot be written as source ({first['unwritable']})"] += 1
         elif differs := differences(first, mutant):
-            found.append(Witness(call, first, mutant, origin, differs))
+            found.append(Witness(call, _settled_message(rounds), mutant, origin, differs))
         else:
             skipped["the mutant does what the original does"] += 1
     # A call the original refuses (raises on) tells the two apart too, but a reader learns more from a value

@@ -1,0 +1,30 @@
+"""A witness a test can hold wherever it lives: none that holds the scratch copy's or the checkout's
+path, or a memory address; an exception message holding one is left out of the test."""
+
+from mutcheck.harden.values import tree_of
+from mutcheck.harden.witness import Witness, without_places
+
+PLACES = ("/scratch/mutcheck-1/project", "/home/me/project")
+
+
+def _witness(argument: str, original: dict) -> Witness:
+    call = {"self": None, "args": [tree_of(argument, set())], "kwargs": {}, "imports": []}
+    return Witness(call, original, {"result": tree_of(0, set())}, "recorded", ("result",))
+
+
+def test_a_value_holding_a_place_of_the_run_is_no_witness() -> None:
+    assert (
+        without_places(_witness("a.txt", {"result": tree_of("/scratch/mutcheck-1/project/a.txt", set())}), PLACES)
+        is None
+    )
+    assert without_places(_witness("/home/me/project/a.txt", {"result": tree_of(1, set())}), PLACES) is None
+    assert without_places(_witness("a", {"result": tree_of("<Box at 0x7f3a2c1d9e80>", set())}), PLACES) is None
+    kept = _witness("a.txt", {"result": tree_of("a.txt", set())})
+    assert without_places(kept, PLACES) is kept
+
+
+def test_an_exception_message_holding_a_place_is_left_out_and_the_witness_kept() -> None:
+    raised = {"module": "builtins", "qualname": "FileNotFoundError", "message": "/home/me/project/a.txt"}
+    placed = without_places(_witness("a.txt", {"raised": raised}), PLACES)
+    assert placed is not None and placed.original["raised"]["message"] is None
+    assert placed.original["raised"]["qualname"] == "FileNotFoundError"
