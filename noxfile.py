@@ -80,7 +80,7 @@ def engine(session: nox.Session, pytest: str) -> None:
     # command runs them on the oldest Python with the newest pytest)
     opposite_corner = (session.python, pytest) == ("3.13", "8.0")
     reuse = ["tests/mutcheck/reuse", "tests/mutcheck/host/test_observe.py"] if opposite_corner else []
-    harden = ["tests/mutcheck/test_harden.py"] if opposite_corner else []
+    harden = ["tests/mutcheck/test_harden.py", "tests/mutcheck/harden"] if opposite_corner else []
     # harden's whole-flow test (a fifth of this cell's time) runs in the README's test command only;
     # here its other tests drive the same child plugin, recording and proof runs
     whole_flow = ["--deselect", HARDEN_FLOW] if opposite_corner else []

@@ -18,7 +18,8 @@ import pytest
 
 from mutcheck.catalog.catalog import Mutant
 from mutcheck.harden.lines_run import lines_run
-from mutcheck.harden.test_source import HEADER, WrittenTest, merged_file, write_test
+from mutcheck.harden.test_source import write_test
+from mutcheck.harden.tests_file import HEADER
 from mutcheck.harden.values import Unwritable, checked_tree, format_tree, namespace, tree_of
 from mutcheck.harden.variations import novel, variations
 from mutcheck.harden.witness import Witness
@@ -30,6 +31,7 @@ from tests.mutcheck.engine_project import families, pyproject
 SOURCE = '''\
 """History helpers: the harden fixture's target."""
 
+import os
 import random
 from dataclasses import dataclass, field
 
@@ -74,7 +76,41 @@ def pairs(items):
 
 
 async def doubled(number):
-    return number * 2 if number > 0 else 0
+    return number * 2 if number > 0 else -1
+
+
+async def halved(number):
+    if number < 0:
+        raise ValueError("a negative number has no half here")
+    return number // 2
+
+
+class Window:
+    """The last `size` messages of a history (a plain class: compared by identity)."""
+
+    def __init__(self, size, messages=None):
+        if size <= 0:
+            raise ValueError(f"size must be positive, not {size}")
+        self.size = size
+        self._messages = list(messages or [])
+
+    def push(self, message):
+        if message in self._messages:
+            return
+        self._messages.append(message)
+
+    def recent(self):
+        if len(self._messages) <= self.size:
+            return list(self._messages)
+        return self._messages[-self.size :]
+
+    @property
+    def full(self):
+        return len(self._messages) >= self.size
+
+
+def data_path(name):
+    return os.path.join(os.path.dirname(__file__), name)
 
 
 def labels(items):
@@ -130,7 +166,23 @@ TESTS = """\
 import asyncio
 import threading
 
-from histories import Tracker, doubled, held, labels, merge_blocks, merged_texts, merged_turns, pairs, role_of, stamp
+import pytest
+
+from histories import (
+    Tracker,
+    Window,
+    data_path,
+    doubled,
+    halved,
+    held,
+    labels,
+    merge_blocks,
+    merged_texts,
+    merged_turns,
+    pairs,
+    role_of,
+    stamp,
+)
 
 
 def test_close_records_it():
@@ -183,6 +235,30 @@ def test_merged_turns_keeps_two_roles_apart():
     user = {"role": "user", "parts": [{"type": "text", "text": "a"}]}
     assistant = {"role": "assistant", "parts": [{"type": "text", "text": "b"}]}
     assert len(merged_turns([user, assistant])) == 2
+
+
+def test_window_keeps_a_message_once():
+    window = Window(2)
+    window.push("a")
+    window.push("a")
+    assert window.size == 2
+
+
+def test_window_recent():
+    assert Window(2, ["a", "b"]).recent() == ["a", "b"]
+
+
+def test_window_full():
+    assert Window(1, ["a"]).full in (True, False)
+
+
+@pytest.mark.anyio
+async def test_halved():
+    assert await halved(4) == 2
+
+
+def test_data_path_names_the_file():
+    assert data_path("a.txt").endswith("a.txt")
 """
 
 
@@ -219,6 +295,15 @@ MUTANTS = {
     "M-MERGE": ("merged_texts", "_is_text(part) and out and _is_text(out[-1])", "_is_text(part) and out"),
     # two changes at once: two messages of one role (the recorded call has two roles), the first not text
     "M-TURNS": ("merged_turns", 'part["type"] == "text" and last["type"] == "text"', 'part["type"] == "text"'),
+    # a method of a plain class: `self` written by the constructor call that made it, or (changed
+    # since) by its constructor given its attributes; a constructor's guard as a call of the class
+    "M-PUSH": ("Window.push", "message in self._messages", "False"),
+    "M-RECENT": ("Window.recent", "len(self._messages) <= self.size", "True"),
+    "M-SIZE": ("Window.__init__", "size <= 0", "False"),
+    "M-FULL": ("Window.full", "len(self._messages) >= self.size", "len(self._messages) > self.size"),
+    # a coroutine whose tests are marked for anyio; the original's result is a path of the scratch copy
+    "M-HALVED": ("halved", "number < 0", "False"),
+    "M-PATH": ("data_path", "os.path.dirname(__file__)", '"."'),
 }
 
 
@@ -281,11 +366,19 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
     inline = render_inline_finding(load_results(results), "M-STATE")
     assert "```python\nfrom histories import Tracker\n\n\ndef test_kills_m_state():" in inline
 
+    # A person edits the file harden wrote: a second run keeps every byte of it, and adds its own tests.
+    guards = project / "tests" / "test_guards.py"
+    guards.write_text(guards.read_text(encoding="utf-8") + PERSON, encoding="utf-8")
+
     # M-STATE is no gap any more: --all-survivors leaves it out, and the file keeps its test.
     done = mutcheck(project, "harden", "--all-survivors", "--out", "tests/test_guards.py", "--update-catalog")
     assert done.returncode == 0, done.stdout + done.stderr
     lines = _lines(done.stdout)
     assert set(lines) == set(MUTANTS) - {"M-STATE"}, done.stdout
+    # known from the code: said first, before any test runs
+    assert done.stdout.splitlines()[0] == (
+        "gave-up: M-FULL  Window.full: a property: harden replays functions and methods (known before any test ran)"
+    )
     assert "(a variation of a recorded call: result differs)" in lines["M-DEDUPE"]
     assert lines["M-SKIP"] == (
         "hardened: M-SKIP  by tests/test_guards.py::test_kills_m_dedupe (a variation of a recorded call: "
@@ -299,33 +392,62 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
     assert "by tests/test_guards.py::test_kills_m_merge (a variation of a recorded call: result" in lines["M-MERGE"]
     # a repeated message (it runs the merge) whose copy then loses its text type
     assert "by tests/test_guards.py::test_kills_m_turns (a recorded call with two changes: result" in lines["M-TURNS"]
+    # a generator consumed, a coroutine run as its test ran it, another as its anyio-marked test
+    assert "by tests/test_guards.py::test_kills_m_pairs (a variation of a recorded call: result" in lines["M-PAIRS"]
+    assert "by tests/test_guards.py::test_kills_m_async (a variation of a recorded call: result" in lines["M-ASYNC"]
+    assert "by tests/test_guards.py::test_kills_m_halved[asyncio] (a variation" in lines["M-HALVED"]
+    # methods of a plain class: `self` made by a recorded constructor call, or changed since; a constructor
+    assert lines["M-PUSH"] == (
+        "hardened: M-PUSH  by tests/test_guards.py::test_kills_m_push (a recorded call: self differs)"
+    )
+    assert "by tests/test_guards.py::test_kills_m_recent (a variation of a recorded call: result" in lines["M-RECENT"]
+    assert (
+        "by tests/test_guards.py::test_kills_m_size (a variation of a recorded call: result, raised"
+        in (lines["M-SIZE"])
+    )
     assert lines["M-STAMP"].startswith("gave-up") and "non-deterministic" in lines["M-STAMP"]
     assert lines["M-LOCK"].startswith("gave-up")
     assert "cannot be written as source (arg0: a _thread.lock" in lines["M-LOCK"]
-    assert lines["M-PAIRS"] == (
-        "gave-up: M-PAIRS  pairs: a generator: what it does depends on how far the caller iterates"
+    # the original returns a path of the scratch copy: a test asserting it would fail where it lives
+    assert lines["M-PATH"].startswith("gave-up: M-PATH  1 recorded calls, ")
+    assert "it holds a path of the scratch copy or the checkout, or a memory address (3×)" in lines["M-PATH"]
+    assert "hardened 12 of 16 survivors, 12 of the 15 whose tests call the mutated function; 0 equivalent" in (
+        done.stdout
     )
-    assert lines["M-ASYNC"] == "gave-up: M-ASYNC  doubled: a coroutine: replaying it needs the caller's event loop"
-    # M-STAMP's and M-LOCK's tests call their functions too; the generator and coroutine are refused first
-    assert "hardened 6 of 10 survivors, 6 of the 8 whose tests call the mutated function; 0 equivalent" in done.stdout
 
-    written = (project / "tests" / "test_guards.py").read_text(encoding="utf-8")
+    written = guards.read_text(encoding="utf-8")
     assert written.startswith(HEADER)
-    names = [node.name for node in ast.parse(written).body if isinstance(node, ast.FunctionDef)]
-    # the first run's test kept, the second's added
+    assert PERSON.strip() in written  # a person's class, constant, decorator, async test and alias
+    names = [node.name for node in ast.parse(written).body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    # the first run's test kept, the person's, then the second's added
     assert names == [
         "test_kills_m_state",
+        "test_by_hand",
+        "test_async_by_hand",
         "test_kills_m_dedupe",
+        "test_kills_m_pairs",
+        "test_kills_m_async",
         "test_kills_m_nested",
         "test_kills_m_role",
         "test_kills_m_merge",
         "test_kills_m_turns",
+        "test_kills_m_push",
+        "test_kills_m_recent",
+        "test_kills_m_size",
+        "test_kills_m_halved",
     ]
-    assert "    with pytest.raises(ValueError):\n        role_of(" in written
+    assert '    with pytest.raises(ValueError, match=r"unknown role ' in written
+    assert '    with pytest.raises(ValueError, match=r"size must be positive, not 0"):\n        Window(' in written
+    assert "@pytest.mark.anyio\nasync def test_kills_m_halved():" in written
+    assert "        await halved(-1)\n" in written
+    assert "    result = asyncio.run(doubled(0))\n    assert result == -1\n" in written
+    assert '    window.push("a")\n    assert window._messages == ["a"]\n' in written
+    assert "/tmp" not in written and str(project) not in written
 
     # Each written test under plain pytest: passes on the original, fails with its mutant applied by hand.
     source = project / "src" / "histories.py"
-    for mutant_id in ("M-STATE", "M-DEDUPE", "M-SKIP", "M-NESTED", "M-ROLE", "M-MERGE", "M-TURNS"):
+    hardened = ["M-STATE", "M-DEDUPE", "M-SKIP", "M-NESTED", "M-ROLE", "M-MERGE", "M-TURNS", "M-PAIRS", "M-ASYNC"]
+    for mutant_id in [*hardened, "M-PUSH", "M-RECENT", "M-SIZE", "M-HALVED"]:
         name = "test_kills_" + ("m_dedupe" if mutant_id == "M-SKIP" else mutant_id.lower().replace("-", "_"))
         _scope, match, replacement = MUTANTS[mutant_id]
         assert _plain_pytest(project, f"tests/test_guards.py::{name}") == 0
@@ -333,7 +455,7 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
         assert mutated != SOURCE
         source.write_text(mutated, encoding="utf-8")
         try:
-            assert _plain_pytest(project, f"tests/test_guards.py::{name}") == 1
+            assert _plain_pytest(project, f"tests/test_guards.py::{name}") == 1, mutant_id
         finally:
             source.write_text(SOURCE, encoding="utf-8")
 
@@ -343,6 +465,31 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
     assert "survives" not in entries["M-STATE"] and "survives" in entries["M-STAMP"]
     run = mutcheck(project, "run", "--fresh")
     assert run.returncode == 0, run.stdout + run.stderr  # the catalog's new expectations hold
+
+
+PERSON = """
+
+import json as js
+
+import pytest
+
+LIMIT = 3  # a person's constant
+
+
+class TestByHand:
+    def test_limit(self):
+        assert LIMIT == 3
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_by_hand(n):
+    assert js.loads(str(n)) == n
+
+
+@pytest.mark.anyio
+async def test_async_by_hand():
+    assert LIMIT == 3
+"""
 
 
 def test_harden_refuses_a_file_it_did_not_write_and_unknown_ids(project: Path) -> None:
@@ -363,6 +510,14 @@ def test_harden_refuses_a_file_it_did_not_write_and_unknown_ids(project: Path) -
     unknown = mutcheck(project, "harden", "M-NONE", "--out", "tests/test_new.py")
     assert unknown.returncode == 2
     assert unknown.stderr.strip() == "error: harden: M-NONE: no mutant with this id or alias"
+    assert not (project / "tests" / "test_new.py").exists()
+    # refused before any test runs, and exit status 1: the survivor still needs a test a person writes
+    refused = mutcheck(project, "harden", "M-FULL", "--out", "tests/test_new.py")
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    assert refused.stdout.splitlines() == [
+        "gave-up: M-FULL  Window.full: a property: harden replays functions and methods (known before any test ran)",
+        "hardened 0 of 1 survivors; 0 equivalent in practice, 1 gave up",
+    ]
     assert not (project / "tests" / "test_new.py").exists()
 
 
@@ -407,6 +562,8 @@ def test_a_later_targets_failing_baseline_keeps_what_the_earlier_one_proved(tmp_
         (project / path).write_text(text, encoding="utf-8")
     done = mutcheck(project, "harden", "M-STATE", "O-WIDTH", "--out", "tests/test_guards.py", "--update-catalog")
     assert done.returncode == 3, done.stdout + done.stderr  # the broken target's baseline fails
+    assert "the suite of other_tests does not pass without any mutant: nothing to record" in done.stdout
+    assert "other_tests/test_shapes.py::test_width" in done.stdout  # which test fails, named
     assert "hardened: M-STATE  by tests/test_guards.py::test_kills_m_state" in done.stdout
     assert "O-WIDTH" not in _lines(done.stdout)
     catalog = tomllib.loads((project / "mutants" / "histories.toml").read_text(encoding="utf-8"))
@@ -480,17 +637,6 @@ def test_a_cycle_is_refused() -> None:
     looped.append(looped)
     with pytest.raises(Unwritable, match="nested too deeply"):
         tree_of(looped, set())
-
-
-def test_merged_file_keeps_earlier_tests_and_joins_imports() -> None:
-    first = WrittenTest("test_a", "def test_a():\n    assert f(1) == 2\n", frozenset({("pkg.mod", "f")}))
-    second = WrittenTest("test_b", "def test_b():\n    assert g() is None\n", frozenset({("pkg.mod", "g")}))
-    text = merged_file(merged_file(None, [first]), [second])
-    assert "from pkg.mod import f, g\n" in text
-    tree = ast.parse(text)
-    assert [node.name for node in tree.body if isinstance(node, ast.FunctionDef)] == ["test_a", "test_b"]
-    replaced = WrittenTest("test_a", "def test_a():\n    assert f(1) == 3\n", frozenset({("pkg.mod", "f")}))
-    assert "f(1) == 3" in merged_file(text, [replaced]) and "f(1) == 2" not in merged_file(text, [replaced])
 
 
 def _call(*args: object) -> dict:

@@ -4,12 +4,17 @@ make to one function, replays calls as source, or runs pytest on named tests.
 One JSON spec in (argv), one JSON answer out (the spec's `answer` path). The modes:
 - `record`: the tests run with the function wrapped; each call whose arguments can be written as
   source is kept with what the function did (its return value or exception, and the arguments
-  afterwards: a change in place is behaviour too).
-- `replay`: each call, built from its source, made again `rounds` times; what it did each time and,
-  asked (`trace`), the lines of the function its first time ran.
+  afterwards: a change in place is behaviour too). The constructors of the module's classes are
+  wrapped too: an object the tests made is written as the call that made it. A constructor's own
+  calls are calls of its class; a coroutine is awaited, a generator consumed whole (a call the
+  caller stops early is not kept).
+- `replay`: each call, built from its source, made again `rounds` times (a coroutine in its own
+  event loop); what it did each time and, asked (`trace`), the lines of the function its first
+  time ran.
 - `pytest`: pytest on the named test ids; each test's outcome.
 """
 
+import asyncio
 import functools
 import importlib
 import inspect
@@ -25,14 +30,18 @@ from typing import Any
 import pytest
 
 from mutcheck.harden.lines_run import lines_run
-from mutcheck.harden.values import Unwritable, checked_tree, format_tree, namespace
+from mutcheck.harden.values import Made, Unwritable, checked_tree, format_tree, namespace, observed_tree
 from mutcheck.host.pytest_options import switch_off_xdist
 from mutcheck.sandbox.imports import redirect_imports
 from mutcheck.sandbox.process import die_with_parent
 
 _MAX_CALLS = 200  # distinct calls kept per function: more adds time, not witnesses
+_MAX_MADE = 2000  # constructor calls kept: objects made later are written from their attributes
 
-FUNCTION, METHOD, STATIC, CLASS = "function", "method", "static", "class"
+FUNCTION, METHOD, STATIC, CLASS, CONSTRUCTOR = "function", "method", "static", "class", "constructor"
+COROUTINE, GENERATOR, ASYNC_GENERATOR = "coroutine", "generator", "async-generator"
+# how the project's tests run a coroutine: pytest-asyncio's mark, anyio's, or asyncio.run in a plain test
+ASYNCIO_MARK, ANYIO_MARK, ASYNCIO_RUN = "asyncio", "anyio", "run"
 
 
 class Refused(Exception):
@@ -63,17 +72,41 @@ def locate(module: Any, qualname: str) -> tuple[str, Any, Any]:
         kind, function = STATIC, found.__func__
     elif isinstance(found, classmethod):
         kind, function = CLASS, found.__func__
+    elif inspect.isfunction(found) and parts[-1] == "__init__" and inspect.isclass(owner):
+        kind, function = CONSTRUCTOR, found
     elif inspect.isfunction(found):
         kind, function = (METHOD if inspect.isclass(owner) else FUNCTION), found
     elif isinstance(found, property):
         raise Refused("a property: harden replays functions and methods")
     else:
         raise Refused("not a plain function of the module (decorated into another kind of object?)")
-    if inspect.isgeneratorfunction(function) or inspect.isasyncgenfunction(function):
-        raise Refused("a generator: what it does depends on how far the caller iterates")
-    if inspect.iscoroutinefunction(function):
-        raise Refused("a coroutine: replaying it needs the caller's event loop")
     return kind, owner, function
+
+
+def flavour(function: Any) -> str:
+    """COROUTINE, GENERATOR, ASYNC_GENERATOR, or "" for a function that returns its value."""
+    if inspect.isasyncgenfunction(function):
+        return ASYNC_GENERATOR
+    if inspect.isgeneratorfunction(function):
+        return GENERATOR
+    return COROUTINE if inspect.iscoroutinefunction(function) else ""
+
+
+def _async_style(session: pytest.Session) -> str:
+    """How the tests that were collected run their coroutines: the mark they carry, else asyncio.run."""
+    marks = {mark.name for item in session.items for mark in item.iter_markers()}
+    if "asyncio" in marks or (
+        session.config.pluginmanager.hasplugin("asyncio") and _ini(session.config, "asyncio_mode") == "auto"
+    ):
+        return ASYNCIO_MARK
+    return ANYIO_MARK if "anyio" in marks else ASYNCIO_RUN
+
+
+def _ini(config: pytest.Config, name: str) -> str:
+    try:
+        return str(config.getini(name))
+    except ValueError:  # no plugin declares it
+        return ""
 
 
 def _raised(error: BaseException) -> dict[str, str]:
@@ -81,22 +114,23 @@ def _raised(error: BaseException) -> dict[str, str]:
     return {"module": kind.__module__, "qualname": kind.__qualname__, "message": str(error)[:300]}
 
 
-def _trees(values: dict[str, Any]) -> tuple[dict[str, Any], set[tuple[str, str]]]:
-    """Each value's checked tree (or its Unwritable message under `!name`)."""
+def _trees(values: dict[str, Any], made: Made | None = None, observe: bool = False) -> tuple[dict[str, Any], set]:
+    """Each value's checked tree, or observed tree (or its Unwritable message under `!name`)."""
     imports: set[tuple[str, str]] = set()
     trees: dict[str, Any] = {}
     for name, value in values.items():
         try:
-            trees[name] = checked_tree(value, imports)
+            trees[name] = observed_tree(value, imports) if observe else checked_tree(value, imports, made)
         except Exception as error:  # Unwritable, or a field the project's code fails to read
             trees["!" + name] = str(error) if isinstance(error, Unwritable) else f"{type(error).__name__}: {error}"
     return trees, imports
 
 
 def _split(kind: str, args: tuple[Any, ...]) -> tuple[dict[str, Any], tuple[Any, ...]]:
-    """The receiver (a method's `self`) apart from the other positional arguments."""
-    if kind == METHOD and args:
-        return {"self": args[0]}, args[1:]
+    """The receiver (a method's `self`) apart from the other positional arguments (a constructor's
+    object is its result, not an argument)."""
+    if kind in (METHOD, CONSTRUCTOR) and args:
+        return ({"self": args[0]} if kind == METHOD else {}), args[1:]
     return {}, args
 
 
@@ -109,14 +143,16 @@ def _made(call: Any) -> tuple[Any, BaseException | None]:
 
 
 def _outcome(result: Any, error: BaseException | None) -> dict[str, Any]:
-    """What one call did, as data: its return value's tree, or the exception it raised."""
+    """What one call did, as data: its return value's observed tree, or the exception it raised."""
     if error is not None:
         return {"raised": _raised(error)}
     try:
         imports: set[tuple[str, str]] = set()
-        return {"result": checked_tree(result, imports), "imports": sorted(imports)}
+        return {"result": observed_tree(result, imports), "imports": sorted(imports)}
     except Unwritable as unwritable:
         return {"unwritable": f"its return value: {unwritable}"}
+    except Exception as error:  # an attribute the project's code fails to read
+        return {"unwritable": f"its return value: {type(error).__name__}: {error}"}
 
 
 def _named(receiver: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -125,12 +161,13 @@ def _named(receiver: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, An
 
 
 def _after(receiver: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
-    trees, imports = _trees(_named(receiver, args, kwargs))
+    trees, imports = _trees(_named(receiver, args, kwargs), observe=True)
     return {"after": trees, "after_imports": sorted(imports)}
 
 
 class Recorder:
-    """The pytest plugin of `record`: wraps the function once the tests are collected."""
+    """The pytest plugin of `record`: wraps the function (and the module's constructors) once the
+    tests are collected."""
 
     def __init__(self, spec: dict[str, Any]) -> None:
         self.spec = spec
@@ -138,8 +175,9 @@ class Recorder:
         self.seen: set[str] = set()
         self.skipped: Counter[str] = Counter()
         self.refused: str | None = None
-        self.located: dict[str, str] = {}
+        self.located: dict[str, Any] = {}
         self.depth = 0
+        self.made: Made = {}
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_configure(self, config: pytest.Config) -> None:
@@ -157,12 +195,14 @@ class Recorder:
         self.located = {
             "module": module.__name__,
             "kind": kind,
+            "flavour": flavour(function),
+            "async_style": _async_style(session),
             "qualname": self.spec["qualname"],
             "parameters": parameters,
             "file": os.path.realpath(module.__file__),
             "sys_path": list(sys.path),  # as pytest's `pythonpath` and the conftests left it: replays import alike
         }
-        wrapper = self._wrapper(kind, function)
+        wrapper = self._wrapper(kind, owner, function)
         name = self.spec["qualname"].split(".")[-1]
         if kind == FUNCTION:  # every module that imported it by name calls it through its own global
             for loaded in list(sys.modules.values()):
@@ -172,30 +212,135 @@ class Recorder:
                         namespace_[key] = wrapper
         else:
             setattr(owner, name, {STATIC: staticmethod, CLASS: classmethod}.get(kind, lambda f: f)(wrapper))
+        for cls in list(vars(module).values()):
+            own = inspect.isclass(cls) and cls.__module__ == module.__name__ and "__init__" in vars(cls)
+            if own and inspect.isfunction(cls.__init__):
+                cls.__init__ = self._maker(cls.__init__)
 
-    def _wrapper(self, kind: str, function: Any) -> Any:
+    def _maker(self, init: Any) -> Any:
+        """A class's constructor that keeps, for each object it makes, the call that made it as source."""
+
+        @functools.wraps(init)
+        def making(obj: Any, *args: Any, **kwargs: Any) -> None:
+            # only the object's own class's constructor, outside the recorded function, while there is room
+            if type(obj).__init__ is making and not self.depth and len(self.made) < _MAX_MADE:
+                self.depth += 1  # the objects checking the trees builds are no calls of the tests
+                try:
+                    trees, imports = _trees({**{f"arg{i}": arg for i, arg in enumerate(args)}, **kwargs}, self.made)
+                finally:
+                    self.depth -= 1
+                if not any(name.startswith("!") for name in trees):
+                    positional = [trees[f"arg{i}"] for i in range(len(args))]
+                    self.made[id(obj)] = (obj, positional, {key: trees[key] for key in kwargs}, imports)
+            init(obj, *args, **kwargs)
+
+        return making
+
+    def _wrapper(self, kind: str, owner: Any, function: Any) -> Any:
+        kept = flavour(function)
+        if kept == COROUTINE:
+            return self._coroutine_wrapper(kind, owner, function)
+        if kept in (GENERATOR, ASYNC_GENERATOR):
+            return self._generator_wrapper(kind, owner, function, kept)
+
         @functools.wraps(function)
         def recorded(*args: Any, **kwargs: Any) -> Any:
             if self.depth or len(self.calls) >= _MAX_CALLS:  # a call from inside the function is part of the outer one
                 return function(*args, **kwargs)
-            receiver, positional = _split(kind, args if kind != CLASS else args[1:])
-            given, imports = _trees(_named(receiver, positional, kwargs))
+            given = self._given(kind, args, kwargs)
             self.depth += 1
             try:
                 result, error = _made(lambda: function(*args, **kwargs))
             finally:
                 self.depth -= 1
-            unwritable = [f"{name[1:]}: {reason}" for name, reason in given.items() if name.startswith("!")]
-            if unwritable:
-                self.skipped[f"an argument cannot be written as source ({unwritable[0]})"] += 1
-            else:
-                outcome = {**_outcome(result, error), **_after(receiver, positional, kwargs)}
-                self._keep(given, imports, positional, kwargs, outcome)
+            self._done(kind, owner, given, args, kwargs, result, error)
             if error is not None:  # the test sees what the function did, as it would have
                 raise error
             return result
 
         return recorded
+
+    def _coroutine_wrapper(self, kind: str, owner: Any, function: Any) -> Any:
+        @functools.wraps(function)
+        async def recorded(*args: Any, **kwargs: Any) -> Any:
+            if self.depth or len(self.calls) >= _MAX_CALLS:
+                return await function(*args, **kwargs)
+            given = self._given(kind, args, kwargs)
+            self.depth += 1
+            try:
+                result, error = await function(*args, **kwargs), None
+            except Exception as raised:  # the function's own exception is its behaviour
+                result, error = None, raised
+            finally:
+                self.depth -= 1
+            self._done(kind, owner, given, args, kwargs, result, error)
+            if error is not None:
+                raise error
+            return result
+
+        return recorded
+
+    def _generator_wrapper(self, kind: str, owner: Any, function: Any, kept: str) -> Any:
+        """A generator's calls, kept with every item they gave once the caller consumed them all."""
+        if kept == ASYNC_GENERATOR:
+
+            @functools.wraps(function)
+            async def recorded_async(*args: Any, **kwargs: Any) -> Any:
+                given, items = self._given(kind, args, kwargs), []
+                try:
+                    async for item in function(*args, **kwargs):
+                        items.append(item)
+                        yield item
+                except Exception as error:
+                    self._done(kind, owner, given, args, kwargs, None, error)
+                    raise
+                self._done(kind, owner, given, args, kwargs, items, None)
+
+            return recorded_async
+
+        @functools.wraps(function)
+        def recorded(*args: Any, **kwargs: Any) -> Any:
+            given, items = self._given(kind, args, kwargs), []
+            try:
+                for item in function(*args, **kwargs):
+                    items.append(item)
+                    yield item
+            except Exception as error:
+                self._done(kind, owner, given, args, kwargs, None, error)
+                raise
+            self._done(kind, owner, given, args, kwargs, items, None)
+
+        return recorded
+
+    def _given(self, kind: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[dict[str, Any], set]:
+        receiver, positional = _split(kind, args if kind != CLASS else args[1:])
+        return _trees(_named(receiver, positional, kwargs), self.made)
+
+    def _done(
+        self,
+        kind: str,
+        owner: Any,
+        given: tuple[dict[str, Any], set],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        result: Any,
+        error: BaseException | None,
+    ) -> None:
+        """One call kept with what it did, when its arguments can be written as source."""
+        if len(self.calls) >= _MAX_CALLS:
+            return
+        trees, imports = given
+        receiver, positional = _split(kind, args if kind != CLASS else args[1:])
+        if kind == CONSTRUCTOR:
+            if type(args[0]) is not owner:  # a subclass's object: its class's constructor is another call
+                return
+            result = args[0] if error is None else None
+        unwritable = [f"{name[1:]}: {reason}" for name, reason in trees.items() if name.startswith("!")]
+        if unwritable:
+            self.skipped[f"an argument cannot be written as source ({unwritable[0]})"] += 1
+        else:
+            outcome = {**_outcome(result, error), **_after(receiver, positional, kwargs)}
+            self._keep(trees, imports, positional, kwargs, outcome)
 
     def _keep(
         self,
@@ -249,12 +394,30 @@ def _replayed(spec: dict[str, Any], call: dict[str, Any], owner: Any, module: An
         kwargs = {key: _built(tree, names) for key, tree in call["kwargs"].items()}
     except Exception as error:  # the source no longer builds: the copy's code differs
         return {"unbuildable": f"{type(error).__name__}: {error}"}
-    called = {METHOD: receiver, FUNCTION: module}.get(spec["kind"], owner)
-    target = getattr(called, name)
-    made = lambda: _made(lambda: target(*args, **kwargs))  # noqa: E731
+    if spec["kind"] == CONSTRUCTOR:
+        target = owner
+    else:
+        target = getattr({METHOD: receiver, FUNCTION: module}.get(spec["kind"], owner), name)
+    made = lambda: _made(lambda: _consumed(spec["flavour"], target(*args, **kwargs)))  # noqa: E731
     (result, error), ran = lines_run(spec["file"], spec["qualname"], made) if trace else (made(), set())
     after = _after({"self": receiver} if receiver is not None else {}, tuple(args), kwargs)
     return {**_outcome(result, error), **after, **({"lines": sorted(ran)} if trace else {})}
+
+
+def _consumed(kind: str, value: Any) -> Any:
+    """What a call gives once run to its end: a coroutine awaited (in an event loop of its own), a
+    generator's items."""
+    if kind == COROUTINE:
+        return asyncio.run(value)
+    if kind == GENERATOR:
+        return list(value)
+    if kind == ASYNC_GENERATOR:
+
+        async def collected() -> list[Any]:
+            return [item async for item in value]
+
+        return asyncio.run(collected())
+    return value
 
 
 def _replay(spec: dict[str, Any]) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import libcst as cst
 from rich.console import Console
 
 from mutcheck.catalog.catalog import Mutant
@@ -22,11 +23,14 @@ from mutcheck.core.verdicts import NO_COVERAGE, SURVIVED
 from mutcheck.engine.engine import Prepared
 from mutcheck.engine.session import catalog_of, engine_options, run_with_progress
 from mutcheck.harden.children import ChildFailed, Lab, run_child
-from mutcheck.harden.proof import mutant_in, prove
-from mutcheck.harden.test_source import WrittenTest, merged_file, ours, same_checks, snippet, write_test
+from mutcheck.harden.proof import fails_in_checkout, mutant_in, prove
+from mutcheck.harden.test_source import WrittenTest, same_checks, snippet, write_test
+from mutcheck.harden.tests_file import merged_file, ours
 from mutcheck.harden.variations import donors, edit_constants, novel, variations
-from mutcheck.harden.witness import RECORDED, TWO_CHANGES, VARIATION, Witness, witnesses
+from mutcheck.harden.witness import RECORDED, TWO_CHANGES, VARIATION, Witness, without_places, witnesses
 from mutcheck.mutation.mutate import AppliedMutant, MutationError, apply_mutant
+from mutcheck.report.terminal import baseline_failures
+from mutcheck.results.build import baseline_section
 from mutcheck.results.matrix import MutantResult, build_matrix
 from mutcheck.results.model import Hardened
 from mutcheck.results.results import load_results, write_results
@@ -43,6 +47,7 @@ _ORIGINS = {
     VARIATION: "a variation of a recorded call",
     TWO_CHANGES: "a recorded call with two changes",
 }
+PLACED = "it holds a path of the scratch copy or the checkout, or a memory address"
 _PROVEN_TRIES = 3  # witnesses written and proven per mutant before giving up on it
 
 
@@ -91,9 +96,9 @@ def _out(request: HardenRequest, config: Config) -> str:
             message = "holds code harden did not write, which it never rewrites: name a new file, or one harden wrote"
             raise InputError([Problem(*given, message)])
         try:
-            ast.parse(text)
-        except SyntaxError as error:  # its tests are kept by parsing it
-            raise InputError([Problem(*given, f"does not parse (line {error.lineno}): mend it first")]) from error
+            cst.parse_module(text)
+        except cst.ParserSyntaxError as error:  # its tests are kept by parsing it
+            raise InputError([Problem(*given, f"does not parse (line {error.raw_line}): mend it first")]) from error
     return out
 
 
@@ -129,10 +134,16 @@ class _Hardener:
         self.lab, self.config, self.out = lab, config, out
         self.previous = (config.root / out).read_text(encoding="utf-8") if (config.root / out).is_file() else None
         self.kept: list[WrittenTest] = []
+        # what differs where the test will live: a value holding one of these would not hold there
+        folders = (lab.folder, lab.root)
+        self.places = tuple(sorted({str(path) for folder in folders for path in (folder, folder.resolve())}))
 
     def _write(self) -> None:
         """The tests file in the project: what it held, and every test proven so far (written whole, then moved)."""
         path = self.config.root / self.out
+        if not self.kept and self.previous is None:  # the one test written was taken back: no file
+            path.unlink(missing_ok=True)
+            return
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(path.name + ".mutcheck-partial")
         partial.write_text(merged_file(self.previous, self.kept), encoding="utf-8")
@@ -155,9 +166,6 @@ class _Hardener:
         applied = result.applied
         mutant = applied.mutant
         hardening = Hardening(mutant.id, GAVE_UP, "")
-        if mutant.scope == MODULE_SCOPE or applied.writes:
-            hardening.reason = "module-level code: there is no call of a function to record"
-            return hardening
         if not tests:
             hardening.reason = "no test reaches it: there is nothing to record"
             return hardening
@@ -184,7 +192,7 @@ class _Hardener:
             hardening.reason = f"replaying its calls {error}"
             return hardening
         if not found:
-            if skipped["the mutant does what the original does"]:
+            if skipped["the mutant does what the original does"] and not skipped[PLACED]:
                 hardening.status = EQUIVALENT_IN_PRACTICE
             hardening.reason = f"{len(calls)} recorded calls, {hardening.variations} variations: " + _summary(skipped)
             return hardening
@@ -228,7 +236,14 @@ class _Hardener:
         """The witnesses among `calls`, and the lines each ran on the original."""
         originals, mutants = self._replays(located, calls, applied)
         lines = [rounds[0].get("lines", []) for rounds in originals]
-        return witnesses(calls, originals, mutants, origin, skipped), lines
+        found = []
+        for witness in witnesses(calls, originals, mutants, origin, skipped):
+            placed = without_places(witness, self.places)
+            if placed is None:
+                skipped[PLACED] += 1
+            else:
+                found.append(placed)
+        return found, lines
 
     def _proven(
         self, hardening: Hardening, applied: AppliedMutant, located: dict[str, Any], found: list[Witness]
@@ -240,10 +255,15 @@ class _Hardener:
             twin = next((kept for kept in self.kept if same_checks(kept, written)), None)
             candidate, tests = (twin, self.kept) if twin else (written, [*self.kept, written])
             nodeid, why_not = prove(self.lab, applied, self.out, merged_file(self.previous, tests), candidate.name)
+            if nodeid and twin is None:
+                self.kept.append(written)
+                self._write()  # at once: an interrupted harden keeps every test it proved
+                if failed := fails_in_checkout(self.lab, nodeid):
+                    self.kept.pop()
+                    self._write()
+                    reasons.append(f"{written.name}, in the checkout: {failed}")
+                    continue
             if nodeid:
-                if twin is None:
-                    self.kept.append(written)
-                    self._write()  # at once: an interrupted harden keeps every test it proved
                 call = _ORIGINS[witness.origin]
                 hardening.status, hardening.test, hardening.written = HARDENED, nodeid, candidate
                 hardening.witness = f"{call}: {', '.join(witness.differs)} differs"
@@ -280,10 +300,16 @@ def harden(request: HardenRequest, console: Console) -> tuple[list[Hardening], E
     if problems:
         raise InputError(problems)
     hardenings: list[Hardening] = []
+    for one in applied:  # what cannot be recorded is said before any test runs, and not run
+        if reason := _known_refusal(one):
+            hardenings.append(Hardening(one.mutant.id, GAVE_UP, f"{reason} (known before any test ran)"))
+            console.print(line_of(hardenings[-1]), highlight=False, markup=False, soft_wrap=True)
+    refused = {hardening.id for hardening in hardenings}
     code = ExitCode.OK
     by_target: dict[Path, list[AppliedMutant]] = {}
     for one in applied:
-        by_target.setdefault(config.target_of(one.mutant.file).catalog_dir, []).append(one)
+        if one.mutant.id not in refused:
+            by_target.setdefault(config.target_of(one.mutant.file).catalog_dir, []).append(one)
     with scratch_folder() as folder:
         project = folder / "project"
         copy_project(config.root, project)
@@ -295,17 +321,56 @@ def harden(request: HardenRequest, console: Console) -> tuple[list[Hardening], E
             )
             matrix = build_matrix(engine_run, prepared.mutants, bail=False)
             if not matrix.baseline_ok:  # the targets before it keep what they proved, in the catalog too
+                console.print(
+                    f"the suite of {', '.join(target.tests)} does not pass without any mutant: nothing to record"
+                )
+                baseline_failures(baseline_section(engine_run), target.languages[0], console)
                 code = ExitCode.BASELINE_FAILED
                 break
             lab = Lab(folder, project, config.root, target.pytest_args)
             hardener = _Hardener(lab, target, out)
             for result in matrix.results:
                 hardenings.append(_one(hardener, result, engine_run.tests, console))
+    survivors = [hardening for hardening in hardenings if hardening.status != NOT_A_SURVIVOR]
+    gave_up = any(one.status == GAVE_UP for one in survivors)
+    if code == ExitCode.OK and gave_up and not any(one.status == HARDENED for one in survivors):
+        code = ExitCode.EXPECTATION_FAILED  # each survivor still needs a test a person writes
     if request.update_catalog:
         _update_catalog(config, {mutant.id: mutant for mutant in mutants}, hardenings)
     if request.results is not None:
         _annotate(request.results, out, hardenings)
     return hardenings, code
+
+
+def _known_refusal(applied: AppliedMutant) -> str:
+    """Why a mutant cannot be hardened, when its code says so before anything runs; "" when it may be."""
+    mutant = applied.mutant
+    if mutant.scope == MODULE_SCOPE or applied.writes:
+        return "module-level code: there is no call of a function to record"
+    called = applied.scope_qualname.split(".<locals>.")[0]
+    function = _definition(applied.original, called)
+    if function is not None and any(_decorator_name(node).endswith(_PROPERTY) for node in function.decorator_list):
+        return f"{called}: a property: harden replays functions and methods"
+    return ""
+
+
+_PROPERTY = ("property", ".setter", ".getter", ".deleter")
+
+
+def _definition(source: str, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    """The function or method `qualname` (no `<locals>`) defined in `source`."""
+    scope: list[ast.stmt] = ast.parse(source).body
+    found: ast.AST | None = None
+    for part in qualname.split("."):
+        found = next((node for node in scope if getattr(node, "name", None) == part), None)
+        if found is None:
+            return None
+        scope = getattr(found, "body", [])
+    return found if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+
+
+def _decorator_name(node: ast.expr) -> str:
+    return ast.unparse(node.func if isinstance(node, ast.Call) else node)
 
 
 def _annotate(path: Path, out: str, hardenings: list[Hardening]) -> None:

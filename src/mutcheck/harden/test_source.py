@@ -1,4 +1,4 @@
-"""The pytest test a witness becomes, and the file `harden` keeps them in (its own, merged, never another's)."""
+"""The pytest test a witness becomes: its input as source, the call, the assertions, its docstring."""
 
 import ast
 import keyword
@@ -9,14 +9,23 @@ from typing import Any
 
 from mutcheck.catalog.catalog import Mutant
 from mutcheck.core.texts import say
-from mutcheck.harden.child import CLASS, FUNCTION, METHOD
-from mutcheck.harden.values import Tree, format_tree, import_lines
+from mutcheck.harden.child import (
+    ASYNC_GENERATOR,
+    ASYNCIO_RUN,
+    CLASS,
+    CONSTRUCTOR,
+    COROUTINE,
+    FUNCTION,
+    GENERATOR,
+    METHOD,
+)
+from mutcheck.harden.values import Tree, format_tree, holds_state, import_lines
 from mutcheck.harden.witness import Witness
 
-HEADER = "# Tests written by `mutcheck harden`: each kills a catalogued mutant the suite let survive.\n"
-_HEADER_REST = "# Each was kept only once it passed three times on the original code and failed with the mutant.\n"
 _WIDTH = 88
 _WHOLE = 1200  # characters of an expected value a reader takes in whole; past it, the part that differs
+_SPECIAL = re.compile(r"[.^$*+?{}\[\]\\|()]")  # what `pytest.raises(match=...)` would read as a pattern
+_MATCH = 100  # characters of an exception's message its test matches: the start says which error it is
 
 
 @dataclass(frozen=True)
@@ -75,6 +84,25 @@ def _focused(expr: str, original: Tree, mutant: Tree | None) -> list[tuple[str, 
     return [(expr, original)]
 
 
+def _checks(expr: str, original: Tree, mutant: Tree | None) -> list[tuple[str, Tree]]:
+    """(expression, expected) pairs for a value that holds objects compared by identity: each object
+    by its attributes (those where the mutant's differs, else all), containers item by item, never
+    an object whole."""
+    if not holds_state(original):
+        return _focused(expr, original, mutant)
+    alike = mutant is not None and mutant.get("open") == original["open"] and "items" in mutant
+    theirs = {accessor: item for _, accessor, item in mutant["items"]} if alike else {}  # type: ignore[index]
+    found: list[tuple[str, Tree]] = []
+    if original.get("state") and not alike:  # the mutant gave another kind of value: its type tells
+        found.append((f"type({expr}).__qualname__", {"text": repr(original["open"][:-1])}))
+    elif original["open"] in ("[", "(") and len(original["items"]) != len(theirs):
+        found.append((f"len({expr})", {"text": str(len(original["items"]))}))
+    differing = [(accessor, item) for _, accessor, item in original["items"] if theirs.get(accessor) != item]
+    for accessor, item in differing if alike and differing else [(a, i) for _, a, i in original["items"]]:
+        found += _checks(expr + accessor, item, theirs.get(accessor))
+    return found
+
+
 def _assertion(expr: str, expected: Tree) -> str:
     head = f"    assert {expr} == "
     if expected.get("text") in ("None", "True", "False"):
@@ -91,9 +119,9 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
     module, kind, qualname = located["module"], located["kind"], located["qualname"]
     owner_path, name = qualname.rpartition(".")[0], qualname.rpartition(".")[2]
     imports.add((module, qualname.split(".")[0]))
-    taken = {imported for _, imported in imports} | {"result", "pytest"}
+    taken = {imported for _, imported in imports} | {"result", "pytest", "asyncio", "collected"}
     parameters = list(located["parameters"])
-    if kind in (METHOD, CLASS):
+    if kind in (METHOD, CLASS, CONSTRUCTOR):
         parameters = parameters[1:]
     lines, arguments, variables = [], [], {}
     if kind == METHOD:
@@ -101,6 +129,8 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
         variables["self"] = receiver
         lines.append(f"    {receiver} = {format_tree(witness.call['self'], 4)}")
         callee = f"{receiver}.{name}"
+    elif kind == CONSTRUCTOR:
+        callee = owner_path
     else:
         callee = name if kind == FUNCTION else f"{owner_path}.{name}"
     flat = [format_tree(tree) for tree in witness.call["args"]]
@@ -121,31 +151,75 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
             arguments.append(f"{key}={variables[key]}")
         else:
             arguments.append(f"{key}={format_tree(tree, 4)}")
-    call = _call_source(callee, arguments)
+    flavour, style = located.get("flavour", ""), located.get("async_style", ASYNCIO_RUN)
+    in_loop = flavour in (COROUTINE, ASYNC_GENERATOR) and style != ASYNCIO_RUN  # an async test
+    call = _consuming(_call_source(callee, arguments), flavour, in_loop, lines, imports)
     raised = witness.original.get("raised")
     if raised is not None:
         exception = raised["qualname"]
         if raised["module"] != "builtins":
             imports.add((raised["module"], exception.split(".")[0]))
         imports.add(("", "pytest"))
-        lines += [f"    with pytest.raises({exception}):", textwrap.indent(call, "        ")]
+        lines += [
+            f"    with pytest.raises({exception}{_match(raised.get('message'))}):",
+            textwrap.indent(call, "        "),
+        ]
     elif "result" in witness.differs or "raised" in witness.differs:
         lines.append("    result = " + textwrap.indent(call, "    ").lstrip())
-        for expr, expected in _focused("result", witness.original["result"], witness.mutant.get("result")):
+        for expr, expected in _checks("result", witness.original["result"], witness.mutant.get("result")):
             lines.append(_assertion(expr, expected))
     else:
         lines.append(textwrap.indent(call, "    "))
     for key in witness.differs:
         if key in variables:
             after = witness.mutant.get("after", {}).get(key)
-            for expr, expected in _focused(variables[key], witness.original["after"][key], after):
+            for expr, expected in _checks(variables[key], witness.original["after"][key], after):
                 lines.append(_assertion(expr, expected))
     test = test_name(mutant.id)
-    source = f"def {test}():\n    {_docstring(mutant, languages)}\n" + "\n".join(lines) + "\n"
+    head = f"def {test}():"
+    if in_loop:
+        imports.add(("", "pytest"))
+        head = f"@pytest.mark.{style}\nasync def {test}():"
+    source = f"{head}\n    {_docstring(mutant, languages)}\n" + "\n".join(lines) + "\n"
     # a variation that dropped the only value of an imported type leaves its import unused
-    code = "\n".join(lines)
+    code = head + "\n".join(lines)
     used = {pair for pair in imports if re.search(rf"\b{re.escape(pair[1].split('.')[0])}\b", code)}
     return WrittenTest(test, source, frozenset(used))
+
+
+def _consuming(call: str, flavour: str, in_loop: bool, lines: list[str], imports: set[tuple[str, str]]) -> str:
+    """The expression that runs a call to its end, as the project's tests run one: a coroutine awaited
+    (or given to asyncio.run), a generator's items listed."""
+    if flavour == GENERATOR:
+        return f"list({call})"
+    if flavour == COROUTINE:
+        if in_loop:
+            return f"await {call}"
+        imports.add(("", "asyncio"))
+        return f"asyncio.run({call})"
+    if flavour == ASYNC_GENERATOR:
+        if in_loop:
+            return f"[item async for item in {call}]"
+        imports.add(("", "asyncio"))
+        lines += [
+            "    async def collected():",
+            "        return [item async for item in " + textwrap.indent(call, "        ").lstrip() + "]",
+            "",
+        ]
+        return "asyncio.run(collected())"
+    return call
+
+
+def _match(message: str | None) -> str:
+    """`, match=PATTERN` for an exception's message (its first line's start, as a literal), or ""
+    when the message is empty or varies between runs (None)."""
+    first = (message or "").strip().splitlines()[:1]
+    if not first or not first[0].strip():
+        return ""
+    pattern = _SPECIAL.sub(r"\\\g<0>", first[0][:_MATCH])  # re.escape also escapes spaces: unreadable
+    if '"' not in pattern and not pattern.endswith("\\"):
+        return f', match=r"{pattern}"'
+    return f", match={pattern!r}"
 
 
 def _call_source(callee: str, arguments: list[str]) -> str:
@@ -162,31 +236,6 @@ def same_checks(one: WrittenTest, other: WrittenTest) -> bool:
     and docstrings aside)."""
     bodies = [ast.parse(test.source).body[0].body[1:] for test in (one, other)]  # type: ignore[attr-defined]
     return [ast.dump(node) for node in bodies[0]] == [ast.dump(node) for node in bodies[1]]
-
-
-def ours(text: str) -> bool:
-    """Whether a file's text is one `harden` wrote (it starts with its header)."""
-    return text.startswith(HEADER)
-
-
-def merged_file(previous: str | None, tests: list[WrittenTest]) -> str:
-    """The tests file: `previous` (one `harden` wrote, or None) with `tests` added, a test of the
-    same name replaced; the imports of both joined at the top."""
-    imports: set[tuple[str, str]] = set()
-    kept: dict[str, str] = {}
-    if previous:
-        tree = ast.parse(previous)
-        for node in tree.body:
-            if isinstance(node, ast.ImportFrom) and node.module:
-                imports |= {(node.module, alias.name) for alias in node.names}
-            elif isinstance(node, ast.Import):
-                imports |= {("", alias.name) for alias in node.names}
-            elif isinstance(node, ast.FunctionDef):
-                kept[node.name] = (ast.get_source_segment(previous, node) or "") + "\n"
-    for test in tests:
-        imports |= test.imports
-        kept[test.name] = test.source
-    return HEADER + _HEADER_REST + "\n" + "\n".join(import_lines(imports)) + "\n\n\n" + "\n\n".join(kept.values())
 
 
 def snippet(test: WrittenTest) -> str:

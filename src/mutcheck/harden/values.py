@@ -1,9 +1,17 @@
 """Values written back as Python source: which can be, as what (a tree of plain data), and how it reads.
 
 A value counts when its source builds an equal value again: literals and plain containers, enum
-members, dataclasses and pydantic models of importable types, and standard-library values whose
-`repr` evaluates back (dates, decimals, paths, ...). Anything else (an open file, a lock, an
-object of a class with no constructor fields) is refused with the reason, never guessed at.
+members, dataclasses and pydantic models of importable types, standard-library values whose
+`repr` evaluates back (dates, decimals, paths, ...), and objects of the project's own classes: by
+the constructor call that made them, when it was recorded, else by their class's constructor
+given the attributes named as its parameters. Whether such an object's source builds it again is
+checked by building it and comparing what it holds, attribute by attribute. Anything else (an open
+file, a lock, an object whose constructor does not keep its parameters) is refused with the
+reason, never guessed at.
+
+What a call returns or leaves behind is written as an *observed* tree: an object of the project's
+own classes (compared by identity, so never asserted with `==` whole) becomes a node marked
+`"state"`, its attributes as items; a test asserts on each attribute.
 
 A tree is JSON: `{"text": SOURCE}` for a leaf (an enum member's also lists `"others"`: the source
 of its enum's other members, and of a string no member has when its enum is a str), or
@@ -15,10 +23,14 @@ what precedes the item (`key: `, `name=`) and `accessor` how a test reaches it f
 import dataclasses
 import enum
 import importlib
+import inspect
 import math
+import sys
 from typing import Any
 
 Tree = dict[str, Any]
+# id(object) -> (the object, its constructor call's positional and keyword trees, their imports)
+Made = dict[int, tuple[object, list[Tree], dict[str, Tree], set[tuple[str, str]]]]
 
 _WIDTH = 88
 _DEPTH = 40  # deeper than any history a test builds: a cycle, or a linked structure, is refused
@@ -65,12 +77,55 @@ def _container(open_: str, close: str, items: list[tuple[str, str, Tree]]) -> Tr
     return {"open": open_, "close": close, "items": [list(item) for item in items]}
 
 
-def tree_of(value: object, imports: set[tuple[str, str]], depth: int = 0) -> Tree:
+def is_own_object(value: object) -> bool:
+    """Whether a value is an object of a class outside the standard library that no other rule writes
+    (the project's own classes, and those of its dependencies)."""
+    cls = type(value)
+    if isinstance(value, (type, enum.Enum, BaseException)) or dataclasses.is_dataclass(value):
+        return False
+    if hasattr(cls, "model_fields") or (isinstance(value, tuple) and hasattr(cls, "_fields")):
+        return False
+    if inspect.isroutine(value) or inspect.ismodule(value):
+        return False
+    return cls.__module__.split(".")[0] not in sys.stdlib_module_names and cls.__module__ != "builtins"
+
+
+def _state(value: object) -> dict[str, Any]:
+    """An object's attributes: its `__dict__` and the slots its classes declare."""
+    state = dict(getattr(value, "__dict__", {}))
+    for cls in type(value).__mro__:
+        slots = getattr(cls, "__slots__", ())
+        for slot in [slots] if isinstance(slots, str) else slots:
+            if slot not in ("__dict__", "__weakref__") and hasattr(value, slot):
+                state.setdefault(slot, getattr(value, slot))
+    return state
+
+
+def _holds_own_object(value: object, depth: int = 0) -> bool:
+    if depth > _DEPTH:
+        return False
+    if is_own_object(value):
+        return True
+    if type(value) in (list, tuple, set, frozenset):
+        return any(_holds_own_object(item, depth + 1) for item in value)  # type: ignore[attr-defined]
+    if type(value) is dict:
+        return any(_holds_own_object(item, depth + 1) for item in value.values())  # type: ignore[attr-defined]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return any(_holds_own_object(getattr(value, f.name), depth + 1) for f in dataclasses.fields(value))
+    return False
+
+
+def tree_of(
+    value: object, imports: set[tuple[str, str]], depth: int = 0, made: Made | None = None, observe: bool = False
+) -> Tree:
     """The value as a tree of source; `imports` gains the (module, name) pairs it needs. Raises
-    Unwritable naming the first part that cannot be written."""
+    Unwritable naming the first part that cannot be written. `observe`: the observed tree (objects of
+    the project's classes as their state); else how to build it (`made`: recorded constructor calls)."""
     if depth > _DEPTH:
         raise Unwritable("nested too deeply (a cycle?)")
     inner = depth + 1
+    if observe and (is_own_object(value) or (dataclasses.is_dataclass(value) and _holds_own_object(value))):
+        return _observed_state(value, inner)
     if isinstance(value, enum.Enum):  # first: a str or int enum's member is not its value
         name = _importable(type(value), imports)
         others = [f"{name}.{member.name}" for member in type(value) if member is not value][:_MEMBERS]
@@ -87,17 +142,22 @@ def tree_of(value: object, imports: set[tuple[str, str]], depth: int = 0) -> Tre
             raise Unwritable("a NaN float (never equal to itself)")
         return _leaf(repr(value) if math.isfinite(value) else f'float("{value}")')
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return _dataclass(value, imports, inner)
+        return _dataclass(value, imports, inner, made, observe)
     if hasattr(type(value), "model_fields") and hasattr(value, "model_dump"):
-        return _pydantic(value, imports, inner)
+        return _pydantic(value, imports, inner, made, observe)
     if isinstance(value, tuple) and hasattr(type(value), "_fields"):
         name = _importable(type(value), imports)
-        items = [(f"{field}=", f".{field}", tree_of(getattr(value, field), imports, inner)) for field in value._fields]
+        items = [
+            (f"{field}=", f".{field}", tree_of(getattr(value, field), imports, inner, made, observe))
+            for field in value._fields
+        ]
         return _container(f"{name}(", ")", items)
     if type(value) is list:
-        return _container("[", "]", [("", f"[{i}]", tree_of(item, imports, inner)) for i, item in enumerate(value)])
+        return _container(
+            "[", "]", [("", f"[{i}]", tree_of(item, imports, inner, made, observe)) for i, item in enumerate(value)]
+        )
     if type(value) is tuple:
-        items = [("", f"[{i}]", tree_of(item, imports, inner)) for i, item in enumerate(value)]
+        items = [("", f"[{i}]", tree_of(item, imports, inner, made, observe)) for i, item in enumerate(value)]
         return _container("(", ",)" if len(value) == 1 else ")", items)
     if type(value) is dict:
         items = []
@@ -105,34 +165,108 @@ def tree_of(value: object, imports: set[tuple[str, str]], depth: int = 0) -> Tre
             key_tree = tree_of(key, imports, inner)
             if "text" not in key_tree:
                 raise Unwritable(f"a dict key of type {type(key).__name__}")
-            items.append((f"{key_tree['text']}: ", f"[{key_tree['text']}]", tree_of(item, imports, inner)))
+            items.append(
+                (f"{key_tree['text']}: ", f"[{key_tree['text']}]", tree_of(item, imports, inner, made, observe))
+            )
         return _container("{", "}", items)
     if type(value) in (set, frozenset):
         if not value:
             return _leaf(f"{type(value).__name__}()")
-        items = sorted((tree_of(item, imports, inner) for item in value), key=format_tree)
+        items = sorted((tree_of(item, imports, inner, made, observe) for item in value), key=format_tree)
         open_, close = ("{", "}") if type(value) is set else ("frozenset({", "})")
         return _container(open_, close, [("", "", item) for item in items])
+    if is_own_object(value):
+        return _own_object(value, imports, inner, made)
     return _by_repr(value, imports)
 
 
-def _dataclass(value: Any, imports: set[tuple[str, str]], depth: int) -> Tree:
+def _dataclass(value: Any, imports: set[tuple[str, str]], depth: int, made: Made | None, observe: bool) -> Tree:
     name = _importable(type(value), imports)
     items = []
     for field in dataclasses.fields(value):
         if field.init:
-            items.append((f"{field.name}=", f".{field.name}", tree_of(getattr(value, field.name), imports, depth)))
+            tree = tree_of(getattr(value, field.name), imports, depth, made, observe)
+            items.append((f"{field.name}=", f".{field.name}", tree))
     return _container(f"{name}(", ")", items)
 
 
-def _pydantic(value: Any, imports: set[tuple[str, str]], depth: int) -> Tree:
+def _pydantic(value: Any, imports: set[tuple[str, str]], depth: int, made: Made | None, observe: bool) -> Tree:
     name = _importable(type(value), imports)
     items = []
     for field, info in type(value).model_fields.items():
         keyword = getattr(info, "alias", None) or field
         if not keyword.isidentifier():
             raise Unwritable(f"{name}.{field} has the alias {keyword!r}, no keyword")
-        items.append((f"{keyword}=", f".{field}", tree_of(getattr(value, field), imports, depth)))
+        items.append((f"{keyword}=", f".{field}", tree_of(getattr(value, field), imports, depth, made, observe)))
+    return _container(f"{name}(", ")", items)
+
+
+def _observed_state(value: object, depth: int) -> Tree:
+    """An object as what it holds: each attribute a test can state, by name (one it cannot, such as a
+    lock, is left out: it is no part of what a test asserts)."""
+    items = []
+    for name, item in sorted(_state(value).items()):
+        try:
+            items.append((f"{name}=", f".{name}", tree_of(item, set(), depth, observe=True)))
+        except Unwritable:
+            continue
+    return {**_container(f"{type(value).__qualname__}(", ")", items), "state": True}
+
+
+def _own_object(value: object, imports: set[tuple[str, str]], depth: int, made: Made | None) -> Tree:
+    """An object of the project's classes as the source that builds it: the constructor call recorded
+    when it was made, else its class's constructor given its attributes; whichever is seen to build
+    an object holding the same."""
+    cls = type(value)
+    name = _importable(cls, imports)
+    reasons = []
+    candidates = []
+    if made is not None and id(value) in made and made[id(value)][0] is value:
+        _, args, kwargs, needed = made[id(value)]
+        items = [("", "", tree) for tree in args] + [(f"{key}=", "", tree) for key, tree in kwargs.items()]
+        candidates.append((_container(f"{name}(", ")", items), needed))
+    try:
+        needed = set()
+        candidates.append((_by_attributes(value, needed, depth, made), needed))
+    except Unwritable as error:
+        reasons.append(str(error))
+    expected = tree_of(value, set(), depth, observe=True)
+    for tree, needed in candidates:
+        try:
+            rebuilt = eval(format_tree(tree), namespace({*needed, (cls.__module__, cls.__qualname__.split(".")[0])}))
+        except Exception as error:  # the project's constructor refused the values
+            reasons.append(f"{name}(…) raised {type(error).__name__}")
+            continue
+        if type(rebuilt) is cls and tree_of(rebuilt, set(), depth, observe=True) == expected:
+            imports |= needed
+            return tree
+        reasons.append(f"{name}(…) builds an object holding other values")
+    raise Unwritable(f"a {cls.__module__}.{cls.__qualname__}: {'; '.join(reasons) or 'no constructor call'}")
+
+
+def _by_attributes(value: object, imports: set[tuple[str, str]], depth: int, made: Made | None) -> Tree:
+    """`Class(param=value, ...)`: each constructor parameter given the attribute of its name (or of
+    its name with one or two leading underscores); one with a default and no attribute left out."""
+    cls = type(value)
+    name = _importable(cls, imports)
+    state = _state(value)
+    try:
+        parameters = inspect.signature(cls).parameters.values()
+    except (TypeError, ValueError) as error:
+        raise Unwritable(f"the constructor of {name} has no signature") from error
+    items = []
+    for parameter in parameters:
+        held = [f"{parameter.name}", f"_{parameter.name}", f"_{cls.__name__}__{parameter.name}"]
+        attribute = next((one for one in held if one in state), None)
+        if parameter.kind in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD) or attribute is None:
+            if parameter.default is inspect.Parameter.empty and parameter.kind not in (
+                inspect.Parameter.VAR_POSITIONAL,
+                inspect.Parameter.VAR_KEYWORD,
+            ):
+                raise Unwritable(f"no attribute of a {name} holds its constructor's {parameter.name}")
+            continue
+        prefix = "" if parameter.kind is inspect.Parameter.POSITIONAL_ONLY else f"{parameter.name}="
+        items.append((prefix, f".{attribute}", tree_of(state[attribute], imports, depth, made)))
     return _container(f"{name}(", ")", items)
 
 
@@ -189,17 +323,31 @@ def namespace(imports: set[tuple[str, str]]) -> dict[str, Any]:
     return names
 
 
-def checked_tree(value: object, imports: set[tuple[str, str]]) -> Tree:
-    """`tree_of`, once its source is seen to build a value with the same tree again."""
+def checked_tree(value: object, imports: set[tuple[str, str]], made: Made | None = None) -> Tree:
+    """`tree_of` (how to build it), once its source is seen to build a value that holds the same."""
     needed: set[tuple[str, str]] = set()
-    tree = tree_of(value, needed)
+    tree = tree_of(value, needed, made=made)
     try:
         rebuilt = eval(format_tree(tree), namespace(needed))  # source this module wrote
     except Exception as error:  # the project's constructor refused its own field values
         raise Unwritable(f"its source does not build it again ({type(error).__name__}: {error})") from error
-    if tree_of(rebuilt, set()) != tree:
+    if tree_of(rebuilt, set(), observe=True) != tree_of(value, set(), observe=True):
         raise Unwritable("its source builds a different value (a field the constructor does not keep)")
-    if rebuilt != value:  # a test asserts with ==: a type that compares by identity cannot be asserted on
+    # a test asserts with ==: a type that compares by identity cannot be asserted on whole
+    if not _holds_own_object(value) and rebuilt != value:
         raise Unwritable(f"a {type(value).__qualname__} built from its source is not == to it")
     imports |= needed
     return tree
+
+
+def observed_tree(value: object, imports: set[tuple[str, str]]) -> Tree:
+    """What a test can assert of a value: its checked tree, or, where it holds objects of the
+    project's classes, their state (items marked `"state"`)."""
+    if not _holds_own_object(value):
+        return checked_tree(value, imports)
+    return tree_of(value, imports, observe=True)
+
+
+def holds_state(tree: Tree) -> bool:
+    """Whether an observed tree holds an object's state (which `==` cannot assert whole)."""
+    return bool(tree.get("state")) or any(holds_state(item) for _, _, item in tree.get("items", []))

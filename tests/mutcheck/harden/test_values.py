@@ -1,0 +1,63 @@
+"""Objects of a project's own classes written as source: by the constructor call that made them, else
+by their constructor given their attributes, each checked by building it; observed by their state."""
+
+import pytest
+
+from mutcheck.harden.values import Unwritable, checked_tree, format_tree, holds_state, namespace, observed_tree
+
+
+class Window:
+    def __init__(self, size, messages=None):
+        self.size = size
+        self._messages = list(messages or [])
+
+
+class Counted:
+    """Its constructor keeps no parameter by name: only the call that made it builds it again."""
+
+    def __init__(self, start):
+        self.count = start * 2
+
+
+class Slotted:
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+
+def _state(value: object) -> dict:
+    return {key: getattr(value, key) for key in ("size", "_messages", "count", "name") if hasattr(value, key)}
+
+
+def test_an_object_is_written_by_its_constructor_given_its_attributes_and_builds_the_same_again() -> None:
+    window = Window(2, ["a"])
+    window._messages.append("b")  # changed since it was made: only its attributes say what it holds
+    imports: set[tuple[str, str]] = set()
+    tree = checked_tree(window, imports)
+    assert format_tree(tree) == 'Window(size=2, messages=["a", "b"])'
+    rebuilt = eval(format_tree(tree), namespace(imports))
+    assert type(rebuilt) is Window and _state(rebuilt) == _state(window)
+    assert format_tree(checked_tree(Slotted("x"), set())) == 'Slotted(name="x")'
+
+
+def test_the_recorded_constructor_call_is_taken_while_the_object_still_holds_what_it_made() -> None:
+    counted = Counted(3)
+    made = {id(counted): (counted, [{"text": "3"}], {}, set())}
+    assert format_tree(checked_tree(counted, set(), made)) == "Counted(3)"
+    with pytest.raises(Unwritable, match="no attribute of a Counted holds its constructor's start"):
+        checked_tree(counted, set())  # nothing recorded: its attributes do not name the parameter
+    counted.count = 7  # changed since: the recorded call builds another object, and nothing else does
+    with pytest.raises(Unwritable, match=r"Counted\(…\) builds an object holding other values"):
+        checked_tree(counted, set(), made)
+
+
+def test_an_object_returned_is_observed_by_its_state_and_never_asserted_whole() -> None:
+    tree = observed_tree([Window(1, ["a"]), 2], set())
+    assert holds_state(tree) and not tree.get("state")
+    window = tree["items"][0][2]
+    assert window["state"] and [(prefix, accessor) for prefix, accessor, _ in window["items"]] == [
+        ("_messages=", "._messages"),
+        ("size=", ".size"),
+    ]
+    assert not holds_state(observed_tree([1, {"a": 2}], set()))
