@@ -99,7 +99,8 @@ def _checks(expr: str, original: Tree, mutant: Tree | None) -> list[tuple[str, T
         found.append((f"len({expr})", {"text": str(len(original["items"]))}))
     differing = [(accessor, item) for _, accessor, item in original["items"] if theirs.get(accessor) != item]
     for accessor, item in differing if alike and differing else [(a, i) for _, a, i in original["items"]]:
-        found += _checks(expr + accessor, item, theirs.get(accessor))
+        reached = accessor.replace("{}", expr) if "{}" in accessor else expr + accessor
+        found += _checks(reached, item, theirs.get(accessor))
     return found
 
 

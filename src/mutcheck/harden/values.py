@@ -11,7 +11,8 @@ reason, never guessed at.
 
 What a call returns or leaves behind is written as an *observed* tree: an object of the project's
 own classes (compared by identity, so never asserted with `==` whole) becomes a node marked
-`"state"`, its attributes as items; a test asserts on each attribute.
+`"state"`, its attributes as items (and a collection's items, reached by `list({})` or `dict({})`:
+an accessor holding `{}` wraps the expression); a test asserts on each attribute.
 
 A tree is JSON: `{"text": SOURCE}` for a leaf (an enum member's also lists `"others"`: the source
 of its enum's other members, and of a string no member has when its enum is a str), or
@@ -20,6 +21,7 @@ what precedes the item (`key: `, `name=`) and `accessor` how a test reaches it f
 (`[0]`, `["key"]`, `.name`; empty: not by itself).
 """
 
+import collections.abc
 import dataclasses
 import enum
 import importlib
@@ -210,13 +212,20 @@ def _observed_state(value: object, depth: int) -> Tree:
             items.append((f"{name}=", f".{name}", tree_of(item, set(), depth, observe=True)))
         except Unwritable:
             continue
+    if isinstance(value, collections.abc.Collection):  # what it holds is state too: a test lists it
+        mapping = isinstance(value, collections.abc.Mapping)
+        try:
+            held = tree_of(dict(value) if mapping else list(value), set(), depth, observe=True)
+            items.append(("", "dict({})" if mapping else "list({})", held))
+        except Unwritable:
+            pass
     return {**_container(f"{type(value).__qualname__}(", ")", items), "state": True}
 
 
 def _own_object(value: object, imports: set[tuple[str, str]], depth: int, made: Made | None) -> Tree:
     """An object of the project's classes as the source that builds it: the constructor call recorded
-    when it was made, else its class's constructor given its attributes; whichever is seen to build
-    an object holding the same."""
+    when it was made, else its class's constructor given its attributes, else (a collection) given
+    its items; the first seen to build an object holding the same."""
     cls = type(value)
     name = _importable(cls, imports)
     reasons = []
@@ -224,24 +233,34 @@ def _own_object(value: object, imports: set[tuple[str, str]], depth: int, made: 
     if made is not None and id(value) in made and made[id(value)][0] is value:
         _, args, kwargs, needed = made[id(value)]
         items = [("", "", tree) for tree in args] + [(f"{key}=", "", tree) for key, tree in kwargs.items()]
-        candidates.append((_container(f"{name}(", ")", items), needed))
-    try:
-        needed = set()
-        candidates.append((_by_attributes(value, needed, depth, made), needed))
-    except Unwritable as error:
-        reasons.append(str(error))
+        candidates.append(("the call that made it", _container(f"{name}(", ")", items), needed))
+    for way, label in ((_by_attributes, "its attributes"), (_by_items, "its items")):
+        try:
+            needed: set[tuple[str, str]] = set()
+            candidates.append((label, way(value, needed, depth, made), needed))
+        except Unwritable as error:
+            reasons.append(str(error))
     expected = tree_of(value, set(), depth, observe=True)
-    for tree, needed in candidates:
+    for label, tree, needed in candidates:
         try:
             rebuilt = eval(format_tree(tree), namespace({*needed, (cls.__module__, cls.__qualname__.split(".")[0])}))
         except Exception as error:  # the project's constructor refused the values
-            reasons.append(f"{name}(…) raised {type(error).__name__}")
+            reasons.append(f"{name}(…) from {label} raised {type(error).__name__}")
             continue
         if type(rebuilt) is cls and tree_of(rebuilt, set(), depth, observe=True) == expected:
             imports |= needed
             return tree
-        reasons.append(f"{name}(…) builds an object holding other values")
-    raise Unwritable(f"a {cls.__module__}.{cls.__qualname__}: {'; '.join(reasons) or 'no constructor call'}")
+        reasons.append(f"{name}(…) from {label} builds an object holding other values")
+    raise Unwritable(f"a {cls.__module__}.{cls.__qualname__}: {'; '.join(reasons)}")
+
+
+def _by_items(value: object, imports: set[tuple[str, str]], depth: int, made: Made | None) -> Tree:
+    """`Class([item, ...])` (or `Class({key: value})` for a mapping): a collection built from what it holds."""
+    if not isinstance(value, collections.abc.Collection):
+        raise Unwritable(f"a {type(value).__qualname__} is no collection to build from its items")
+    name = _importable(type(value), imports)
+    held = dict(value) if isinstance(value, collections.abc.Mapping) else list(value)
+    return _container(f"{name}(", ")", [("", "", tree_of(held, imports, depth, made))])
 
 
 def _by_attributes(value: object, imports: set[tuple[str, str]], depth: int, made: Made | None) -> Tree:

@@ -48,7 +48,7 @@ def test_the_recorded_constructor_call_is_taken_while_the_object_still_holds_wha
     with pytest.raises(Unwritable, match="no attribute of a Counted holds its constructor's start"):
         checked_tree(counted, set())  # nothing recorded: its attributes do not name the parameter
     counted.count = 7  # changed since: the recorded call builds another object, and nothing else does
-    with pytest.raises(Unwritable, match=r"Counted\(…\) builds an object holding other values"):
+    with pytest.raises(Unwritable, match=r"Counted\(…\) from the call that made it builds an object holding other"):
         checked_tree(counted, set(), made)
 
 
@@ -61,3 +61,15 @@ def test_an_object_returned_is_observed_by_its_state_and_never_asserted_whole() 
         ("size=", ".size"),
     ]
     assert not holds_state(observed_tree([1, {"a": 2}], set()))
+
+
+class Bag(list):
+    """A collection whose constructor takes its items: built from what it holds."""
+
+
+def test_a_collection_is_written_by_its_constructor_given_its_items() -> None:
+    bag = Bag()
+    bag.extend([1, 2])
+    assert format_tree(checked_tree(bag, set())) == "Bag([1, 2])"
+    observed = observed_tree(bag, set())
+    assert observed["state"] and observed["items"] == [["", "list({})", checked_tree([1, 2], set())]]
