@@ -148,7 +148,8 @@ def _outcome(result: Any, error: BaseException | None) -> dict[str, Any]:
         return {"raised": _raised(error)}
     try:
         imports: set[tuple[str, str]] = set()
-        return {"result": observed_tree(result, imports), "imports": sorted(imports)}
+        tree = observed_tree(result, imports)
+        return {"result": tree, "type": type(result).__qualname__, "imports": sorted(imports)}
     except Unwritable as unwritable:
         return {"unwritable": f"its return value: {unwritable}"}
     except Exception as error:  # an attribute the project's code fails to read

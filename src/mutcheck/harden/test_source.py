@@ -167,6 +167,9 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
         ]
     elif "result" in witness.differs or "raised" in witness.differs:
         lines.append("    result = " + textwrap.indent(call, "    ").lstrip())
+        kind, other = witness.original.get("type"), witness.mutant.get("type")
+        if kind and other and kind != other:  # a value of another type may still compare equal
+            lines.append(f"    assert type(result).__qualname__ == {kind!r}")
         for expr, expected in _checks("result", witness.original["result"], witness.mutant.get("result")):
             lines.append(_assertion(expr, expected))
     else:
