@@ -21,13 +21,17 @@ what precedes the item (`key: `, `name=`) and `accessor` how a test reaches it f
 (`[0]`, `["key"]`, `.name`; empty: not by itself).
 """
 
+import builtins
 import collections.abc
+import contextlib
 import dataclasses
 import enum
 import importlib
 import inspect
 import math
 import sys
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 Tree = dict[str, Any]
@@ -37,6 +41,8 @@ Made = dict[int, tuple[object, list[Tree], dict[str, Tree], set[tuple[str, str]]
 _WIDTH = 88
 _DEPTH = 40  # deeper than any history a test builds: a cycle, or a linked structure, is refused
 _MEMBERS = 8  # an enum's other members a variation may put in its place
+_OBJECTS = 200  # objects of the project's classes written in one value: past it, a graph, not a test's input
+_EXPANDING = threading.local()  # per thread (a test may call from several): the objects being written
 _STDLIB_REPR = {"datetime", "decimal", "fractions", "uuid", "pathlib", "ipaddress"}
 
 
@@ -57,7 +63,7 @@ def _string_source(text: str) -> str:
     return '"' + quoted[1:-1].replace("\\'", "'").replace('"', '\\"') + '"'
 
 
-def _importable(cls: type, imports: set[tuple[str, str]]) -> str:
+def _importable(cls: Any, imports: set[tuple[str, str]]) -> str:
     """How generated code names a class: its module's top-level name imported, then attributes."""
     module, qualname = cls.__module__, cls.__qualname__
     if "<locals>" in qualname or module in ("__main__", "builtins"):
@@ -73,6 +79,29 @@ def _importable(cls: type, imports: set[tuple[str, str]]) -> str:
     outer = qualname.split(".")[0]
     imports.add((module, outer))
     return qualname
+
+
+def _named(value: Any, imports: set[tuple[str, str]]) -> str:
+    """A function, method or class as the name it is imported by (a builtin's needs no import);
+    a lambda, a function defined inside another and a bound method have none."""
+    owner = getattr(value, "__self__", None)
+    if owner is not None and not inspect.ismodule(owner) and not inspect.isclass(owner):
+        raise Unwritable(f"{_article(type(owner).__qualname__)} bound method")
+    qualname = getattr(value, "__qualname__", "")
+    module = getattr(value, "__module__", None) or getattr(getattr(value, "__objclass__", None), "__module__", None)
+    if module == "builtins" and qualname:
+        found: Any = builtins
+        for part in qualname.split("."):
+            found = getattr(found, part, None)
+        if found is value:
+            return qualname
+    if not qualname or "<" in qualname or not getattr(value, "__module__", None):
+        raise Unwritable(f"{qualname or repr(value)} has no name to import it by")
+    return _importable(value, imports)
+
+
+def _article(name: str) -> str:
+    return f"{'an' if name[:1].lower() in ('a', 'e', 'i', 'o', 'u') else 'a'} {name}"
 
 
 def _container(open_: str, close: str, items: list[tuple[str, str, Tree]]) -> Tree:
@@ -92,6 +121,15 @@ def is_own_object(value: object) -> bool:
     return cls.__module__.split(".")[0] not in sys.stdlib_module_names and cls.__module__ != "builtins"
 
 
+def _own_exception(value: object) -> bool:
+    """An exception of the project's classes: what a constructor's test observes of the one it made."""
+    return isinstance(value, BaseException) and type(value).__module__.split(".")[0] not in sys.stdlib_module_names
+
+
+def _dataclass_holding_objects(value: object) -> bool:
+    return dataclasses.is_dataclass(value) and not isinstance(value, type) and _holds_own_object(value)
+
+
 def _state(value: object) -> dict[str, Any]:
     """An object's attributes: its `__dict__` and the slots its classes declare."""
     state = dict(getattr(value, "__dict__", {}))
@@ -103,18 +141,40 @@ def _state(value: object) -> dict[str, Any]:
     return state
 
 
-def _holds_own_object(value: object, depth: int = 0) -> bool:
-    if depth > _DEPTH:
+def _holds_own_object(value: object, depth: int = 0, seen: set[int] | None = None) -> bool:
+    seen = set() if seen is None else seen
+    if depth > _DEPTH or id(value) in seen:
         return False
-    if is_own_object(value):
+    if is_own_object(value) or _own_exception(value):
         return True
+    seen.add(id(value))  # a container met again (shared, or a cycle) is looked into once
     if type(value) in (list, tuple, set, frozenset):
-        return any(_holds_own_object(item, depth + 1) for item in value)  # type: ignore[attr-defined]
+        return any(_holds_own_object(item, depth + 1, seen) for item in value)  # type: ignore[attr-defined]
     if type(value) is dict:
-        return any(_holds_own_object(item, depth + 1) for item in value.values())  # type: ignore[attr-defined]
+        return any(_holds_own_object(item, depth + 1, seen) for item in value.values())  # type: ignore[attr-defined]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return any(_holds_own_object(getattr(value, f.name), depth + 1) for f in dataclasses.fields(value))
+        return any(_holds_own_object(getattr(value, f.name), depth + 1, seen) for f in dataclasses.fields(value))
     return False
+
+
+@contextlib.contextmanager
+def _expanding(value: object) -> Iterator[None]:
+    """An object's attributes being written: refused when it is met again inside itself (two objects
+    that refer to each other), or past _OBJECTS objects in one value (each may hold several more)."""
+    ids: set[int] | None = getattr(_EXPANDING, "ids", None)
+    if not ids:
+        ids, _EXPANDING.ids, _EXPANDING.count = set(), set(), 0
+        ids = _EXPANDING.ids
+    if id(value) in ids:
+        raise Unwritable("it refers to itself (a cycle)")
+    _EXPANDING.count += 1
+    if _EXPANDING.count > _OBJECTS:
+        raise Unwritable(f"more than {_OBJECTS} objects of the project's classes in one value")
+    ids.add(id(value))
+    try:
+        yield
+    finally:
+        ids.discard(id(value))
 
 
 def tree_of(
@@ -126,7 +186,7 @@ def tree_of(
     if depth > _DEPTH:
         raise Unwritable("nested too deeply (a cycle?)")
     inner = depth + 1
-    if observe and (is_own_object(value) or (dataclasses.is_dataclass(value) and _holds_own_object(value))):
+    if observe and (is_own_object(value) or _own_exception(value) or _dataclass_holding_objects(value)):
         return _observed_state(value, inner)
     if isinstance(value, enum.Enum):  # first: a str or int enum's member is not its value
         name = _importable(type(value), imports)
@@ -177,6 +237,10 @@ def tree_of(
         items = sorted((tree_of(item, imports, inner, made, observe) for item in value), key=format_tree)
         open_, close = ("{", "}") if type(value) is set else ("frozenset({", "})")
         return _container(open_, close, [("", "", item) for item in items])
+    if type(value) in (range, slice, complex):  # their repr builds them again, and needs no import
+        return _leaf(repr(value))
+    if inspect.isroutine(value) or inspect.isclass(value):  # a key function, a class passed: by its name
+        return _leaf(_named(value, imports))
     if is_own_object(value):
         return _own_object(value, imports, inner, made)
     return _by_repr(value, imports)
@@ -207,22 +271,31 @@ def _observed_state(value: object, depth: int) -> Tree:
     """An object as what it holds: each attribute a test can state, by name (one it cannot, such as a
     lock, is left out: it is no part of what a test asserts)."""
     items = []
-    for name, item in sorted(_state(value).items()):
-        try:
-            items.append((f"{name}=", f".{name}", tree_of(item, set(), depth, observe=True)))
-        except Unwritable:
-            continue
-    if isinstance(value, collections.abc.Collection):  # what it holds is state too: a test lists it
-        mapping = isinstance(value, collections.abc.Mapping)
-        try:
-            held = tree_of(dict(value) if mapping else list(value), set(), depth, observe=True)
-            items.append(("", "dict({})" if mapping else "list({})", held))
-        except Unwritable:
-            pass
+    with _expanding(value):
+        for name, item in sorted(_state(value).items()):
+            try:
+                items.append((f"{name}=", f".{name}", tree_of(item, set(), depth, observe=True)))
+            except Unwritable:
+                continue
+        if isinstance(value, collections.abc.Collection):  # what it holds is state too: a test lists it
+            mapping = isinstance(value, collections.abc.Mapping)
+            try:
+                held = tree_of(dict(value) if mapping else list(value), set(), depth, observe=True)
+                items.append(("", "dict({})" if mapping else "list({})", held))
+            except Unwritable:
+                pass
     return {**_container(f"{type(value).__qualname__}(", ")", items), "state": True}
 
 
 def _own_object(value: object, imports: set[tuple[str, str]], depth: int, made: Made | None) -> Tree:
+    expected = tree_of(value, set(), depth, observe=True)  # what a rebuilt one must hold
+    with _expanding(value):
+        return _built_by_constructor(value, imports, depth, made, expected)
+
+
+def _built_by_constructor(
+    value: object, imports: set[tuple[str, str]], depth: int, made: Made | None, expected: Tree
+) -> Tree:
     """An object of the project's classes as the source that builds it: the constructor call recorded
     when it was made, else its class's constructor given its attributes, else (a collection) given
     its items; the first seen to build an object holding the same."""
@@ -240,7 +313,6 @@ def _own_object(value: object, imports: set[tuple[str, str]], depth: int, made: 
             candidates.append((label, way(value, needed, depth, made), needed))
         except Unwritable as error:
             reasons.append(str(error))
-    expected = tree_of(value, set(), depth, observe=True)
     for label, tree, needed in candidates:
         try:
             rebuilt = eval(format_tree(tree), namespace({*needed, (cls.__module__, cls.__qualname__.split(".")[0])}))
@@ -251,7 +323,7 @@ def _own_object(value: object, imports: set[tuple[str, str]], depth: int, made: 
             imports |= needed
             return tree
         reasons.append(f"{name}(…) from {label} builds an object holding other values")
-    raise Unwritable(f"a {cls.__module__}.{cls.__qualname__}: {'; '.join(reasons)}")
+    raise Unwritable(f"{_article(f'{cls.__module__}.{cls.__qualname__}')}: {'; '.join(reasons)}")
 
 
 def _by_items(value: object, imports: set[tuple[str, str]], depth: int, made: Made | None) -> Tree:
@@ -295,7 +367,7 @@ def _by_repr(value: object, imports: set[tuple[str, str]]) -> Tree:
     top = cls.__module__.split(".")[0]
     if top not in _STDLIB_REPR:
         kinds = "a literal, container, enum, dataclass or pydantic model"
-        raise Unwritable(f"a {cls.__module__}.{cls.__qualname__} (not {kinds})")
+        raise Unwritable(f"{_article(f'{cls.__module__}.{cls.__qualname__}')} (not {kinds})")
     text = repr(value)
     if text.startswith(f"{cls.__module__}."):
         imports.add(("", cls.__module__))

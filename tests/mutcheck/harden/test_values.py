@@ -73,3 +73,45 @@ def test_a_collection_is_written_by_its_constructor_given_its_items() -> None:
     assert format_tree(checked_tree(bag, set())) == "Bag([1, 2])"
     observed = observed_tree(bag, set())
     assert observed["state"] and observed["items"] == [["", "list({})", checked_tree([1, 2], set())]]
+
+
+def key_of(item: str) -> int:
+    return len(item)
+
+
+def test_ranges_slices_and_functions_or_classes_by_name_are_written_and_a_lambda_refused() -> None:
+    imports: set[tuple[str, str]] = set()
+    tree = checked_tree([range(1, 5), slice(1, None), str.lower, len, key_of, Window], imports)
+    assert format_tree(tree) == "[range(1, 5), slice(1, None, None), str.lower, len, key_of, Window]"
+    assert imports == {(__name__, "key_of"), (__name__, "Window")}
+    with pytest.raises(Unwritable, match="<lambda> has no name to import it by"):
+        checked_tree(lambda item: item, set())
+    with pytest.raises(Unwritable, match=r"^a Window bound method$"):
+        checked_tree(Window(1).__init__, set())
+
+
+class Node:
+    def __init__(self, name, peer=None):
+        self.name = name
+        self.peer = peer
+
+
+def test_objects_that_refer_to_each_other_are_refused_as_input_and_observed_without_the_loop() -> None:
+    first, second = Node("a"), Node("b")
+    first.peer, second.peer = second, first
+    with pytest.raises(Unwritable, match="it refers to itself"):
+        checked_tree(first, set())
+    observed = observed_tree(first, set())  # the attribute that closes the loop is left out
+    assert [accessor for _, accessor, _ in observed["items"]] == [".name", ".peer"]
+    assert [accessor for _, accessor, _ in observed["items"][1][2]["items"]] == [".name"]
+
+
+class Refused(Exception):
+    def __init__(self, status):
+        super().__init__(f"refused with {status}")
+        self.status = status
+
+
+def test_an_exception_a_constructor_made_is_observed_by_its_attributes() -> None:
+    observed = observed_tree(Refused(3), set())
+    assert observed["state"] and observed["items"] == [["status=", ".status", {"text": "3"}]]
