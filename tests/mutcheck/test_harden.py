@@ -444,13 +444,14 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
     assert '    window.push("a")\n    assert window._messages == ["a"]\n' in written
     assert "/tmp" not in written and str(project) not in written
 
-    # Each written test under plain pytest: passes on the original, fails with its mutant applied by hand.
+    # Each written test under plain pytest: passes on the original (all in one run), fails with its
+    # mutant applied by hand.
     source = project / "src" / "histories.py"
+    assert _plain_pytest(project, "tests/test_guards.py") == 0
     hardened = ["M-STATE", "M-DEDUPE", "M-SKIP", "M-NESTED", "M-ROLE", "M-MERGE", "M-TURNS", "M-PAIRS", "M-ASYNC"]
     for mutant_id in [*hardened, "M-PUSH", "M-RECENT", "M-SIZE", "M-HALVED"]:
         name = "test_kills_" + ("m_dedupe" if mutant_id == "M-SKIP" else mutant_id.lower().replace("-", "_"))
         _scope, match, replacement = MUTANTS[mutant_id]
-        assert _plain_pytest(project, f"tests/test_guards.py::{name}") == 0
         mutated = SOURCE.replace(match, replacement or "pass", 1)
         assert mutated != SOURCE
         source.write_text(mutated, encoding="utf-8")

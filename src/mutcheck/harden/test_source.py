@@ -1,6 +1,7 @@
 """The pytest test a witness becomes: its input as source, the call, the assertions, its docstring."""
 
 import ast
+import json
 import keyword
 import re
 import textwrap
@@ -94,7 +95,7 @@ def _checks(expr: str, original: Tree, mutant: Tree | None) -> list[tuple[str, T
     theirs = {accessor: item for _, accessor, item in mutant["items"]} if alike else {}  # type: ignore[index]
     found: list[tuple[str, Tree]] = []
     if original.get("state") and not alike:  # the mutant gave another kind of value: its type tells
-        found.append((f"type({expr}).__qualname__", {"text": repr(original["open"][:-1])}))
+        found.append((f"type({expr}).__qualname__", {"text": json.dumps(original["open"][:-1])}))
     elif original["open"] in ("[", "(") and len(original["items"]) != len(theirs):
         found.append((f"len({expr})", {"text": str(len(original["items"]))}))
     differing = [(accessor, item) for _, accessor, item in original["items"] if theirs.get(accessor) != item]
@@ -169,7 +170,7 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
         lines.append("    result = " + textwrap.indent(call, "    ").lstrip())
         kind, other = witness.original.get("type"), witness.mutant.get("type")
         if kind and other and kind != other:  # a value of another type may still compare equal
-            lines.append(f"    assert type(result).__qualname__ == {kind!r}")
+            lines.append(f"    assert type(result).__qualname__ == {json.dumps(kind)}")
         for expr, expected in _checks("result", witness.original["result"], witness.mutant.get("result")):
             lines.append(_assertion(expr, expected))
     else:
