@@ -4,10 +4,10 @@ A value counts when its source builds an equal value again: literals and plain c
 members, dataclasses and pydantic models of importable types, standard-library values whose
 `repr` evaluates back (dates, decimals, paths, ...), and objects of the project's own classes: by
 the constructor call that made them, when it was recorded, else by their class's constructor
-given the attributes named as its parameters. Whether such an object's source builds it again is
-checked by building it and comparing what it holds, attribute by attribute. Anything else (an open
-file, a lock, an object whose constructor does not keep its parameters) is refused with the
-reason, never guessed at.
+given the attributes named as its parameters, else (a collection) given its items. Whether such
+an object's source builds it again is checked by building it and comparing what it holds,
+attribute by attribute. Anything else (an open file, a lock, an object whose constructor does not
+keep its parameters) is refused with the reason, never guessed at.
 
 What a call returns or leaves behind is written as an *observed* tree: an object of the project's
 own classes (compared by identity, so never asserted with `==` whole) becomes a node marked
@@ -108,7 +108,7 @@ def _container(open_: str, close: str, items: list[tuple[str, str, Tree]]) -> Tr
     return {"open": open_, "close": close, "items": [list(item) for item in items]}
 
 
-def is_own_object(value: object) -> bool:
+def _is_own_object(value: object) -> bool:
     """Whether a value is an object of a class outside the standard library that no other rule writes
     (the project's own classes, and those of its dependencies)."""
     cls = type(value)
@@ -118,12 +118,16 @@ def is_own_object(value: object) -> bool:
         return False
     if inspect.isroutine(value) or inspect.ismodule(value):
         return False
+    return _outside_stdlib(cls)
+
+
+def _outside_stdlib(cls: type) -> bool:
     return cls.__module__.split(".")[0] not in sys.stdlib_module_names and cls.__module__ != "builtins"
 
 
 def _own_exception(value: object) -> bool:
     """An exception of the project's classes: what a constructor's test observes of the one it made."""
-    return isinstance(value, BaseException) and type(value).__module__.split(".")[0] not in sys.stdlib_module_names
+    return isinstance(value, BaseException) and _outside_stdlib(type(value))
 
 
 def _dataclass_holding_objects(value: object) -> bool:
@@ -145,7 +149,7 @@ def _holds_own_object(value: object, depth: int = 0, seen: set[int] | None = Non
     seen = set() if seen is None else seen
     if depth > _DEPTH or id(value) in seen:
         return False
-    if is_own_object(value) or _own_exception(value):
+    if _is_own_object(value) or _own_exception(value):
         return True
     seen.add(id(value))  # a container met again (shared, or a cycle) is looked into once
     if type(value) in (list, tuple, set, frozenset):
@@ -161,10 +165,9 @@ def _holds_own_object(value: object, depth: int = 0, seen: set[int] | None = Non
 def _expanding(value: object) -> Iterator[None]:
     """An object's attributes being written: refused when it is met again inside itself (two objects
     that refer to each other), or past _OBJECTS objects in one value (each may hold several more)."""
-    ids: set[int] | None = getattr(_EXPANDING, "ids", None)
-    if not ids:
-        ids, _EXPANDING.ids, _EXPANDING.count = set(), set(), 0
-        ids = _EXPANDING.ids
+    if not getattr(_EXPANDING, "ids", None):  # a value of its own: a new count
+        _EXPANDING.ids, _EXPANDING.count = set(), 0
+    ids: set[int] = _EXPANDING.ids
     if id(value) in ids:
         raise Unwritable("it refers to itself (a cycle)")
     _EXPANDING.count += 1
@@ -186,7 +189,7 @@ def tree_of(
     if depth > _DEPTH:
         raise Unwritable("nested too deeply (a cycle?)")
     inner = depth + 1
-    if observe and (is_own_object(value) or _own_exception(value) or _dataclass_holding_objects(value)):
+    if observe and (_is_own_object(value) or _own_exception(value) or _dataclass_holding_objects(value)):
         return _observed_state(value, inner)
     if isinstance(value, enum.Enum):  # first: a str or int enum's member is not its value
         name = _importable(type(value), imports)
@@ -241,7 +244,7 @@ def tree_of(
         return _leaf(repr(value))
     if inspect.isroutine(value) or inspect.isclass(value):  # a key function, a class passed: by its name
         return _leaf(_named(value, imports))
-    if is_own_object(value):
+    if _is_own_object(value):
         return _own_object(value, imports, inner, made)
     return _by_repr(value, imports)
 
@@ -298,24 +301,21 @@ def _built_by_constructor(
 ) -> Tree:
     """An object of the project's classes as the source that builds it: the constructor call recorded
     when it was made, else its class's constructor given its attributes, else (a collection) given
-    its items; the first seen to build an object holding the same."""
+    its items; the first seen to build an object holding the same (the later ones are not written)."""
     cls = type(value)
     name = _importable(cls, imports)
-    reasons = []
-    candidates = []
+    ways = [(_by_attributes, "its attributes"), (_by_items, "its items")]
     if made is not None and id(value) in made and made[id(value)][0] is value:
-        _, args, kwargs, needed = made[id(value)]
-        items = [("", "", tree) for tree in args] + [(f"{key}=", "", tree) for key, tree in kwargs.items()]
-        candidates.append(("the call that made it", _container(f"{name}(", ")", items), needed))
-    for way, label in ((_by_attributes, "its attributes"), (_by_items, "its items")):
+        ways.insert(0, (_recorded_call, "the call that made it"))
+    reasons = []
+    for way, label in ways:
+        needed: set[tuple[str, str]] = set()
         try:
-            needed: set[tuple[str, str]] = set()
-            candidates.append((label, way(value, needed, depth, made), needed))
+            tree = way(value, needed, depth, made)
+            rebuilt = eval(format_tree(tree), namespace(needed))
         except Unwritable as error:
             reasons.append(str(error))
-    for label, tree, needed in candidates:
-        try:
-            rebuilt = eval(format_tree(tree), namespace({*needed, (cls.__module__, cls.__qualname__.split(".")[0])}))
+            continue
         except Exception as error:  # the project's constructor refused the values
             reasons.append(f"{name}(…) from {label} raised {type(error).__name__}")
             continue
@@ -324,6 +324,14 @@ def _built_by_constructor(
             return tree
         reasons.append(f"{name}(…) from {label} builds an object holding other values")
     raise Unwritable(f"{_article(f'{cls.__module__}.{cls.__qualname__}')}: {'; '.join(reasons)}")
+
+
+def _recorded_call(value: object, imports: set[tuple[str, str]], _depth: int, made: Made | None) -> Tree:
+    """`Class(...)` as the tests called it when they made the object (its arguments' trees recorded then)."""
+    _, args, kwargs, needed = made[id(value)]  # type: ignore[index]
+    imports |= needed
+    items = [("", "", tree) for tree in args] + [(f"{key}=", "", tree) for key, tree in kwargs.items()]
+    return _container(f"{_importable(type(value), imports)}(", ")", items)
 
 
 def _by_items(value: object, imports: set[tuple[str, str]], depth: int, made: Made | None) -> Tree:
