@@ -1,7 +1,6 @@
 """`mutcheck harden`: each surviving mutant's reaching tests recorded, the calls replayed on the mutant,
 a witness written as a test, the test proven, kept, and (asked) named in the catalog."""
 
-import ast
 import dataclasses
 import os
 from collections import Counter
@@ -28,7 +27,7 @@ from mutcheck.harden.test_source import WrittenTest, same_checks, snippet, write
 from mutcheck.harden.tests_file import merged_file, ours
 from mutcheck.harden.variations import donors, edit_constants, novel, variations
 from mutcheck.harden.witness import RECORDED, TWO_CHANGES, VARIATION, Witness, without_places, witnesses
-from mutcheck.mutation.mutate import AppliedMutant, MutationError, apply_mutant
+from mutcheck.mutation.mutate import AppliedMutant, MutationError, apply_mutant, scope_decorators
 from mutcheck.report.terminal import baseline_failures
 from mutcheck.results.build import baseline_section
 from mutcheck.results.matrix import MutantResult, build_matrix
@@ -347,30 +346,13 @@ def _known_refusal(applied: AppliedMutant) -> str:
     mutant = applied.mutant
     if mutant.scope == MODULE_SCOPE or applied.writes:
         return "module-level code: there is no call of a function to record"
-    called = applied.scope_qualname.split(".<locals>.")[0]
-    function = _definition(applied.original, called)
-    if function is not None and any(_decorator_name(node).endswith(_PROPERTY) for node in function.decorator_list):
+    called = applied.scope_qualname.split(".<locals>.")[0]  # also its catalog name
+    if any(name.endswith(_PROPERTY) for name in scope_decorators(applied.original, mutant.file, called)):
         return f"{called}: a property: harden replays functions and methods"
     return ""
 
 
-_PROPERTY = ("property", ".setter", ".getter", ".deleter")
-
-
-def _definition(source: str, qualname: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    """The function or method `qualname` (no `<locals>`) defined in `source`."""
-    scope: list[ast.stmt] = ast.parse(source).body
-    found: ast.AST | None = None
-    for part in qualname.split("."):
-        found = next((node for node in scope if getattr(node, "name", None) == part), None)
-        if found is None:
-            return None
-        scope = getattr(found, "body", [])
-    return found if isinstance(found, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
-
-
-def _decorator_name(node: ast.expr) -> str:
-    return ast.unparse(node.func if isinstance(node, ast.Call) else node)
+_PROPERTY = ("property", ".setter", ".getter", ".deleter")  # `cached_property` too
 
 
 def _annotate(path: Path, out: str, hardenings: list[Hardening]) -> None:

@@ -29,7 +29,7 @@ def dotted(node: cst.CSTNode) -> str | None:
     return None
 
 
-def _decorator_names(node: Definition) -> list[str]:
+def decorator_names(node: Definition) -> list[str]:
     names = []
     for decorator in node.decorators:
         expression = decorator.decorator
@@ -42,7 +42,7 @@ def _decorator_names(node: Definition) -> list[str]:
 def is_overload(node: Definition) -> bool:
     """An `@overload` stub (typing's, typing_extensions', or under any module name)."""
     return isinstance(node, cst.FunctionDef) and any(
-        name == "overload" or name.endswith(".overload") for name in _decorator_names(node)
+        name == "overload" or name.endswith(".overload") for name in decorator_names(node)
     )
 
 
@@ -50,7 +50,7 @@ def _accessor(node: Definition) -> str | None:
     """`setter` for a `@prop.setter` definition of `prop` (likewise deleter and getter), else None."""
     if not isinstance(node, cst.FunctionDef):
         return None
-    for name in _decorator_names(node):
+    for name in decorator_names(node):
         owner, _, kind = name.rpartition(".")
         if owner == node.name.value and kind in _ACCESSORS:
             return kind
