@@ -397,6 +397,8 @@ def _replayed(spec: dict[str, Any], call: dict[str, Any], owner: Any, module: An
         return {"unbuildable": f"{type(error).__name__}: {error}"}
     if spec["kind"] == CONSTRUCTOR:
         target = owner
+    elif call.get("unbound"):  # `self` of another type: the method as its class holds it
+        target = functools.partial(getattr(owner, name), receiver)
     else:
         target = getattr({METHOD: receiver, FUNCTION: module}.get(spec["kind"], owner), name)
     made = lambda: _made(lambda: _consumed(spec["flavour"], target(*args, **kwargs)))  # noqa: E731

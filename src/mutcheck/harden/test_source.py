@@ -131,6 +131,8 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
         variables["self"] = receiver
         lines.append(f"    {receiver} = {format_tree(witness.call['self'], 4)}")
         callee = f"{receiver}.{name}"
+        if witness.call.get("unbound"):  # `self` of another type: the method through its class
+            callee, arguments = f"{owner_path}.{name}", [receiver]
     elif kind == CONSTRUCTOR:
         callee = owner_path
     else:

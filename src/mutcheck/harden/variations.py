@@ -4,7 +4,9 @@ The edit says where to look: a constant it touches (a string such as `"anthropic
 added to, removed from or put in place of the recorded strings and numbers; a flipped branch is
 reached by flipping booleans, putting another member of its enum in a member's place, emptying,
 filling or leaving out (None) a string, filling an empty mapping, dropping, repeating or
-reordering items, or putting None in an item's place (a guard on its type). Two kinds of item
+reordering items, putting None in an item's place, giving a container's items in another kind of
+collection (a set's as a list, a list's as a tuple or a one-pass iterator), or calling a method through
+its class on the items its object was built from (guards on a type). Two kinds of item
 seldom meet in one recorded call (a text part followed by an image, a call carrying a signature):
 an item or a key that another recorded call holds at the same place is added too. Each variation
 changes one place of one recorded call (or a string at every place that holds it, as a model name
@@ -25,6 +27,15 @@ from mutcheck.harden.values import format_tree, tree_of
 LIMIT = 2000
 _ITEMS = 6  # the first items of a container that are dropped or repeated one by one
 _DONORS = 6  # items or keys from other recorded values added at one place
+
+# the other kinds of collection a container's items are given in: a guard on the argument's type
+# (`isinstance(other, set)`, `set(other)` before a second pass, `len(other)`) is reached
+_RETYPED = {
+    "{": [("[", "]")],
+    "frozenset({": [("[", "]")],
+    "[": [("(", ")"), ("iter([", "])")],
+    "(": [("[", "]")],
+}
 
 Shape = tuple[str, ...]  # an argument's name, then the accessors to a node, list indexes as [*]
 Donors = dict[Shape, list[list[Any]]]  # the items recorded at each shape, each once
@@ -203,6 +214,8 @@ def _place_variants(
     items = node["items"]
     if path:  # an item or field of another type: a guard on its type (`isinstance(x, dict)`) is reached
         yield _with_node(tree, path, {"text": "None"})
+    for open_, close in _RETYPED.get(node["open"], ()) if _kind(node) != "dict" else ():
+        yield _with_node(tree, path, _retyped(items, open_, close))
     if not items and node["open"] == "{":  # an empty mapping filled: a guard on its truth is reached
         yield _edited(tree, path, [['"key": ', '["key"]', {"text": '"value"'}]])
     for index in range(min(len(items), _ITEMS)):
@@ -211,6 +224,26 @@ def _place_variants(
             yield _edited(tree, path, [*items[: index + 1], items[index], *items[index + 1 :]])
     if len(items) > 1 and _kind(node) == "sequence":
         yield _edited(tree, path, items[::-1])
+
+
+def _retyped(items: list[list[Any]], open_: str, close: str) -> dict[str, Any]:
+    """The same items in another kind of collection (a set's as a list, a list's as a one-pass iterator)."""
+    accessor = "[{}]" if open_ in ("[", "(") else ""
+    if open_ == "(" and len(items) == 1:
+        close = ",)"
+    retyped = [[prefix, accessor.format(index), item] for index, (prefix, _, item) in enumerate(items)]
+    return {"open": open_, "close": close, "items": retyped}
+
+
+def _unbound_self(call: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """A method called through its class on the collection its object was built from
+    (`OrderedSet.union([1, 2], ...)`): a guard on the type of `self` is reached."""
+    built = call["self"]
+    if built is None or call.get("unbound") or not built.get("open", "").endswith("(") or len(built["items"]) != 1:
+        return
+    prefix, _, held = built["items"][0]
+    if not prefix and held.get("open") in ("[", "{"):
+        yield {**call, "self": held, "unbound": True}
 
 
 def variations(
@@ -266,8 +299,10 @@ def novel(
 def _call_variants(
     call: dict[str, Any], edit: tuple[list[str], list[int]], pool: Donors, near: bool
 ) -> Iterator[dict[str, Any]]:
-    base = {key: call[key] for key in ("self", "args", "kwargs", "imports")}
+    base = {key: call[key] for key in ("self", "args", "kwargs", "imports", "unbound") if key in call}
     yield from _everywhere(base, edit, near)
+    if not near:
+        yield from _unbound_self(base)
     for index, tree in enumerate(base["args"]):
         for variant in _tree_variants(tree, (str(index),), edit, pool, near):
             yield {**base, "args": [*base["args"][:index], variant, *base["args"][index + 1 :]]}

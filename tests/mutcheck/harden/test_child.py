@@ -1,0 +1,47 @@
+"""The child's replay, run as harden runs it: a method called on its rebuilt object, or through its class."""
+
+import os
+import sys
+from pathlib import Path
+
+from mutcheck.harden.child import METHOD
+from mutcheck.harden.children import Lab, run_child
+from mutcheck.harden.values import format_tree, tree_of
+
+_SHAPES = """
+class Bag:
+    def __init__(self, items=()):
+        self.items = list(items)
+
+    def kind(self, suffix):
+        return ("bag" if isinstance(self, Bag) else type(self).__name__) + suffix
+"""
+
+
+def test_a_method_is_replayed_on_its_object_and_through_its_class_on_another_type(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "shapes.py").write_text(_SHAPES, encoding="utf-8")
+    built = {"open": "Bag(", "close": ")", "items": [["", "", tree_of([1], set())]]}
+    suffix = [tree_of("!", set())]
+    calls = [
+        {"self": built, "args": suffix, "kwargs": {}, "imports": [["shapes", "Bag"]]},
+        {"self": tree_of([1], set()), "args": suffix, "kwargs": {}, "imports": [], "unbound": True},
+    ]
+    spec = {
+        "mode": "replay",
+        "tests": [],
+        "calls": calls,
+        "module": "shapes",
+        "kind": METHOD,
+        "flavour": "",
+        "qualname": "Bag.kind",
+        "file": os.path.realpath(project / "shapes.py"),
+        "sys_path": [str(project), *sys.path],
+        "rounds": 1,
+        "trace": False,
+    }
+    answer = run_child(Lab(tmp_path, project, project, ()), spec, timeout=60)
+    results = [format_tree(rounds[0]["result"]) for rounds in answer["observed"]]
+    assert results == ['"bag!"', '"list!"']
+    assert format_tree(answer["observed"][1][0]["after"]["self"]) == "[1]"

@@ -1,0 +1,49 @@
+"""Variations that give a container's items in another kind of collection, and a method's `self` of another type."""
+
+from mutcheck.harden.values import format_tree, tree_of
+from mutcheck.harden.variations import variations
+
+
+def _call(*args: object, self: dict | None = None) -> dict:
+    return {"self": self, "args": [tree_of(arg, set()) for arg in args], "kwargs": {}, "imports": []}
+
+
+def _first_arguments(call: dict) -> set[str]:
+    return {format_tree(variant["args"][0]) for variant in variations([call], [], [])}
+
+
+def test_a_set_is_also_given_as_a_list_and_a_list_as_a_tuple_and_a_one_pass_iterator() -> None:
+    assert "[1, 2]" in _first_arguments(_call({2, 1}))
+    assert "[1]" in _first_arguments(_call(frozenset({1})))
+    listed = _first_arguments(_call([1, 2]))
+    assert {"(1, 2)", "iter([1, 2])"} <= listed
+    assert list(eval("iter([1, 2])")) == [1, 2]
+    assert "(3,)" in _first_arguments(_call([3]))  # a one-item tuple keeps its comma
+    assert "[1, 2]" in _first_arguments(_call((1, 2)))
+
+
+def test_a_mapping_is_never_given_as_another_collection() -> None:
+    assert not any(source.startswith(("[", "(", "iter(")) for source in _first_arguments(_call({"a": 1})))
+
+
+def test_a_retyped_list_is_reached_by_accessors_again() -> None:
+    retyped = next(
+        variant
+        for variant in variations([_call({"b", "a"})], [], [])
+        if format_tree(variant["args"][0]) == '["a", "b"]'
+    )
+    assert [accessor for _, accessor, _ in retyped["args"][0]["items"]] == ["[0]", "[1]"]
+
+
+def test_a_method_is_called_through_its_class_on_the_items_its_object_was_built_from() -> None:
+    built = {"open": "Bag(", "close": ")", "items": [["", "", tree_of([1, 2], set())]]}
+    call = _call([3], self=built)
+    unbound = [variant for variant in variations([call], [], []) if variant.get("unbound")]
+    assert [format_tree(variant["self"]) for variant in unbound] == ["[1, 2]"]
+    assert unbound[0]["args"] == call["args"]
+    # varied again, it stays unbound and is not unwrapped twice
+    again = variations([{key: value for key, value in unbound[0].items() if key != "parent"}], [], [])
+    assert again and all(variant.get("unbound") for variant in again)
+    # an object built from keywords, or from no collection, has no items to stand in for it
+    keywords = {"open": "Bag(", "close": ")", "items": [["items=", ".items", tree_of([1], set())]]}
+    assert not any(variant.get("unbound") for variant in variations([_call(self=keywords)], [], []))
