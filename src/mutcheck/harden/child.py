@@ -5,8 +5,8 @@ One JSON spec in (argv), one JSON answer out (the spec's `answer` path). The mod
 - `record`: the tests run with the function wrapped; each call whose arguments can be written as
   source is kept with what the function did (its return value or exception, and the arguments
   afterwards: a change in place is behaviour too). The constructors of the module's classes are
-  wrapped too: an object the tests made is written as the call that made it. A constructor's own
-  calls are calls of its class; a coroutine is awaited, a generator consumed whole (a call the
+  wrapped too, and their class methods: an object the tests made is written as the call that made
+  it. A constructor's own calls are calls of its class; a coroutine is awaited, a generator consumed whole (a call the
   caller stops early is not kept).
 - `replay`: each call, built from its source, made again `rounds` times (a coroutine in its own
   event loop); what it did each time and, asked (`trace`), the lines of the function its first
@@ -36,6 +36,8 @@ from mutcheck.sandbox.imports import redirect_imports
 from mutcheck.sandbox.process import die_with_parent
 
 _MAX_CALLS = 200  # distinct calls kept per function: more adds time, not witnesses
+# a making call's positional and keyword argument trees, and their imports
+_MakingCall = tuple[list[dict[str, Any]], dict[str, dict[str, Any]], set[tuple[str, str]]]
 _MAX_MADE = 2000  # constructor calls kept: objects made later are written from their attributes
 
 FUNCTION, METHOD, STATIC, CLASS, CONSTRUCTOR = "function", "method", "static", "class", "constructor"
@@ -203,7 +205,12 @@ class Recorder:
             "file": os.path.realpath(module.__file__),
             "sys_path": list(sys.path),  # as pytest's `pythonpath` and the conftests left it: replays import alike
         }
-        wrapper = self._wrapper(kind, owner, function)
+        for cls in list(vars(module).values()):
+            if inspect.isclass(cls) and cls.__module__ == module.__name__:
+                for method, attribute in list(vars(cls).items()):
+                    if isinstance(attribute, classmethod) and inspect.isfunction(attribute.__func__):
+                        setattr(cls, method, classmethod(self._factory(method, attribute.__func__)))
+        wrapper = self._wrapper(kind, owner, function)  # after the factories: a class method recorded is wrapped once
         name = self.spec["qualname"].split(".")[-1]
         if kind == FUNCTION:  # every module that imported it by name calls it through its own global
             for loaded in list(sys.modules.values()):
@@ -225,17 +232,41 @@ class Recorder:
         def making(obj: Any, *args: Any, **kwargs: Any) -> None:
             # only the object's own class's constructor, outside the recorded function, while there is room
             if type(obj).__init__ is making and not self.depth and len(self.made) < _MAX_MADE:
-                self.depth += 1  # the objects checking the trees builds are no calls of the tests
-                try:
-                    trees, imports = _trees({**{f"arg{i}": arg for i, arg in enumerate(args)}, **kwargs}, self.made)
-                finally:
-                    self.depth -= 1
-                if not any(name.startswith("!") for name in trees):
-                    positional = [trees[f"arg{i}"] for i in range(len(args))]
-                    self.made[id(obj)] = (obj, positional, {key: trees[key] for key in kwargs}, imports)
+                self._keep_made(obj, "", self._call_trees(args, kwargs))
             init(obj, *args, **kwargs)
 
         return making
+
+    def _factory(self, method: str, function: Any) -> Any:
+        """A class method that keeps, for an object of its class it returns, the call that made it as
+        source (`Interval.from_atomic(...)`): later calls, such as the constructor it calls, are inside it."""
+
+        @functools.wraps(function)
+        def factory(cls: Any, *args: Any, **kwargs: Any) -> Any:
+            if self.depth or len(self.made) >= _MAX_MADE:
+                return function(cls, *args, **kwargs)
+            trees = self._call_trees(args, kwargs)  # before the call: it may change its arguments
+            made = function(cls, *args, **kwargs)
+            if type(made) is cls:
+                self._keep_made(made, method, trees)
+            return made
+
+        return factory
+
+    def _call_trees(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _MakingCall | None:
+        """The trees of a making call's positional and keyword arguments; None when one cannot be written."""
+        self.depth += 1  # the objects checking the trees builds are no calls of the tests
+        try:
+            trees, imports = _trees({**{f"arg{i}": arg for i, arg in enumerate(args)}, **kwargs}, self.made)
+        finally:
+            self.depth -= 1
+        if any(name.startswith("!") for name in trees):
+            return None
+        return [trees[f"arg{i}"] for i in range(len(args))], {key: trees[key] for key in kwargs}, imports
+
+    def _keep_made(self, obj: Any, method: str, call: _MakingCall | None) -> None:
+        if call is not None:
+            self.made[id(obj)] = (obj, method, *call)
 
     def _wrapper(self, kind: str, owner: Any, function: Any) -> Any:
         kept = flavour(function)

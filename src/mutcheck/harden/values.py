@@ -3,8 +3,9 @@
 A value counts when its source builds an equal value again: literals and plain containers, enum
 members, dataclasses and pydantic models of importable types, standard-library values whose
 `repr` evaluates back (dates, decimals, paths, ...), and objects of the project's own classes: by
-the constructor call that made them, when it was recorded, else by their class's constructor
-given the attributes named as its parameters, else (a collection) given its items. Whether such
+the constructor call (or class method, such as `Interval.from_atomic`) that made them, when it was
+recorded, else by their class's constructor given the attributes named as its parameters, else (a
+collection) given its items. Whether such
 an object's source builds it again is checked by building it and comparing what it holds,
 attribute by attribute. Anything else (an open file, a lock, an object whose constructor does not
 keep its parameters) is refused with the reason, never guessed at.
@@ -35,8 +36,9 @@ from collections.abc import Iterator
 from typing import Any
 
 Tree = dict[str, Any]
-# id(object) -> (the object, its constructor call's positional and keyword trees, their imports)
-Made = dict[int, tuple[object, list[Tree], dict[str, Tree], set[tuple[str, str]]]]
+# id(object) -> (the object, the class method that made it ("" for its class's constructor), the call's
+# positional and keyword trees, their imports)
+Made = dict[int, tuple[object, str, list[Tree], dict[str, Tree], set[tuple[str, str]]]]
 
 _WIDTH = 88
 _DEPTH = 40  # deeper than any history a test builds: a cycle, or a linked structure, is refused
@@ -314,7 +316,7 @@ def _built_by_constructor(
             tree = way(value, needed, depth, made)
             rebuilt = eval(format_tree(tree), namespace(needed))
         except Unwritable as error:
-            reasons.append(str(error))
+            reasons.append(_first_reason(str(error)))
             continue
         except Exception as error:  # the project's constructor refused the values
             reasons.append(f"{name}(…) from {label} raised {type(error).__name__}")
@@ -323,15 +325,23 @@ def _built_by_constructor(
             imports |= needed
             return tree
         reasons.append(f"{name}(…) from {label} builds an object holding other values")
-    raise Unwritable(f"{_article(f'{cls.__module__}.{cls.__qualname__}')}: {'; '.join(reasons)}")
+    raise Unwritable(f"{_article(f'{cls.__module__}.{cls.__qualname__}')}: {'; '.join(dict.fromkeys(reasons))}")
+
+
+def _first_reason(message: str) -> str:
+    """A nested object's refusal, its first reason only: the objects it holds repeat theirs."""
+    first = message.split("; ")[0]
+    return first if first == message else f"{first}; …"
 
 
 def _recorded_call(value: object, imports: set[tuple[str, str]], _depth: int, made: Made | None) -> Tree:
-    """`Class(...)` as the tests called it when they made the object (its arguments' trees recorded then)."""
-    _, args, kwargs, needed = made[id(value)]  # type: ignore[index]
+    """`Class(...)` or `Class.factory(...)` as the tests called it when they made the object (its
+    arguments' trees recorded then)."""
+    _, factory, args, kwargs, needed = made[id(value)]  # type: ignore[index]
     imports |= needed
     items = [("", "", tree) for tree in args] + [(f"{key}=", "", tree) for key, tree in kwargs.items()]
-    return _container(f"{_importable(type(value), imports)}(", ")", items)
+    name = _importable(type(value), imports)
+    return _container(f"{name}.{factory}(" if factory else f"{name}(", ")", items)
 
 
 def _by_items(value: object, imports: set[tuple[str, str]], depth: int, made: Made | None) -> Tree:

@@ -1,4 +1,5 @@
-"""The child's replay, run as harden runs it: a method called on its rebuilt object, or through its class."""
+"""The child, run as harden runs it: a method replayed on its rebuilt object or through its class; the
+objects the tests made recorded as the calls that made them."""
 
 import os
 import sys
@@ -45,3 +46,43 @@ def test_a_method_is_replayed_on_its_object_and_through_its_class_on_another_typ
     results = [format_tree(rounds[0]["result"]) for rounds in answer["observed"]]
     assert results == ['"bag!"', '"list!"']
     assert format_tree(answer["observed"][1][0]["after"]["self"]) == "[1]"
+
+
+_SPANS = """
+class Span:
+    def __init__(self):
+        self.bounds = []
+
+    @classmethod
+    def closed(cls, low, high):
+        span = cls()
+        span.bounds = [low, high]
+        return span
+
+    def width(self):
+        return self.bounds[1] - self.bounds[0] if self.bounds else 0
+"""
+
+_SPAN_TESTS = """
+from spans import Span
+
+def test_width():
+    assert Span.closed(1, 3).width() == 2
+"""
+
+
+def test_an_object_made_by_a_class_method_is_recorded_as_that_call(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "tests").mkdir(parents=True)
+    (project / "spans.py").write_text(_SPANS, encoding="utf-8")
+    (project / "tests" / "test_spans.py").write_text(_SPAN_TESTS, encoding="utf-8")
+    spec = {
+        "mode": "record",
+        "tests": ["tests/test_spans.py"],
+        "file": os.path.realpath(project / "spans.py"),
+        "qualname": "Span.width",
+    }
+    answer = run_child(Lab(tmp_path, project, project, ("-p", "no:cacheprovider")), spec, timeout=120)
+    assert answer["exit"] == 0 and answer["located"]["kind"] == METHOD
+    assert [format_tree(call["self"]) for call in answer["calls"]] == ["Span.closed(1, 3)"]
+    assert format_tree(answer["calls"][0]["recorded"]["result"]) == "2"

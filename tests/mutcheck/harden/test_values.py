@@ -19,6 +19,19 @@ class Counted:
         self.count = start * 2
 
 
+class Span:
+    """Made by a class method that sets what its constructor does not take (as `Interval.from_atomic`)."""
+
+    def __init__(self):
+        self.bounds = []
+
+    @classmethod
+    def closed(cls, low, high):
+        span = cls()
+        span.bounds = [low, high]
+        return span
+
+
 class Slotted:
     __slots__ = ("name",)
 
@@ -43,13 +56,25 @@ def test_an_object_is_written_by_its_constructor_given_its_attributes_and_builds
 
 def test_the_recorded_constructor_call_is_taken_while_the_object_still_holds_what_it_made() -> None:
     counted = Counted(3)
-    made = {id(counted): (counted, [{"text": "3"}], {}, set())}
+    made = {id(counted): (counted, "", [{"text": "3"}], {}, set())}
     assert format_tree(checked_tree(counted, set(), made)) == "Counted(3)"
     with pytest.raises(Unwritable, match="no attribute of a Counted holds its constructor's start"):
         checked_tree(counted, set())  # nothing recorded: its attributes do not name the parameter
     counted.count = 7  # changed since: the recorded call builds another object, and nothing else does
     with pytest.raises(Unwritable, match=r"Counted\(…\) from the call that made it builds an object holding other"):
         checked_tree(counted, set(), made)
+
+
+def test_an_object_made_by_a_class_method_is_written_as_that_call() -> None:
+    span = Span.closed(1, 2)
+    made = {id(span): (span, "closed", [{"text": "1"}], {"high": {"text": "2"}}, set())}
+    imports: set[tuple[str, str]] = set()
+    tree = checked_tree(span, imports, made)
+    assert format_tree(tree) == "Span.closed(1, high=2)"
+    assert eval(format_tree(tree), namespace(imports)).bounds == [1, 2]
+    # its constructor alone builds another: without the recorded call it is refused, saying why
+    with pytest.raises(Unwritable, match=r"Span\(…\) from its attributes builds an object holding other values"):
+        checked_tree(span, set())
 
 
 def test_an_object_returned_is_observed_by_its_state_and_never_asserted_whole() -> None:
