@@ -26,7 +26,19 @@ from mutcheck.harden.proof import fails_in_checkout, mutant_in, prove
 from mutcheck.harden.test_source import WrittenTest, same_checks, snippet, write_test
 from mutcheck.harden.tests_file import merged_file, ours
 from mutcheck.harden.variations import donors, edit_constants, novel, variations
-from mutcheck.harden.witness import RECORDED, TWO_CHANGES, VARIATION, Witness, without_places, witnesses
+from mutcheck.harden.witness import (
+    NOT_REPRODUCED,
+    RECORDED,
+    SAME,
+    TWO_CHANGES,
+    UNBUILDABLE,
+    UNSTEADY,
+    UNWRITABLE_RESULT,
+    VARIATION,
+    Witness,
+    without_places,
+    witnesses,
+)
 from mutcheck.mutation.mutate import AppliedMutant, MutationError, apply_mutant, scope_decorators
 from mutcheck.report.terminal import baseline_failures
 from mutcheck.results.build import baseline_section
@@ -38,6 +50,9 @@ from mutcheck.sandbox.scratch import copy_project
 
 HARDENED, GAVE_UP, NOT_A_SURVIVOR = "hardened", "gave-up", "not-a-survivor"
 EQUIVALENT_IN_PRACTICE = "equivalent-in-practice"
+# calls recorded but never compared (the first is the recording child's): while one is left, the
+# mutant is not called equivalent in practice
+_UNTRIED = ("an argument cannot be written as source", UNWRITABLE_RESULT, UNBUILDABLE, UNSTEADY, NOT_REPRODUCED)
 _RECORD_TIMEOUT = 600.0
 _REPLAY_TIMEOUT = 120.0  # and _REPLAY_PER_CALL more for each call of the batch
 _REPLAY_PER_CALL = 0.1
@@ -191,8 +206,7 @@ class _Hardener:
             hardening.reason = f"replaying its calls {error}"
             return hardening
         if not found:
-            if skipped["the mutant does what the original does"] and not skipped[PLACED]:
-                hardening.status = EQUIVALENT_IN_PRACTICE
+            hardening.status = without_witness(skipped)
             hardening.reason = f"{len(calls)} recorded calls, {hardening.variations} variations: " + _summary(skipped)
             return hardening
         return self._proven(hardening, applied, located, found)
@@ -271,6 +285,13 @@ class _Hardener:
             reasons.append(why_not)
         hardening.reason = f"{len(reasons)} written tests did not prove: {reasons[0]}"
         return hardening
+
+
+def without_witness(skipped: Counter[str]) -> str:
+    """A survivor's status when no call told it apart: equivalent in practice only when every call
+    recorded or varied was compared and the mutant did the same, else given up."""
+    untried = any(reason.startswith(_UNTRIED) for reason in skipped) or skipped[PLACED]
+    return EQUIVALENT_IN_PRACTICE if skipped[SAME] and not untried else GAVE_UP
 
 
 def _update_catalog(config: Config, mutants: dict[str, Mutant], hardenings: list[Hardening]) -> None:

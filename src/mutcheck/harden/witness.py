@@ -8,6 +8,11 @@ from dataclasses import dataclass
 from typing import Any
 
 RECORDED, VARIATION, TWO_CHANGES = "recorded", "variation", "two-changes"
+SAME = "the mutant does what the original does"
+UNBUILDABLE = "its source does not build the arguments again"
+UNWRITABLE_RESULT = "the original's result cannot be written as source"
+UNSTEADY = "non-deterministic: two replays of the original differ (a time, a random value, an id?)"
+NOT_REPRODUCED = "replayed from source, the original does not do what it did under the tests"
 _ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")  # an object's id in a repr: another in every run
 
 
@@ -85,16 +90,16 @@ def witnesses(
     for call, rounds, (mutant,) in zip(calls, originals, mutants, strict=True):
         first = rounds[0]
         if any("unbuildable" in outcome for outcome in (*rounds, mutant)):
-            skipped["its source does not build the arguments again"] += 1
+            skipped[UNBUILDABLE] += 1
         elif any(differences(first, other) for other in rounds[1:]):
-            skipped["non-deterministic: two replays of the original differ (a time, a random value, an id?)"] += 1
+            skipped[UNSTEADY] += 1
         elif "recorded" in call and differences(call["recorded"], first):
-            skipped["replayed from source, the original does not do what it did under the tests"] += 1
+            skipped[NOT_REPRODUCED] += 1
         elif "unwritable" in first:
-            skipped[f"the original's result cannot be written as source ({first['unwritable']})"] += 1
+            skipped[f"{UNWRITABLE_RESULT} ({first['unwritable']})"] += 1
         elif differs := differences(first, mutant):
             found.append(Witness(call, _settled_message(rounds), mutant, origin, differs))
         else:
-            skipped["the mutant does what the original does"] += 1
+            skipped[SAME] += 1
     # A call the original refuses (raises on) tells the two apart too, but a reader learns more from a value
     return sorted(found, key=lambda witness: ("raised" in witness.original, witness.size))
