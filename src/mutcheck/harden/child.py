@@ -15,6 +15,7 @@ One JSON spec in (argv), one JSON answer out (the spec's `answer` path). The mod
 """
 
 import asyncio
+import contextlib
 import functools
 import importlib
 import inspect
@@ -24,6 +25,7 @@ import signal
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -179,7 +181,8 @@ class Recorder:
         self.skipped: Counter[str] = Counter()
         self.refused: str | None = None
         self.located: dict[str, Any] = {}
-        self.depth = 0
+        self.depth = 0  # inside the recorded function: its calls to itself are part of the outer call
+        self.checking = 0  # writing trees: the objects their checks build are no objects of the tests
         self.made: Made = {}
 
     @pytest.hookimpl(tryfirst=True)
@@ -231,7 +234,8 @@ class Recorder:
         @functools.wraps(init)
         def making(obj: Any, *args: Any, **kwargs: Any) -> None:
             # only the object's own class's constructor, outside the recorded function, while there is room
-            if type(obj).__init__ is making and not self.depth and len(self.made) < _MAX_MADE:
+            # (one made inside the recorded function too: a test may pass what it returned to the next call)
+            if type(obj).__init__ is making and not self.checking and len(self.made) < _MAX_MADE:
                 self._keep_made(obj, "", self._call_trees(args, kwargs))
             init(obj, *args, **kwargs)
 
@@ -243,7 +247,7 @@ class Recorder:
 
         @functools.wraps(function)
         def factory(cls: Any, *args: Any, **kwargs: Any) -> Any:
-            if self.depth or len(self.made) >= _MAX_MADE:
+            if self.checking or len(self.made) >= _MAX_MADE:
                 return function(cls, *args, **kwargs)
             trees = self._call_trees(args, kwargs)  # before the call: it may change its arguments
             made = function(cls, *args, **kwargs)
@@ -255,11 +259,8 @@ class Recorder:
 
     def _call_trees(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> _MakingCall | None:
         """The trees of a making call's positional and keyword arguments; None when one cannot be written."""
-        self.depth += 1  # the objects checking the trees builds are no calls of the tests
-        try:
+        with self._checking():
             trees, imports = _trees({**{f"arg{i}": arg for i, arg in enumerate(args)}, **kwargs}, self.made)
-        finally:
-            self.depth -= 1
         if any(name.startswith("!") for name in trees):
             return None
         return [trees[f"arg{i}"] for i in range(len(args))], {key: trees[key] for key in kwargs}, imports
@@ -344,9 +345,18 @@ class Recorder:
 
         return recorded
 
+    @contextlib.contextmanager
+    def _checking(self) -> Iterator[None]:
+        self.checking += 1
+        try:
+            yield
+        finally:
+            self.checking -= 1
+
     def _given(self, kind: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[dict[str, Any], set]:
         receiver, positional = _split(kind, args if kind != CLASS else args[1:])
-        return _trees(_named(receiver, positional, kwargs), self.made)
+        with self._checking():
+            return _trees(_named(receiver, positional, kwargs), self.made)
 
     def _done(
         self,
@@ -371,7 +381,8 @@ class Recorder:
         if unwritable:
             self.skipped[f"an argument cannot be written as source ({unwritable[0]})"] += 1
         else:
-            outcome = {**_outcome(result, error), **_after(receiver, positional, kwargs)}
+            with self._checking():
+                outcome = {**_outcome(result, error), **_after(receiver, positional, kwargs)}
             self._keep(trees, imports, positional, kwargs, outcome)
 
     def _keep(

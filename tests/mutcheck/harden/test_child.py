@@ -61,6 +61,9 @@ class Span:
 
     def width(self):
         return self.bounds[1] - self.bounds[0] if self.bounds else 0
+
+    def widened(self):
+        return Span.closed(self.bounds[0] - 1, self.bounds[1] + 1)
 """
 
 _SPAN_TESTS = """
@@ -68,6 +71,9 @@ from spans import Span
 
 def test_width():
     assert Span.closed(1, 3).width() == 2
+
+def test_widened_twice():
+    assert Span.closed(1, 3).widened().widened().bounds == [-1, 5]
 """
 
 
@@ -82,7 +88,11 @@ def test_an_object_made_by_a_class_method_is_recorded_as_that_call(tmp_path: Pat
         "file": os.path.realpath(project / "spans.py"),
         "qualname": "Span.width",
     }
-    answer = run_child(Lab(tmp_path, project, project, ("-p", "no:cacheprovider")), spec, timeout=120)
+    lab = Lab(tmp_path, project, project, ("-p", "no:cacheprovider"))
+    answer = run_child(lab, {**spec, "tests": ["tests/test_spans.py::test_width"]}, timeout=120)
     assert answer["exit"] == 0 and answer["located"]["kind"] == METHOD
     assert [format_tree(call["self"]) for call in answer["calls"]] == ["Span.closed(1, 3)"]
     assert format_tree(answer["calls"][0]["recorded"]["result"]) == "2"
+    # an object the recorded method made, passed by the test to its next call, is written as made
+    widened = run_child(lab, {**spec, "qualname": "Span.widened"}, timeout=120)
+    assert [format_tree(call["self"]) for call in widened["calls"]] == ["Span.closed(1, 3)", "Span.closed(0, 4)"]
