@@ -26,6 +26,17 @@ from mutcheck.harden.witness import Witness
 _WIDTH = 88
 _WHOLE = 1200  # characters of an expected value a reader takes in whole; past it, the part that differs
 _SPECIAL = re.compile(r"[.^$*+?{}\[\]\\|()]")  # what `pytest.raises(match=...)` would read as a pattern
+# special methods as a test writes them: (form, the one result type its builtin passes on unchanged)
+_FORMS = {
+    **{name: (f"{{0}} {operator} {{1}}", None) for name, operator in [
+        ("__eq__", "=="), ("__ne__", "!="), ("__lt__", "<"), ("__le__", "<="), ("__gt__", ">"), ("__ge__", ">="),
+        ("__and__", "&"), ("__or__", "|"), ("__xor__", "^"), ("__sub__", "-"), ("__add__", "+"), ("__mul__", "*"),
+    ]},
+    "__getitem__": ("{0}[{1}]", None),
+    "__contains__": ("{1} in {0}", "bool"),
+    "__len__": ("len({0})", "int"),
+    "__bool__": ("bool({0})", "bool"),
+}  # fmt: skip
 _MATCH = 100  # characters of an exception's message its test matches: the start says which error it is
 
 
@@ -157,7 +168,10 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
             arguments.append(f"{key}={format_tree(tree, 4)}")
     flavour, style = located.get("flavour", ""), located.get("async_style", ASYNCIO_RUN)
     in_loop = flavour in (COROUTINE, ASYNC_GENERATOR) and style != ASYNCIO_RUN  # an async test
-    call = _consuming(_call_source(callee, arguments), flavour, in_loop, lines, imports)
+    written_call = _call_source(callee, arguments)
+    if kind == METHOD and not witness.call.get("unbound") and not witness.call["kwargs"]:
+        written_call = _operator_form(name, variables["self"], arguments, witness) or written_call
+    call = _consuming(written_call, flavour, in_loop, lines, imports)
     raised = witness.original.get("raised")
     if raised is not None:
         exception = raised["qualname"]
@@ -227,6 +241,21 @@ def _match(message: str | None) -> str:
     if '"' not in pattern and not pattern.endswith("\\"):
         return f', match=r"{pattern}"'
     return f", match={pattern!r}"
+
+
+def _operator_form(name: str, receiver: str, arguments: list[str], witness: Witness) -> str | None:
+    """A special method's call as a test writes it (`interval == other`, `1 in interval`,
+    `len(interval)`), where the operator gives what the method gave on both sides: the method's own
+    result, or one of the type its builtin passes on unchanged (a bool for `in`); else None."""
+    form, needed = _FORMS.get(name, (None, None))
+    if form is None or len(arguments) != ("{1}" in form) or "\n" in "".join(arguments):
+        return None
+    outcomes = (witness.original, witness.mutant)
+    if any("result" not in outcome and "raised" not in outcome for outcome in outcomes):
+        return None  # a value not written (NotImplemented?) would send an operator elsewhere
+    if needed and any("result" in outcome and outcome.get("type") != needed for outcome in outcomes):
+        return None
+    return form.format(receiver, *arguments)
 
 
 def _call_source(callee: str, arguments: list[str]) -> str:

@@ -34,3 +34,34 @@ def test_a_bound_call_is_made_on_the_rebuilt_object() -> None:
     original, mutant = {"result": tree_of(3, set())}, {"result": tree_of(2, set())}
     written = write_test(_MUTANT, ("en",), located, Witness(call, original, mutant, "recorded", ("result",)))
     assert "    bag = Bag([1, 2])\n    result = bag.union([3])\n" in written.source
+
+
+def _method_test(name: str, args: list, original: dict, mutant: dict) -> str:
+    built = {"open": "Bag(", "close": ")", "items": [["", "", tree_of([1, 2], set())]]}
+    call = {"self": built, "args": [tree_of(arg, set()) for arg in args], "kwargs": {}, "imports": [["shapes", "Bag"]]}
+    located = {"module": "shapes", "kind": "method", "qualname": f"Bag.{name}", "parameters": ["self", "other"]}
+    witness = Witness(call, original, mutant, "recorded", ("result",))
+    return write_test(_MUTANT, ("en",), located, witness).source
+
+
+def _returned(value: object) -> dict:
+    return {"result": tree_of(value, set()), "type": type(value).__qualname__}
+
+
+def test_a_special_method_is_written_as_its_operator_where_it_gives_the_same() -> None:
+    assert "    result = bag == [3]\n" in _method_test("__eq__", [[3]], _returned(False), _returned(True))
+    assert "    result = 3 in bag\n" in _method_test("__contains__", [3], _returned(False), _returned(True))
+    assert "    result = len(bag)\n" in _method_test("__len__", [], _returned(2), _returned(3))
+    assert "    result = bag[0]\n" in _method_test("__getitem__", [0], _returned(1), _returned(2))
+    raised = {"raised": {"module": "builtins", "qualname": "TypeError", "message": "no"}}
+    assert "        bag < [3]\n" in _method_test("__lt__", [[3]], raised, _returned(True))
+
+
+def test_a_special_method_keeps_its_call_where_the_operator_would_change_its_result() -> None:
+    # `in` and `len` pass on only a bool and an int: a mutant giving another type is called by name
+    assert "    result = bag.__contains__(3)\n" in _method_test("__contains__", [3], _returned(False), _returned(0))
+    assert "    result = bag.__len__()\n" in _method_test("__len__", [], _returned(2), _returned("2"))
+    # a result not written as source (NotImplemented) would send `==` to the other operand
+    unwritten = {"unwritable": "its return value: a NotImplementedType"}
+    assert "    result = bag.__eq__([3])\n" in _method_test("__eq__", [[3]], _returned(False), unwritten)
+    assert "    result = bag.keys([3])\n" in _method_test("keys", [[3]], _returned(False), _returned(True))
