@@ -184,7 +184,7 @@ def _variants_at(
             if _kind(node) == "sequence":
                 yield _edited(tree, path, [item, *node["items"]])
     if place_near == near:
-        yield from _place_variants(tree, path, node, edit)
+        yield from _place_variants(tree, path, node, edit, unwrap=shape[:1] != ("self",) or bool(path))
 
 
 def _additions(node: dict[str, Any], recorded: list[list[Any]]) -> list[list[Any]]:
@@ -200,9 +200,10 @@ def _additions(node: dict[str, Any], recorded: list[list[Any]]) -> list[list[Any
 
 
 def _place_variants(
-    tree: dict[str, Any], path: tuple[int, ...], node: dict[str, Any], edit: tuple[list[str], list[int]]
+    tree: dict[str, Any], path: tuple[int, ...], node: dict[str, Any], edit: tuple[list[str], list[int]], unwrap: bool
 ) -> Iterator[dict[str, Any]]:
-    """One leaf changed, or one container's items dropped, repeated, reversed or an empty mapping filled."""
+    """One leaf changed, or one container's items dropped, repeated, reversed or an empty mapping filled,
+    or (`unwrap`) an object built from a collection given as that collection instead."""
     if "text" in node:
         try:
             texts = _changed_texts(node["text"], edit)
@@ -211,6 +212,11 @@ def _place_variants(
         for text in texts:
             yield _with_node(tree, path, {**node, "text": text})
         return
+    held = _held(node)
+    if unwrap and held is not None:  # `setlist([1, 2])` passed as `[1, 2]`, and as a one-pass iterator
+        yield _with_node(tree, path, held)
+        if held["open"] == "[":
+            yield _with_node(tree, path, _retyped(held["items"], "iter([", "])"))
     items = node["items"]
     if path:  # an item or field of another type: a guard on its type (`isinstance(x, dict)`) is reached
         yield _with_node(tree, path, {"text": "None"})
@@ -235,14 +241,19 @@ def _retyped(items: list[list[Any]], open_: str, close: str) -> dict[str, Any]:
     return {"open": open_, "close": close, "items": retyped}
 
 
+def _held(node: dict[str, Any]) -> dict[str, Any] | None:
+    """The list, set or dict an object's source builds it from (`OrderedSet([1, 2])`), if that is all it takes."""
+    if node.get("open", "(") == "(" or not node["open"].endswith("(") or len(node["items"]) != 1:
+        return None
+    prefix, _, held = node["items"][0]
+    return held if not prefix and held.get("open") in ("[", "{") else None
+
+
 def _unbound_self(call: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """A method called through its class on the collection its object was built from
     (`OrderedSet.union([1, 2], ...)`): a guard on the type of `self` is reached."""
-    built = call["self"]
-    if built is None or call.get("unbound") or not built.get("open", "").endswith("(") or len(built["items"]) != 1:
-        return
-    prefix, _, held = built["items"][0]
-    if not prefix and held.get("open") in ("[", "{"):
+    held = None if call["self"] is None or call.get("unbound") else _held(call["self"])
+    if held is not None:
         yield {**call, "self": held, "unbound": True}
 
 

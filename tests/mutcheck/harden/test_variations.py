@@ -47,3 +47,14 @@ def test_a_method_is_called_through_its_class_on_the_items_its_object_was_built_
     # an object built from keywords, or from no collection, has no items to stand in for it
     keywords = {"open": "Bag(", "close": ")", "items": [["items=", ".items", tree_of([1], set())]]}
     assert not any(variant.get("unbound") for variant in variations([_call(self=keywords)], [], []))
+
+
+def test_an_argument_built_from_a_collection_is_also_given_as_that_collection_and_as_an_iterator() -> None:
+    built = {"open": "setlist(", "close": ")", "items": [["", "", tree_of([2, 3], set())]]}
+    call = {"self": None, "args": [built], "kwargs": {}, "imports": [["collections_extended", "setlist"]]}
+    sources = {format_tree(variant["args"][0]) for variant in variations([call], [], [])}
+    assert {"[2, 3]", "iter([2, 3])", "setlist(iter([2, 3]))"} <= sources
+    # `self` is not unwrapped in place (a list has none of the class's methods): only called through the class
+    on_self = variations([{**call, "args": [], "self": built}], [], [])
+    assert {format_tree(variant["self"]) for variant in on_self if not variant.get("unbound")} >= {"setlist([2])"}
+    assert "[2, 3]" not in {format_tree(variant["self"]) for variant in on_self if not variant.get("unbound")}
