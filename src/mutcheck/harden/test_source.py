@@ -37,6 +37,8 @@ _FORMS = {
     "__len__": ("len({0})", "int"),
     "__bool__": ("bool({0})", "bool"),
 }  # fmt: skip
+# special methods written as the statement that calls them, where their result is not asserted
+_STATEMENTS = {"__setitem__": "{0}[{1}] = {2}", "__delitem__": "del {0}[{1}]"}
 _MATCH = 100  # characters of an exception's message its test matches: the start says which error it is
 
 
@@ -248,7 +250,12 @@ def _operator_form(name: str, receiver: str, arguments: list[str], witness: Witn
     `len(interval)`), where the operator gives what the method gave on both sides: the method's own
     result, or one of the type its builtin passes on unchanged (a bool for `in`); else None."""
     form, needed = _FORMS.get(name, (None, None))
-    if form is None or len(arguments) != ("{1}" in form) or "\n" in "".join(arguments):
+    unassigned = witness.original.get("raised") is not None or not {"result", "raised"} & set(witness.differs)
+    if name in _STATEMENTS and unassigned and len(arguments) == _STATEMENTS[name].count("{") - 1:
+        form, arguments = _STATEMENTS[name], [_subscript(arguments[0]), *arguments[1:]]  # a statement: no `result =`
+    elif form is None or len(arguments) != ("{1}" in form):
+        return None
+    if "\n" in "".join(arguments):
         return None
     outcomes = (witness.original, witness.mutant)
     if any("result" not in outcome and "raised" not in outcome for outcome in outcomes):
@@ -256,6 +263,22 @@ def _operator_form(name: str, receiver: str, arguments: list[str], witness: Witn
     if needed and any("result" in outcome and outcome.get("type") != needed for outcome in outcomes):
         return None
     return form.format(receiver, *arguments)
+
+
+def _subscript(argument: str) -> str:
+    """`slice(2, -2, None)` as `2:-2`, as a subscript writes it; any other index as it is."""
+    try:
+        node = ast.parse(argument, mode="eval").body
+    except SyntaxError:
+        return argument
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "slice"):
+        return argument
+    if node.keywords or not 1 <= len(node.args) <= 3:
+        return argument
+    parts = ["" if isinstance(part, ast.Constant) and part.value is None else ast.unparse(part) for part in node.args]
+    if len(parts) == 1:
+        parts = ["", parts[0]]  # slice(stop)
+    return ":".join(parts[:2] if len(parts) == 3 and not parts[2] else parts)
 
 
 def _call_source(callee: str, arguments: list[str]) -> str:

@@ -65,3 +65,25 @@ def test_a_special_method_keeps_its_call_where_the_operator_would_change_its_res
     unwritten = {"unwritable": "its return value: a NotImplementedType"}
     assert "    result = bag.__eq__([3])\n" in _method_test("__eq__", [[3]], _returned(False), unwritten)
     assert "    result = bag.keys([3])\n" in _method_test("keys", [[3]], _returned(False), _returned(True))
+
+
+def test_item_assignment_and_deletion_are_written_as_statements_where_no_result_is_asserted() -> None:
+    after = {"after": {"self": tree_of([9], set())}}
+    changed = {"after": {"self": tree_of([1], set())}}
+    located = {"module": "shapes", "kind": "method", "parameters": ["self", "index", "value"]}
+    built = {"open": "Bag(", "close": ")", "items": [["", "", tree_of([1, 2], set())]]}
+    for name, args, expected in [
+        ("__setitem__", [slice(0, -1, None), [9]], "    bag[0:-1] = [9]\n"),
+        ("__setitem__", [slice(None, 2, 2), [9]], "    bag[:2:2] = [9]\n"),
+        ("__delitem__", [1], "    del bag[1]\n"),
+    ]:
+        call = {"self": built, "args": [tree_of(arg, set()) for arg in args], "kwargs": {}, "imports": []}
+        witness = Witness(call, {**_returned(None), **after}, {**_returned(None), **changed}, "recorded", ("self",))
+        source = write_test(_MUTANT, ("en",), {**located, "qualname": f"Bag.{name}"}, witness).source
+        assert expected in source and compile(source, "test.py", "exec")
+    # the mutant raised where the original did not: the call's value is asserted, so it stays a call
+    call = {"self": built, "args": [tree_of(1, set())], "kwargs": {}, "imports": []}
+    raised = {"raised": {"module": "builtins", "qualname": "IndexError", "message": "gone"}}
+    witness = Witness(call, _returned(None), raised, "recorded", ("result", "raised"))
+    source = write_test(_MUTANT, ("en",), {**located, "qualname": "Bag.__delitem__"}, witness).source
+    assert "    result = bag.__delitem__(1)\n" in source
