@@ -269,6 +269,11 @@ class Recorder:
         if call is not None:
             self.made[id(obj)] = (obj, method, *call)
 
+    def _recording(self) -> bool:
+        """Whether a call is one of the tests': not made from inside the function (part of the outer
+        call), nor by writing a tree (an attribute read calls `__getattr__`), while there is room."""
+        return not self.depth and not self.checking and len(self.calls) < _MAX_CALLS
+
     def _wrapper(self, kind: str, owner: Any, function: Any) -> Any:
         kept = flavour(function)
         if kept == COROUTINE:
@@ -278,7 +283,7 @@ class Recorder:
 
         @functools.wraps(function)
         def recorded(*args: Any, **kwargs: Any) -> Any:
-            if self.depth or len(self.calls) >= _MAX_CALLS:  # a call from inside the function is part of the outer one
+            if not self._recording():
                 return function(*args, **kwargs)
             given = self._given(kind, args, kwargs)
             self.depth += 1
@@ -296,7 +301,7 @@ class Recorder:
     def _coroutine_wrapper(self, kind: str, owner: Any, function: Any) -> Any:
         @functools.wraps(function)
         async def recorded(*args: Any, **kwargs: Any) -> Any:
-            if self.depth or len(self.calls) >= _MAX_CALLS:
+            if not self._recording():
                 return await function(*args, **kwargs)
             given = self._given(kind, args, kwargs)
             self.depth += 1
@@ -319,6 +324,10 @@ class Recorder:
 
             @functools.wraps(function)
             async def recorded_async(*args: Any, **kwargs: Any) -> Any:
+                if not self._recording():
+                    async for item in function(*args, **kwargs):
+                        yield item
+                    return
                 given, items = self._given(kind, args, kwargs), []
                 try:
                     async for item in function(*args, **kwargs):
@@ -333,6 +342,8 @@ class Recorder:
 
         @functools.wraps(function)
         def recorded(*args: Any, **kwargs: Any) -> Any:
+            if not self._recording():
+                return (yield from function(*args, **kwargs))
             given, items = self._given(kind, args, kwargs), []
             try:
                 for item in function(*args, **kwargs):

@@ -96,3 +96,42 @@ def test_an_object_made_by_a_class_method_is_recorded_as_that_call(tmp_path: Pat
     # an object the recorded method made, passed by the test to its next call, is written as made
     widened = run_child(lab, {**spec, "qualname": "Span.widened"}, timeout=120)
     assert [format_tree(call["self"]) for call in widened["calls"]] == ["Span.closed(1, 3)", "Span.closed(0, 4)"]
+
+
+_LOOKUPS = """
+class Record:
+    __slots__ = ("fields",)  # reading its `__dict__` calls `__getattr__`
+
+    def __init__(self, fields):
+        self.fields = dict(fields)
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return self.fields.get(name)
+"""
+
+_LOOKUP_TESTS = """
+from records import Record
+
+def test_lookup():
+    assert Record({"a": 1}).a == 1
+"""
+
+
+def test_attribute_reads_made_while_writing_a_call_are_not_calls_of_the_tests(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "tests").mkdir(parents=True)
+    (project / "records.py").write_text(_LOOKUPS, encoding="utf-8")
+    (project / "tests" / "test_records.py").write_text(_LOOKUP_TESTS, encoding="utf-8")
+    spec = {
+        "mode": "record",
+        "tests": ["tests/test_records.py"],
+        "file": os.path.realpath(project / "records.py"),
+        "qualname": "Record.__getattr__",
+    }
+    answer = run_child(Lab(tmp_path, project, project, ("-p", "no:cacheprovider")), spec, timeout=120)
+    assert answer["skipped"] == {}
+    assert [(format_tree(call["self"]), format_tree(call["args"][0])) for call in answer["calls"]] == [
+        ('Record({"a": 1})', '"a"')
+    ]
