@@ -192,7 +192,7 @@ def tree_of(
         raise Unwritable("nested too deeply (a cycle?)")
     inner = depth + 1
     if observe and (_is_own_object(value) or _own_exception(value) or _dataclass_holding_objects(value)):
-        return _observed_state(value, inner)
+        return _observed_state(value, imports, inner)
     if isinstance(value, enum.Enum):  # first: a str or int enum's member is not its value
         name = _importable(type(value), imports)
         others = [f"{name}.{member.name}" for member in type(value) if member is not value][:_MEMBERS]
@@ -272,21 +272,25 @@ def _pydantic(value: Any, imports: set[tuple[str, str]], depth: int, made: Made 
     return _container(f"{name}(", ")", items)
 
 
-def _observed_state(value: object, depth: int) -> Tree:
+def _observed_state(value: object, imports: set[tuple[str, str]], depth: int) -> Tree:
     """An object as what it holds: each attribute a test can state, by name (one it cannot, such as a
-    lock, is left out: it is no part of what a test asserts)."""
+    lock, is left out: it is no part of what a test asserts); `imports` gains what the kept ones need."""
     items = []
     with _expanding(value):
         for name, item in sorted(_state(value).items()):
+            needed: set[tuple[str, str]] = set()
             try:
-                items.append((f"{name}=", f".{name}", tree_of(item, set(), depth, observe=True)))
+                items.append((f"{name}=", f".{name}", tree_of(item, needed, depth, observe=True)))
             except Unwritable:
                 continue
+            imports |= needed
         if isinstance(value, collections.abc.Collection):  # what it holds is state too: a test lists it
             mapping = isinstance(value, collections.abc.Mapping)
+            needed = set()
             try:
-                held = tree_of(dict(value) if mapping else list(value), set(), depth, observe=True)
+                held = tree_of(dict(value) if mapping else list(value), needed, depth, observe=True)
                 items.append(("", "dict({})" if mapping else "list({})", held))
+                imports |= needed
             except Unwritable:
                 pass
     return {**_container(f"{type(value).__qualname__}(", ")", items), "state": True}

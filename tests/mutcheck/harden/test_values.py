@@ -140,3 +140,12 @@ class Refused(Exception):
 def test_an_exception_a_constructor_made_is_observed_by_its_attributes() -> None:
     observed = observed_tree(Refused(3), set())
     assert observed["state"] and observed["items"] == [["status=", ".status", {"text": "3"}]]
+
+
+def test_an_observed_objects_attributes_bring_the_imports_their_source_needs() -> None:
+    import datetime
+
+    imports: set[tuple[str, str]] = set()
+    tree = observed_tree([Window(1, [datetime.date(2026, 1, 2)])], imports)
+    assert "datetime.date(2026, 1, 2)" in format_tree(tree)
+    assert ("", "datetime") in imports
