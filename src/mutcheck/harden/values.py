@@ -286,13 +286,18 @@ def _observed_state(value: object, imports: set[tuple[str, str]], depth: int) ->
             imports |= needed
         if isinstance(value, collections.abc.Collection):  # what it holds is state too: a test lists it
             mapping = isinstance(value, collections.abc.Mapping)
-            needed = set()
-            try:
-                held = tree_of(dict(value) if mapping else list(value), needed, depth, observe=True)
-                items.append(("", "dict({})" if mapping else "list({})", held))
-                imports |= needed
-            except Unwritable:
-                pass
+            held = dict(value) if mapping else list(value)
+            # items of its own class (an interval of intervals, each iterating to itself) would hold
+            # themselves again without end: its attributes say what it holds
+            if not any(type(item) is type(value) for item in (held.values() if mapping else held)):
+                needed = set()
+                try:
+                    items.append(
+                        ("", "dict({})" if mapping else "list({})", tree_of(held, needed, depth, observe=True))
+                    )
+                    imports |= needed
+                except Unwritable:
+                    pass
     return {**_container(f"{type(value).__qualname__}(", ")", items), "state": True}
 
 

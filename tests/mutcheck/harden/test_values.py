@@ -149,3 +149,25 @@ def test_an_observed_objects_attributes_bring_the_imports_their_source_needs() -
     tree = observed_tree([Window(1, [datetime.date(2026, 1, 2)])], imports)
     assert "datetime.date(2026, 1, 2)" in format_tree(tree)
     assert ("", "datetime") in imports
+
+
+class Spans:
+    """A collection whose items are objects of its own class, each iterating to itself (as portion's Interval)."""
+
+    def __init__(self, *bounds):
+        self.bounds = list(bounds)
+
+    def __iter__(self):
+        return iter([Spans(bound) for bound in self.bounds] if len(self.bounds) > 1 else [Spans(*self.bounds)])
+
+    def __len__(self):
+        return len(self.bounds)
+
+    def __contains__(self, item):
+        return item in self.bounds
+
+
+def test_a_collection_of_its_own_kind_is_observed_by_its_attributes_alone() -> None:
+    tree = observed_tree(Spans((0, 1), (2, 3)), set())
+    assert [accessor for _, accessor, _ in tree["items"]] == [".bounds"]
+    assert format_tree(tree["items"][0][2]) == "[(0, 1), (2, 3)]"
