@@ -358,7 +358,10 @@ def _by_items(value: object, imports: set[tuple[str, str]], depth: int, made: Ma
     if not isinstance(value, collections.abc.Collection):
         raise Unwritable(f"a {type(value).__qualname__} is no collection to build from its items")
     name = _importable(type(value), imports)
-    held = dict(value) if isinstance(value, collections.abc.Mapping) else list(value)
+    mapping = isinstance(value, collections.abc.Mapping)
+    held = dict(value) if mapping else list(value)
+    if any(type(item) is type(value) for item in (held.values() if mapping else held)):
+        raise Unwritable(f"the items of a {type(value).__qualname__} are of its own class (each holds more of them)")
     return _container(f"{name}(", ")", [("", "", tree_of(held, imports, depth, made))])
 
 

@@ -171,3 +171,6 @@ def test_a_collection_of_its_own_kind_is_observed_by_its_attributes_alone() -> N
     tree = observed_tree(Spans((0, 1), (2, 3)), set())
     assert [accessor for _, accessor, _ in tree["items"]] == [".bounds"]
     assert format_tree(tree["items"][0][2]) == "[(0, 1), (2, 3)]"
+    # nor built from its items: each of them is one again
+    with pytest.raises(Unwritable, match=r"the items of a Spans are of its own class \(each holds more of them\)"):
+        checked_tree(Spans((0, 1), (2, 3)), set())
