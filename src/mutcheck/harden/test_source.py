@@ -120,7 +120,7 @@ def _checks(expr: str, original: Tree, mutant: Tree | None) -> list[tuple[str, T
 
 def _assertion(expr: str, expected: Tree) -> str:
     head = f"    assert {expr} == "
-    if expected.get("text") in ("None", "True", "False"):
+    if expected.get("text") in ("None", "True", "False", "NotImplemented"):
         head = f"    assert {expr} is "
     return head + format_tree(expected, 4)
 
@@ -259,7 +259,9 @@ def _operator_form(name: str, receiver: str, arguments: list[str], witness: Witn
         return None
     outcomes = (witness.original, witness.mutant)
     if any("result" not in outcome and "raised" not in outcome for outcome in outcomes):
-        return None  # a value not written (NotImplemented?) would send an operator elsewhere
+        return None  # a value not written may be one that would send the operator elsewhere
+    if any(outcome.get("result") == {"text": "NotImplemented"} for outcome in outcomes):
+        return None  # the operator would try the other operand, then raise TypeError
     if needed and any("result" in outcome and outcome.get("type") != needed for outcome in outcomes):
         return None
     return form.format(receiver, *arguments)

@@ -202,6 +202,8 @@ def tree_of(
         return {"text": f"{name}.{value.name}", "others": others}
     if isinstance(value, str):
         return _leaf(_string_source(value))
+    if value is NotImplemented:  # what a binary special method returns for an operand it does not take
+        return _leaf("NotImplemented")
     if value is None or isinstance(value, (bool, bytes)) or type(value) is int:
         return _leaf(repr(value))
     if type(value) is float:

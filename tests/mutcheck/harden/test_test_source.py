@@ -87,3 +87,10 @@ def test_item_assignment_and_deletion_are_written_as_statements_where_no_result_
     witness = Witness(call, _returned(None), raised, "recorded", ("result", "raised"))
     source = write_test(_MUTANT, ("en",), {**located, "qualname": "Bag.__delitem__"}, witness).source
     assert "    result = bag.__delitem__(1)\n" in source
+
+
+def test_not_implemented_is_asserted_by_identity_on_the_method_called_by_name() -> None:
+    raised = {"raised": {"module": "builtins", "qualname": "TypeError", "message": "not an interval"}}
+    source = _method_test("__or__", [1], _returned(NotImplemented), raised)
+    assert "    result = bag.__or__(1)\n" in source  # `bag | 1` would raise TypeError on both sides
+    assert "    assert result is NotImplemented\n" in source

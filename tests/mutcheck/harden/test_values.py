@@ -174,3 +174,8 @@ def test_a_collection_of_its_own_kind_is_observed_by_its_attributes_alone() -> N
     # nor built from its items: each of them is one again
     with pytest.raises(Unwritable, match=r"the items of a Spans are of its own class \(each holds more of them\)"):
         checked_tree(Spans((0, 1), (2, 3)), set())
+
+
+def test_not_implemented_is_written_by_its_name() -> None:
+    tree = checked_tree([NotImplemented], set())
+    assert format_tree(tree) == "[NotImplemented]" and eval(format_tree(tree))[0] is NotImplemented
