@@ -218,7 +218,9 @@ def _place_variants(
         if held["open"] == "[":
             yield _with_node(tree, path, _retyped(held["items"], "iter([", "])"))
     items = node["items"]
-    if path:  # an item or field of another type: a guard on its type (`isinstance(x, dict)`) is reached
+    # an item or field of another type, or an object passed as an argument (not `self`) given as None:
+    # a guard on its type (`isinstance(x, dict)`, `isinstance(other, Interval)`) is reached
+    if path or (unwrap and node["open"].endswith("(") and node["open"] != "("):
         yield _with_node(tree, path, {"text": "None"})
     for open_, close in _RETYPED.get(node["open"], ()) if _kind(node) != "dict" else ():
         yield _with_node(tree, path, _retyped(items, open_, close))

@@ -58,3 +58,13 @@ def test_an_argument_built_from_a_collection_is_also_given_as_that_collection_an
     on_self = variations([{**call, "args": [], "self": built}], [], [])
     assert {format_tree(variant["self"]) for variant in on_self if not variant.get("unbound")} >= {"setlist([2])"}
     assert "[2, 3]" not in {format_tree(variant["self"]) for variant in on_self if not variant.get("unbound")}
+
+
+def test_an_object_passed_as_an_argument_is_also_given_as_none_but_a_plain_container_is_not() -> None:
+    built = {"open": "Interval.from_atomic(", "close": ")", "items": [["", "", tree_of(0, set())]]}
+    call = {"self": None, "args": [built, tree_of([1], set())], "kwargs": {}, "imports": []}
+    varied = variations([call], [], [])
+    assert any(variant["args"][0] == {"text": "None"} for variant in varied)
+    assert not any(variant["args"][1] == {"text": "None"} for variant in varied)
+    on_self = variations([{**call, "args": [], "self": built}], [], [])
+    assert not any(variant["self"] == {"text": "None"} for variant in on_self)
