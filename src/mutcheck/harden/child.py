@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 
 from mutcheck.harden.lines_run import lines_run
-from mutcheck.harden.values import Made, Unwritable, checked_tree, format_tree, namespace, observed_tree
+from mutcheck.harden.values import Made, Unwritable, checked_tree, format_tree, namespace, observed_tree, tree_of
 from mutcheck.host.pytest_options import switch_off_xdist
 from mutcheck.sandbox.imports import redirect_imports
 from mutcheck.sandbox.process import die_with_parent
@@ -384,9 +384,18 @@ class Recorder:
             return
         trees, imports = given
         receiver, positional = _split(kind, args if kind != CLASS else args[1:])
+        made_by = None
         if kind == CONSTRUCTOR:
-            if type(args[0]) is not owner:  # a subclass's object: its class's constructor is another call
-                return
+            made_class = type(args[0])
+            if made_class is not owner:
+                if made_class.__init__ is not owner.__init__:  # a subclass's own constructor is another call
+                    return
+                try:  # a subclass that keeps this constructor (`Multiset(...)` of `BaseMultiset.__init__`)
+                    imports = set(imports)
+                    made_by = tree_of(made_class, imports)
+                except Unwritable as unwritable:
+                    self.skipped[f"an argument cannot be written as source (its class: {unwritable})"] += 1
+                    return
             result = args[0] if error is None else None
         unwritable = [f"{name[1:]}: {reason}" for name, reason in trees.items() if name.startswith("!")]
         if unwritable:
@@ -394,7 +403,7 @@ class Recorder:
         else:
             with self._checking():
                 outcome = {**_outcome(result, error), **_after(receiver, positional, kwargs)}
-            self._keep(trees, imports, positional, kwargs, outcome)
+            self._keep(trees, imports, positional, kwargs, outcome, made_by)
 
     def _keep(
         self,
@@ -403,12 +412,14 @@ class Recorder:
         positional: tuple[Any, ...],
         kwargs: dict[str, Any],
         outcome: dict[str, Any],
+        made_by: dict[str, Any] | None,
     ) -> None:
         call = {
             "self": given.get("self"),
             "args": [given[f"arg{i}"] for i in range(len(positional))],
             "kwargs": {name: given[name] for name in kwargs},
             "imports": sorted(imports),
+            **({"class": made_by} if made_by is not None else {}),
         }
         key = json.dumps(call, sort_keys=True)
         if key in self.seen:
@@ -448,8 +459,8 @@ def _replayed(spec: dict[str, Any], call: dict[str, Any], owner: Any, module: An
         kwargs = {key: _built(tree, names) for key, tree in call["kwargs"].items()}
     except Exception as error:  # the source no longer builds: the copy's code differs
         return {"unbuildable": f"{type(error).__name__}: {error}"}
-    if spec["kind"] == CONSTRUCTOR:
-        target = owner
+    if spec["kind"] == CONSTRUCTOR:  # the class, or the subclass the tests made that keeps its constructor
+        target = _built(call["class"], names) if call.get("class") else owner
     elif call.get("unbound"):  # `self` of another type: the method as its class holds it
         target = functools.partial(getattr(owner, name), receiver)
     else:

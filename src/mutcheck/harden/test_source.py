@@ -147,7 +147,7 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
         if witness.call.get("unbound"):  # `self` of another type: the method through its class
             callee, arguments = f"{owner_path}.{name}", [receiver]
     elif kind == CONSTRUCTOR:
-        callee = owner_path
+        callee = format_tree(witness.call["class"]) if witness.call.get("class") else owner_path
     else:
         callee = name if kind == FUNCTION else f"{owner_path}.{name}"
     flat = [format_tree(tree) for tree in witness.call["args"]]

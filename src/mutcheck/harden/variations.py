@@ -292,7 +292,7 @@ def variations(
 
 
 def _key(call: dict[str, Any]) -> str:
-    return json.dumps({name: call.get(name) for name in ("self", "args", "kwargs")}, sort_keys=True)
+    return json.dumps({name: call.get(name) for name in ("self", "args", "kwargs", "class")}, sort_keys=True)
 
 
 def novel(
@@ -312,7 +312,7 @@ def novel(
 def _call_variants(
     call: dict[str, Any], edit: tuple[list[str], list[int]], pool: Donors, near: bool
 ) -> Iterator[dict[str, Any]]:
-    base = {key: call[key] for key in ("self", "args", "kwargs", "imports", "unbound") if key in call}
+    base = {key: call[key] for key in ("self", "args", "kwargs", "imports", "unbound", "class") if key in call}
     yield from _everywhere(base, edit, near)
     if not near:
         yield from _unbound_self(base)

@@ -135,3 +135,46 @@ def test_attribute_reads_made_while_writing_a_call_are_not_calls_of_the_tests(tm
     assert [(format_tree(call["self"]), format_tree(call["args"][0])) for call in answer["calls"]] == [
         ('Record({"a": 1})', '"a"')
     ]
+
+
+_BASES = """
+class Base:
+    def __init__(self, items=()):
+        self.items = list(items)
+
+
+class Bag(Base):
+    pass
+
+
+class Counted(Base):
+    def __init__(self, items=()):
+        super().__init__(items)
+        self.count = len(self.items)
+"""
+
+_BASE_TESTS = """
+from bases import Bag, Counted
+
+def test_bags():
+    assert Bag([1]).items == [1]
+    assert Counted([1, 2]).count == 2
+"""
+
+
+def test_a_constructor_inherited_by_a_subclass_is_recorded_and_replayed_as_a_call_of_that_subclass(
+    tmp_path: Path,
+) -> None:
+    project = tmp_path / "project"
+    (project / "tests").mkdir(parents=True)
+    (project / "bases.py").write_text(_BASES, encoding="utf-8")
+    (project / "tests" / "test_bases.py").write_text(_BASE_TESTS, encoding="utf-8")
+    file = os.path.realpath(project / "bases.py")
+    lab = Lab(tmp_path, project, project, ("-p", "no:cacheprovider"))
+    spec = {"mode": "record", "tests": ["tests/test_bases.py"], "file": file, "qualname": "Base.__init__"}
+    recorded = run_child(lab, spec, timeout=120)
+    # Counted's own constructor is another call: only Bag's, made by Base's constructor, is kept
+    assert [(call["class"], format_tree(call["args"][0])) for call in recorded["calls"]] == [({"text": "Bag"}, "[1]")]
+    replay = {**recorded["located"], "mode": "replay", "tests": [], "calls": recorded["calls"], "rounds": 1}
+    observed = run_child(lab, {**replay, "trace": False}, timeout=120)["observed"][0][0]
+    assert observed["type"] == "Bag" and observed["result"]["open"] == "Bag("

@@ -94,3 +94,19 @@ def test_not_implemented_is_asserted_by_identity_on_the_method_called_by_name() 
     source = _method_test("__or__", [1], _returned(NotImplemented), raised)
     assert "    result = bag.__or__(1)\n" in source  # `bag | 1` would raise TypeError on both sides
     assert "    assert result is NotImplemented\n" in source
+
+
+def test_a_constructor_recorded_through_a_subclass_is_called_as_that_subclass() -> None:
+    call = {
+        "self": None,
+        "args": [tree_of([1], set())],
+        "kwargs": {},
+        "imports": [["shapes", "Bag"]],
+        "class": {"text": "Bag"},
+    }
+    located = {"module": "shapes", "kind": "constructor", "qualname": "Base.__init__", "parameters": ["self", "items"]}
+    raised = {"raised": {"module": "builtins", "qualname": "ValueError", "message": "empty"}}
+    witness = Witness(call, raised, _returned(None), "variation", ("raised",))
+    written = write_test(_MUTANT, ("en",), located, witness)
+    assert "        Bag([1])\n" in written.source
+    assert written.imports == {("shapes", "Bag"), ("", "pytest")}
