@@ -45,6 +45,7 @@ _DEPTH = 40  # deeper than any history a test builds: a cycle, or a linked struc
 _MEMBERS = 8  # an enum's other members a variation may put in its place
 _OBJECTS = 200  # objects of the project's classes written in one value: past it, a graph, not a test's input
 _EXPANDING = threading.local()  # per thread (a test may call from several): the objects being written
+_MAPPINGS = (collections.OrderedDict, collections.Counter, collections.defaultdict)
 _STDLIB_REPR = {"datetime", "decimal", "fractions", "uuid", "pathlib", "ipaddress"}
 
 
@@ -244,6 +245,8 @@ def tree_of(
         items = sorted((tree_of(item, imports, inner, made, observe) for item in value), key=format_tree)
         open_, close = ("{", "}") if type(value) is set else ("frozenset({", "})")
         return _container(open_, close, [("", "", item) for item in items])
+    if type(value) in _MAPPINGS or type(value) is collections.deque:
+        return _collection(value, imports, inner, made, observe)
     if type(value) in (range, slice, complex):  # their repr builds them again, and needs no import
         return _leaf(repr(value))
     if inspect.isroutine(value) or inspect.isclass(value):  # a key function, a class passed: by its name
@@ -251,6 +254,22 @@ def tree_of(
     if _is_own_object(value):
         return _own_object(value, imports, inner, made)
     return _by_repr(value, imports)
+
+
+def _collection(value: Any, imports: set[tuple[str, str]], depth: int, made: Made | None, observe: bool) -> Tree:
+    """A `collections` mapping or deque as its constructor given its items (`collections.Counter({"a": 2})`,
+    `collections.defaultdict(list, {...})`, `collections.deque([...], maxlen=3)`): their reprs do not build them."""
+    imports.add(("", "collections"))
+    name = f"collections.{type(value).__name__}"
+    if type(value) is collections.deque:
+        held = tree_of(list(value), imports, depth, made, observe)
+        close = "])" if value.maxlen is None else f"], maxlen={value.maxlen})"
+        return {**held, "open": f"{name}([", "close": close}
+    held = tree_of(dict(value), imports, depth, made, observe)
+    if type(value) is collections.defaultdict:
+        factory = tree_of(value.default_factory, imports, depth)
+        return {**held, "open": f"{name}({format_tree(factory)}, {{", "close": "})"}
+    return {**held, "open": f"{name}({{", "close": "})"}
 
 
 def _dataclass(value: Any, imports: set[tuple[str, str]], depth: int, made: Made | None, observe: bool) -> Tree:

@@ -179,3 +179,22 @@ def test_a_collection_of_its_own_kind_is_observed_by_its_attributes_alone() -> N
 def test_not_implemented_is_written_by_its_name() -> None:
     tree = checked_tree([NotImplemented], set())
     assert format_tree(tree) == "[NotImplemented]" and eval(format_tree(tree))[0] is NotImplemented
+
+
+def test_collections_mappings_and_deques_are_written_as_their_constructors_given_their_items() -> None:
+    import collections
+
+    counted = collections.Counter({"a": 2})
+    grouped = collections.defaultdict(list, {"a": [1]})
+    window = collections.deque([1, 2], maxlen=3)
+    for value, source in [
+        (counted, 'collections.Counter({"a": 2})'),
+        (grouped, 'collections.defaultdict(list, {"a": [1]})'),
+        (collections.OrderedDict([("b", 1)]), 'collections.OrderedDict({"b": 1})'),
+        (window, "collections.deque([1, 2], maxlen=3)"),
+    ]:
+        imports: set[tuple[str, str]] = set()
+        assert format_tree(checked_tree(value, imports)) == source
+        rebuilt = eval(source, namespace(imports))
+        assert type(rebuilt) is type(value) and rebuilt == value
+    assert eval("collections.defaultdict(list, {})", {"collections": collections})["x"] == []
