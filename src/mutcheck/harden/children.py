@@ -28,8 +28,9 @@ class ChildFailed(Exception):
     """The child ended without an answer (it timed out, or crashed): the message says which."""
 
 
-def run_child(lab: Lab, spec: dict[str, Any], timeout: float) -> dict[str, Any]:
-    """`spec` run by the child in the copy; its answer. ChildFailed when it gives none in `timeout` seconds."""
+def run_child(lab: Lab, spec: dict[str, Any], timeout: float, hash_seed: int | None = None) -> dict[str, Any]:
+    """`spec` run by the child in the copy; its answer. ChildFailed when it gives none in `timeout` seconds.
+    `hash_seed`: the child's `PYTHONHASHSEED` (else the environment's, random by default)."""
     number = next(_numbers)
     spec_path, answer = lab.folder / f"harden-{number}.json", lab.folder / f"harden-{number}.answer.json"
     full = {
@@ -48,6 +49,7 @@ def run_child(lab: Lab, spec: dict[str, Any], timeout: float) -> dict[str, Any]:
         "PYTHONDONTWRITEBYTECODE": "1",
         "MUTCHECK_RUNNING": "1",
         SESSION_TAG: tag,
+        **({"PYTHONHASHSEED": str(hash_seed)} if hash_seed is not None else {}),
     }
     log = lab.folder / f"harden-{number}.log"
     with log.open("w", encoding="utf-8") as output:

@@ -52,6 +52,7 @@ HARDENED, GAVE_UP, NOT_A_SURVIVOR = "hardened", "gave-up", "not-a-survivor"
 EQUIVALENT_IN_PRACTICE = "equivalent-in-practice"
 # calls recorded but never compared (the first is the recording child's): while one is left, the
 # mutant is not called equivalent in practice
+_SEED = 1  # the replays' string hashing: fixed, so the original's first replay and the mutant's agree on it
 _UNTRIED = ("an argument cannot be written as source", UNWRITABLE_RESULT, UNBUILDABLE, UNSTEADY, NOT_REPRODUCED)
 _RECORD_TIMEOUT = 600.0
 _REPLAY_TIMEOUT = 120.0  # and _REPLAY_PER_CALL more for each call of the batch
@@ -165,16 +166,20 @@ class _Hardener:
 
     def _replays(self, located: dict[str, Any], calls: list[dict[str, Any]], applied: AppliedMutant) -> Any:
         """Each call made twice on the original (the lines it ran traced the first time) and once on
-        the mutant; what each did."""
-        spec = {"mode": "replay", "tests": [], "calls": calls, **located}
+        the mutant; what each did. The mutant's replay hashes strings as the original's first one
+        does, so a set's order is no difference between them; the original's second replay hashes
+        them otherwise, so a result that depends on that order is seen to change."""
+        spec = {"mode": "replay", "tests": [], "calls": calls, "rounds": 1, **located}
         timeout = _REPLAY_TIMEOUT + _REPLAY_PER_CALL * len(calls)
-        originals = run_child(self.lab, {**spec, "rounds": 2, "trace": True}, timeout)
+        first = run_child(self.lab, {**spec, "trace": True}, timeout, hash_seed=_SEED)
+        second = run_child(self.lab, spec, timeout, hash_seed=_SEED + 1)
         with mutant_in(self.lab, applied):
-            mutants = run_child(self.lab, {**spec, "rounds": 1}, timeout)
-        for answer in (originals, mutants):
+            mutants = run_child(self.lab, spec, timeout, hash_seed=_SEED)
+        for answer in (first, second, mutants):
             if "refused" in answer:
                 raise ChildFailed(answer["refused"])
-        return originals["observed"], mutants["observed"]
+        originals = [one + other for one, other in zip(first["observed"], second["observed"], strict=True)]
+        return originals, mutants["observed"]
 
     def harden(self, result: MutantResult, tests: list[str]) -> Hardening:
         applied = result.applied

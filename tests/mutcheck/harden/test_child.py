@@ -178,3 +178,29 @@ def test_a_constructor_inherited_by_a_subclass_is_recorded_and_replayed_as_a_cal
     replay = {**recorded["located"], "mode": "replay", "tests": [], "calls": recorded["calls"], "rounds": 1}
     observed = run_child(lab, {**replay, "trace": False}, timeout=120)["observed"][0][0]
     assert observed["type"] == "Bag" and observed["result"]["open"] == "Bag("
+
+
+def test_a_replay_hashes_strings_with_the_seed_it_is_given(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "orders.py").write_text(
+        'def order():\n    return list({"alpha", "beta", "gamma", "delta", "epsilon", "zeta"})\n', encoding="utf-8"
+    )
+    spec = {
+        "mode": "replay",
+        "tests": [],
+        "calls": [{"self": None, "args": [], "kwargs": {}, "imports": []}],
+        "module": "orders",
+        "kind": "function",
+        "flavour": "",
+        "qualname": "order",
+        "file": os.path.realpath(project / "orders.py"),
+        "sys_path": [str(project), *sys.path],
+        "rounds": 1,
+        "trace": False,
+    }
+    lab = Lab(tmp_path, project, project, ())
+    orders = [
+        format_tree(run_child(lab, spec, timeout=60, hash_seed=seed)["observed"][0][0]["result"]) for seed in (1, 1, 2)
+    ]
+    assert orders[0] == orders[1] != orders[2]  # a set's order is the seed's: the same seed, the same order
