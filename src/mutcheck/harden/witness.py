@@ -34,10 +34,21 @@ def _observable(outcome: dict[str, Any]) -> dict[str, Any]:
     they are worded, not behaviour), the arguments afterwards."""
     raised = outcome.get("raised")
     return {
-        "result": outcome.get("result"),
+        "result": _unordered(outcome.get("result")),
         "raised": None if raised is None else (raised["module"], raised["qualname"]),
-        "after": outcome.get("after", {}),
+        "after": {name: _unordered(tree) for name, tree in outcome.get("after", {}).items()},
     }
+
+
+def _unordered(tree: Any) -> Any:
+    """A tree with each mapping's items in one order: `==` on a dict (a defaultdict, a Counter) does
+    not see the order its keys came in, which a set's iteration (another in each process) decides."""
+    if not isinstance(tree, dict) or "items" not in tree:
+        return tree
+    items = [[prefix, accessor, _unordered(item)] for prefix, accessor, item in tree["items"]]
+    if tree["open"].endswith("{") and not tree["open"].startswith("collections.OrderedDict"):
+        items.sort(key=lambda item: (item[1], json.dumps(item[2], sort_keys=True)))
+    return {**tree, "items": items}
 
 
 def differences(original: dict[str, Any], mutant: dict[str, Any]) -> tuple[str, ...]:

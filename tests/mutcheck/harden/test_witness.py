@@ -1,8 +1,11 @@
 """A witness a test can hold wherever it lives: none that holds the scratch copy's or the checkout's
-path, or a memory address; an exception message holding one is left out of the test."""
+path, or a memory address; an exception message holding one is left out of the test. What differs
+between two outcomes: a mapping's key order does not."""
 
-from mutcheck.harden.values import tree_of
-from mutcheck.harden.witness import Witness, without_places
+import collections
+
+from mutcheck.harden.values import observed_tree, tree_of
+from mutcheck.harden.witness import Witness, differences, without_places
 
 PLACES = ("/scratch/mutcheck-1/project", "/home/me/project")
 
@@ -28,3 +31,16 @@ def test_an_exception_message_holding_a_place_is_left_out_and_the_witness_kept()
     placed = without_places(_witness("a.txt", {"raised": raised}), PLACES)
     assert placed is not None and placed.original["raised"]["message"] is None
     assert placed.original["raised"]["qualname"] == "FileNotFoundError"
+
+
+def test_mappings_that_differ_only_in_their_keys_order_are_no_difference() -> None:
+    def outcome(value: object) -> dict:
+        return {"result": observed_tree(value, set())}
+
+    assert differences(outcome({"b": 1, "d": 1}), outcome({"d": 1, "b": 1})) == ()
+    grouped = [collections.defaultdict(int, {"b": 1, "d": 2}), collections.defaultdict(int, {"d": 2, "b": 1})]
+    assert differences(outcome(grouped[0]), outcome(grouped[1])) == ()
+    assert differences(outcome({"b": 1}), outcome({"b": 2})) == ("result",)
+    assert differences(outcome(["b", "d"]), outcome(["d", "b"])) == ("result",)  # a list's order is its value
+    ordered = [collections.OrderedDict({"b": 1, "d": 1}), collections.OrderedDict({"d": 1, "b": 1})]
+    assert differences(outcome(ordered[0]), outcome(ordered[1])) == ("result",)
