@@ -5,7 +5,8 @@ added to, removed from or put in place of the recorded strings and numbers; a fl
 reached by flipping booleans, putting another member of its enum in a member's place, emptying,
 filling or leaving out (None) a string, filling an empty mapping, dropping, repeating or
 reordering items, putting None in an item's place, giving a container's items in another kind of
-collection (a set's as a list, a list's as a tuple or a one-pass iterator), or calling a method through
+collection (a set's as a list, a list's as a tuple; a collection's or a string's items as a one-pass
+iterator), or calling a method through
 its class on the items its object was built from (guards on a type). Two kinds of item
 seldom meet in one recorded call (a text part followed by an image, a call carrying a signature):
 an item or a key that another recorded call holds at the same place is added too. Each variation
@@ -31,10 +32,10 @@ _DONORS = 6  # items or keys from other recorded values added at one place
 # the other kinds of collection a container's items are given in: a guard on the argument's type
 # (`isinstance(other, set)`, `set(other)` before a second pass, `len(other)`) is reached
 _RETYPED = {
-    "{": [("[", "]")],
-    "frozenset({": [("[", "]")],
+    "{": [("[", "]"), ("iter([", "])")],
+    "frozenset({": [("[", "]"), ("iter([", "])")],
     "[": [("(", ")"), ("iter([", "])")],
-    "(": [("[", "]")],
+    "(": [("[", "]"), ("iter([", "])")],
 }
 
 Shape = tuple[str, ...]  # an argument's name, then the accessors to a node, list indexes as [*]
@@ -211,6 +212,8 @@ def _place_variants(
             texts = node.get("others", [])  # an enum member: another member of its enum
         for text in texts:
             yield _with_node(tree, path, {**node, "text": text})
+        if _is_string(node["text"]) and len(ast.literal_eval(node["text"])) > 1:  # its characters, one pass
+            yield _with_node(tree, path, {"text": f"iter({node['text']})"})
         return
     held = _held(node)
     if unwrap and held is not None:  # `setlist([1, 2])` passed as `[1, 2]`, and as a one-pass iterator

@@ -68,3 +68,10 @@ def test_an_object_passed_as_an_argument_is_also_given_as_none_but_a_plain_conta
     assert not any(variant["args"][1] == {"text": "None"} for variant in varied)
     on_self = variations([{**call, "args": [], "self": built}], [], [])
     assert not any(variant["self"] == {"text": "None"} for variant in on_self)
+
+
+def test_a_string_and_a_set_are_also_given_as_one_pass_iterators() -> None:
+    assert 'iter("abc")' in _first_arguments(_call("abc"))
+    assert 'iter("")' not in _first_arguments(_call(""))  # no characters to iterate over
+    assert "iter([1, 2])" in _first_arguments(_call({1, 2}))
+    assert "iter([1, 2])" in _first_arguments(_call((1, 2)))
