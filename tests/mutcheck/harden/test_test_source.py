@@ -2,7 +2,7 @@
 
 from mutcheck.catalog.catalog import Mutant
 from mutcheck.harden.test_source import write_test
-from mutcheck.harden.values import tree_of
+from mutcheck.harden.values import observed_tree, tree_of
 from mutcheck.harden.witness import Witness
 
 _MUTANT = Mutant(
@@ -110,3 +110,13 @@ def test_a_constructor_recorded_through_a_subclass_is_called_as_that_subclass() 
     written = write_test(_MUTANT, ("en",), located, witness)
     assert "        Bag([1])\n" in written.source
     assert written.imports == {("shapes", "Bag"), ("", "pytest")}
+
+
+def test_a_type_asserted_for_a_state_is_asserted_once() -> None:
+    class Held:
+        def __init__(self) -> None:
+            self.items = [1]
+
+    original = {"result": observed_tree(Held(), set()), "type": "Held"}
+    source = _method_test("union", [[3]], original, _returned([1]))
+    assert source.count('assert type(result).__qualname__ == "Held"') == 1
