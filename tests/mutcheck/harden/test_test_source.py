@@ -112,11 +112,12 @@ def test_a_constructor_recorded_through_a_subclass_is_called_as_that_subclass() 
     assert written.imports == {("shapes", "Bag"), ("", "pytest")}
 
 
-def test_a_type_asserted_for_a_state_is_asserted_once() -> None:
-    class Held:
-        def __init__(self) -> None:
-            self.items = [1]
+class Held:
+    def __init__(self) -> None:
+        self.items = [1]
 
+
+def test_a_type_asserted_for_a_state_is_asserted_once() -> None:
     original = {"result": observed_tree(Held(), set()), "type": "Held"}
     source = _method_test("union", [[3]], original, _returned([1]))
     assert source.count('assert type(result).__qualname__ == "Held"') == 1
