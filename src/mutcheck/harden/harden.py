@@ -50,9 +50,9 @@ from mutcheck.sandbox.scratch import copy_project
 
 HARDENED, GAVE_UP, NOT_A_SURVIVOR = "hardened", "gave-up", "not-a-survivor"
 EQUIVALENT_IN_PRACTICE = "equivalent-in-practice"
-# calls recorded but never compared (the first is the recording child's): while one is left, the
-# mutant is not called equivalent in practice
 _SEED = 1  # the replays' string hashing: fixed, so the original's first replay and the mutant's agree on it
+# recorded calls never compared (the first is the recording child's): while one is left, the mutant
+# is not called equivalent in practice
 _UNTRIED = ("an argument cannot be written as source", UNWRITABLE_RESULT, UNBUILDABLE, UNSTEADY, NOT_REPRODUCED)
 _RECORD_TIMEOUT = 600.0
 _REPLAY_TIMEOUT = 120.0  # and _REPLAY_PER_CALL more for each call of the batch
@@ -206,12 +206,12 @@ class _Hardener:
             return hardening
         located = recorded["located"]
         try:
-            found = self._search(hardening, located, calls, applied, skipped)
+            found, of_recorded = self._search(hardening, located, calls, applied, skipped)
         except ChildFailed as error:
             hardening.reason = f"replaying its calls {error}"
             return hardening
         if not found:
-            hardening.status = without_witness(skipped)
+            hardening.status = without_witness(of_recorded, skipped)
             hardening.reason = f"{len(calls)} recorded calls, {hardening.variations} variations: " + _summary(skipped)
             return hardening
         return self._proven(hardening, applied, located, found)
@@ -223,25 +223,27 @@ class _Hardener:
         calls: list[dict[str, Any]],
         applied: AppliedMutant,
         skipped: Counter[str],
-    ) -> list[Witness]:
+    ) -> tuple[list[Witness], Counter[str]]:
         """The witnesses among the recorded calls; failing those, among their variations; failing
-        those, among second changes to the variations that ran lines their recorded call did not."""
+        those, among second changes to the variations that ran lines their recorded call did not.
+        Also why each recorded call (not a variation) was no witness."""
         found, lines = self._witnesses(located, calls, applied, RECORDED, skipped)
+        of_recorded = Counter(skipped)
         if found:
-            return found
+            return found, of_recorded
         constants = edit_constants(applied.original[slice(*applied.edited_range())], applied.replacement)
         pool = donors(calls)
         varied = variations(calls, *constants, pool=pool)
         hardening.variations = len(varied)
         if not varied:
-            return []
+            return [], of_recorded
         found, varied_lines = self._witnesses(located, varied, applied, VARIATION, skipped)
         bases = novel(varied, varied_lines, lines)
         if found or not bases:
-            return found
+            return found, of_recorded
         again = variations(bases, *constants, pool=pool, known=[*calls, *varied])
         hardening.variations += len(again)
-        return self._witnesses(located, again, applied, TWO_CHANGES, skipped)[0] if again else []
+        return (self._witnesses(located, again, applied, TWO_CHANGES, skipped)[0] if again else []), of_recorded
 
     def _witnesses(
         self,
@@ -292,11 +294,13 @@ class _Hardener:
         return hardening
 
 
-def without_witness(skipped: Counter[str]) -> str:
-    """A survivor's status when no call told it apart: equivalent in practice only when every call
-    recorded or varied was compared and the mutant did the same, else given up."""
-    untried = any(reason.startswith(_UNTRIED) for reason in skipped) or skipped[PLACED]
-    return EQUIVALENT_IN_PRACTICE if skipped[SAME] and not untried else GAVE_UP
+def without_witness(of_recorded: Counter[str], skipped: Counter[str]) -> str:
+    """A survivor's status when no call told it apart (`of_recorded`: why each recorded call was none;
+    `skipped`: why each recorded or varied call was none): equivalent in practice only when every
+    recorded call was compared, none held a place, and the mutant did the same; else given up. A
+    variation left uncompared (its result not written) was an input no test gave, and blocks nothing."""
+    untried = any(reason.startswith(_UNTRIED) for reason in of_recorded) or skipped[PLACED]
+    return EQUIVALENT_IN_PRACTICE if of_recorded[SAME] and not untried else GAVE_UP
 
 
 def _update_catalog(config: Config, mutants: dict[str, Mutant], hardenings: list[Hardening]) -> None:
