@@ -9,6 +9,22 @@ from mutcheck.harden.child import METHOD
 from mutcheck.harden.children import Lab, run_child
 from mutcheck.harden.values import format_tree, tree_of
 
+
+def _recording(tmp_path: Path, module: str, source: str, tests: str, qualname: str) -> tuple[Lab, dict]:
+    """A project of one module and one test file, and the spec that records `qualname` under its tests."""
+    project = tmp_path / "project"
+    (project / "tests").mkdir(parents=True)
+    (project / f"{module}.py").write_text(source, encoding="utf-8")
+    (project / "tests" / f"test_{module}.py").write_text(tests, encoding="utf-8")
+    spec = {
+        "mode": "record",
+        "tests": [f"tests/test_{module}.py"],
+        "file": os.path.realpath(project / f"{module}.py"),
+        "qualname": qualname,
+    }
+    return Lab(tmp_path, project, project, ("-p", "no:cacheprovider")), spec
+
+
 _SHAPES = """
 class Bag:
     def __init__(self, items=()):
@@ -78,17 +94,7 @@ def test_widened_twice():
 
 
 def test_an_object_made_by_a_class_method_is_recorded_as_that_call(tmp_path: Path) -> None:
-    project = tmp_path / "project"
-    (project / "tests").mkdir(parents=True)
-    (project / "spans.py").write_text(_SPANS, encoding="utf-8")
-    (project / "tests" / "test_spans.py").write_text(_SPAN_TESTS, encoding="utf-8")
-    spec = {
-        "mode": "record",
-        "tests": ["tests/test_spans.py"],
-        "file": os.path.realpath(project / "spans.py"),
-        "qualname": "Span.width",
-    }
-    lab = Lab(tmp_path, project, project, ("-p", "no:cacheprovider"))
+    lab, spec = _recording(tmp_path, "spans", _SPANS, _SPAN_TESTS, "Span.width")
     answer = run_child(lab, {**spec, "tests": ["tests/test_spans.py::test_width"]}, timeout=120)
     assert answer["exit"] == 0 and answer["located"]["kind"] == METHOD
     assert [format_tree(call["self"]) for call in answer["calls"]] == ["Span.closed(1, 3)"]
@@ -120,17 +126,8 @@ def test_lookup():
 
 
 def test_attribute_reads_made_while_writing_a_call_are_not_calls_of_the_tests(tmp_path: Path) -> None:
-    project = tmp_path / "project"
-    (project / "tests").mkdir(parents=True)
-    (project / "records.py").write_text(_LOOKUPS, encoding="utf-8")
-    (project / "tests" / "test_records.py").write_text(_LOOKUP_TESTS, encoding="utf-8")
-    spec = {
-        "mode": "record",
-        "tests": ["tests/test_records.py"],
-        "file": os.path.realpath(project / "records.py"),
-        "qualname": "Record.__getattr__",
-    }
-    answer = run_child(Lab(tmp_path, project, project, ("-p", "no:cacheprovider")), spec, timeout=120)
+    lab, spec = _recording(tmp_path, "records", _LOOKUPS, _LOOKUP_TESTS, "Record.__getattr__")
+    answer = run_child(lab, spec, timeout=120)
     assert answer["skipped"] == {}
     assert [(format_tree(call["self"]), format_tree(call["args"][0])) for call in answer["calls"]] == [
         ('Record({"a": 1})', '"a"')
@@ -165,13 +162,7 @@ def test_bags():
 def test_a_constructor_inherited_by_a_subclass_is_recorded_and_replayed_as_a_call_of_that_subclass(
     tmp_path: Path,
 ) -> None:
-    project = tmp_path / "project"
-    (project / "tests").mkdir(parents=True)
-    (project / "bases.py").write_text(_BASES, encoding="utf-8")
-    (project / "tests" / "test_bases.py").write_text(_BASE_TESTS, encoding="utf-8")
-    file = os.path.realpath(project / "bases.py")
-    lab = Lab(tmp_path, project, project, ("-p", "no:cacheprovider"))
-    spec = {"mode": "record", "tests": ["tests/test_bases.py"], "file": file, "qualname": "Base.__init__"}
+    lab, spec = _recording(tmp_path, "bases", _BASES, _BASE_TESTS, "Base.__init__")
     recorded = run_child(lab, spec, timeout=120)
     # Counted's own constructor is another call: only Bag's, made by Base's constructor, is kept
     assert [(call["class"], format_tree(call["args"][0])) for call in recorded["calls"]] == [({"text": "Bag"}, "[1]")]
