@@ -6,8 +6,8 @@ One JSON spec in (argv), one JSON answer out (the spec's `answer` path). The mod
   source is kept with what the function did (its return value or exception, and the arguments
   afterwards: a change in place is behaviour too). The constructors of the module's classes are
   wrapped too, and their class methods: an object the tests made is written as the call that made
-  it. A constructor's own calls are calls of its class; a coroutine is awaited, a generator consumed whole (a call the
-  caller stops early is not kept).
+  it. A constructor's own calls are calls of its class (or of a subclass that keeps it); a
+  coroutine is awaited, a generator consumed whole (a call the caller stops early is not kept).
 - `replay`: each call, built from its source, made again `rounds` times (a coroutine in its own
   event loop); what it did each time and, asked (`trace`), the lines of the function its first
   time ran.
@@ -233,8 +233,8 @@ class Recorder:
 
         @functools.wraps(init)
         def making(obj: Any, *args: Any, **kwargs: Any) -> None:
-            # only the object's own class's constructor, outside the recorded function, while there is room
-            # (one made inside the recorded function too: a test may pass what it returned to the next call)
+            # only the object's own class's constructor, not while a tree is written, while there is room;
+            # inside the recorded function too: a test may pass what it returned to its next call
             if type(obj).__init__ is making and not self.checking and len(self.made) < _MAX_MADE:
                 self._keep_made(obj, "", self._call_trees(args, kwargs))
             init(obj, *args, **kwargs)
