@@ -252,9 +252,9 @@ def _operator_form(name: str, receiver: str, arguments: list[str], witness: Witn
     result, or one of the type its builtin passes on unchanged (a bool for `in`); else None."""
     form, needed = _FORMS.get(name, (None, None))
     unassigned = witness.original.get("raised") is not None or not {"result", "raised"} & set(witness.differs)
-    if name in _STATEMENTS and unassigned and len(arguments) == _STATEMENTS[name].count("{") - 1:
+    if name in _STATEMENTS and unassigned and len(arguments) == _arity(_STATEMENTS[name]):
         form, arguments = _STATEMENTS[name], [_subscript(arguments[0]), *arguments[1:]]  # a statement: no `result =`
-    elif form is None or len(arguments) != ("{1}" in form):
+    elif form is None or len(arguments) != _arity(form):
         return None
     if "\n" in "".join(arguments):
         return None
@@ -266,6 +266,11 @@ def _operator_form(name: str, receiver: str, arguments: list[str], witness: Witn
     if needed and any("result" in outcome and outcome.get("type") != needed for outcome in outcomes):
         return None
     return form.format(receiver, *arguments)
+
+
+def _arity(form: str) -> int:
+    """The arguments a form takes besides its receiver (`{0}`)."""
+    return form.count("{") - 1
 
 
 def _subscript(argument: str) -> str:

@@ -306,11 +306,10 @@ def _observed_state(value: object, imports: set[tuple[str, str]], depth: int) ->
                 continue
             imports |= needed
         if isinstance(value, collections.abc.Collection):  # what it holds is state too: a test lists it
-            mapping = isinstance(value, collections.abc.Mapping)
-            held = dict(value) if mapping else list(value)
+            mapping, held = _contents(value)
             # items of its own class (an interval of intervals, each iterating to itself) would hold
             # themselves again without end: its attributes say what it holds
-            if not any(type(item) is type(value) for item in (held.values() if mapping else held)):
+            if not _of_own_kind(value, held):
                 needed = set()
                 try:
                     items.append(
@@ -379,11 +378,21 @@ def _by_items(value: object, imports: set[tuple[str, str]], depth: int, made: Ma
     if not isinstance(value, collections.abc.Collection):
         raise Unwritable(f"a {type(value).__qualname__} is no collection to build from its items")
     name = _importable(type(value), imports)
-    mapping = isinstance(value, collections.abc.Mapping)
-    held = dict(value) if mapping else list(value)
-    if any(type(item) is type(value) for item in (held.values() if mapping else held)):
+    _, held = _contents(value)
+    if _of_own_kind(value, held):
         raise Unwritable(f"the items of a {type(value).__qualname__} are of its own class (each holds more of them)")
     return _container(f"{name}(", ")", [("", "", tree_of(held, imports, depth, made))])
+
+
+def _contents(value: object) -> tuple[bool, dict[Any, Any] | list[Any]]:
+    """Whether a collection is a mapping, and what it holds: a dict of it, or a list."""
+    mapping = isinstance(value, collections.abc.Mapping)
+    return mapping, dict(value) if mapping else list(value)  # type: ignore[call-overload]
+
+
+def _of_own_kind(value: object, held: dict[Any, Any] | list[Any]) -> bool:
+    """Whether a collection holds objects of its own class (each of which holds more of them)."""
+    return any(type(item) is type(value) for item in (held.values() if isinstance(held, dict) else held))
 
 
 def _by_attributes(value: object, imports: set[tuple[str, str]], depth: int, made: Made | None) -> Tree:

@@ -3,16 +3,15 @@
 The edit says where to look: a constant it touches (a string such as `"anthropic/"`, a number) is
 added to, removed from or put in place of the recorded strings and numbers; a flipped branch is
 reached by flipping booleans, putting another member of its enum in a member's place, emptying,
-filling or leaving out (None) a string, filling an empty mapping, dropping, repeating or
-reordering items, putting None in an item's place, giving a container's items in another kind of
-collection (a set's as a list, a list's as a tuple; a collection's or a string's items as a one-pass
-iterator), or calling a method through
-its class on the items its object was built from (guards on a type). Two kinds of item
-seldom meet in one recorded call (a text part followed by an image, a call carrying a signature):
-an item or a key that another recorded call holds at the same place is added too. Each variation
-changes one place of one recorded call (or a string at every place that holds it, as a model name
-passed and kept in an item's metadata is), and there are at most `LIMIT` of them per call of
-`variations`.
+filling or leaving out (None) a string, filling an empty mapping, dropping, repeating or reordering
+items, putting None in an item's place, giving a container's items in another kind of collection (a
+set's as a list, a list's as a tuple; a collection's or a string's items as a one-pass iterator),
+or calling a method through its class on the items its object was built from (guards on a type).
+Two kinds of item seldom meet in one recorded call (a text part followed by an image, a call
+carrying a signature): an item or a key that another recorded call holds at the same place is added
+too. Each variation changes one place of one recorded call (or a string at every place that holds
+it, as a model name passed and kept in an item's metadata is), and there are at most `LIMIT` of
+them per call of `variations`.
 """
 
 import ast

@@ -25,6 +25,27 @@ def _recording(tmp_path: Path, module: str, source: str, tests: str, qualname: s
     return Lab(tmp_path, project, project, ("-p", "no:cacheprovider")), spec
 
 
+def _replaying(tmp_path: Path, module: str, source: str, kind: str, qualname: str, calls: list) -> tuple[Lab, dict]:
+    """A project of one module, and the spec that replays `calls` of `qualname` once, untraced."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / f"{module}.py").write_text(source, encoding="utf-8")
+    spec = {
+        "mode": "replay",
+        "tests": [],
+        "calls": calls,
+        "module": module,
+        "kind": kind,
+        "flavour": "",
+        "qualname": qualname,
+        "file": os.path.realpath(project / f"{module}.py"),
+        "sys_path": [str(project), *sys.path],
+        "rounds": 1,
+        "trace": False,
+    }
+    return Lab(tmp_path, project, project, ()), spec
+
+
 _SHAPES = """
 class Bag:
     def __init__(self, items=()):
@@ -36,29 +57,14 @@ class Bag:
 
 
 def test_a_method_is_replayed_on_its_object_and_through_its_class_on_another_type(tmp_path: Path) -> None:
-    project = tmp_path / "project"
-    project.mkdir()
-    (project / "shapes.py").write_text(_SHAPES, encoding="utf-8")
     built = {"open": "Bag(", "close": ")", "items": [["", "", tree_of([1], set())]]}
     suffix = [tree_of("!", set())]
     calls = [
         {"self": built, "args": suffix, "kwargs": {}, "imports": [["shapes", "Bag"]]},
         {"self": tree_of([1], set()), "args": suffix, "kwargs": {}, "imports": [], "unbound": True},
     ]
-    spec = {
-        "mode": "replay",
-        "tests": [],
-        "calls": calls,
-        "module": "shapes",
-        "kind": METHOD,
-        "flavour": "",
-        "qualname": "Bag.kind",
-        "file": os.path.realpath(project / "shapes.py"),
-        "sys_path": [str(project), *sys.path],
-        "rounds": 1,
-        "trace": False,
-    }
-    answer = run_child(Lab(tmp_path, project, project, ()), spec, timeout=60)
+    lab, spec = _replaying(tmp_path, "shapes", _SHAPES, METHOD, "Bag.kind", calls)
+    answer = run_child(lab, spec, timeout=60)
     results = [format_tree(rounds[0]["result"]) for rounds in answer["observed"]]
     assert results == ['"bag!"', '"list!"']
     assert format_tree(answer["observed"][1][0]["after"]["self"]) == "[1]"
@@ -172,25 +178,9 @@ def test_a_constructor_inherited_by_a_subclass_is_recorded_and_replayed_as_a_cal
 
 
 def test_a_replay_hashes_strings_with_the_seed_it_is_given(tmp_path: Path) -> None:
-    project = tmp_path / "project"
-    project.mkdir()
-    (project / "orders.py").write_text(
-        'def order():\n    return list({"alpha", "beta", "gamma", "delta", "epsilon", "zeta"})\n', encoding="utf-8"
-    )
-    spec = {
-        "mode": "replay",
-        "tests": [],
-        "calls": [{"self": None, "args": [], "kwargs": {}, "imports": []}],
-        "module": "orders",
-        "kind": "function",
-        "flavour": "",
-        "qualname": "order",
-        "file": os.path.realpath(project / "orders.py"),
-        "sys_path": [str(project), *sys.path],
-        "rounds": 1,
-        "trace": False,
-    }
-    lab = Lab(tmp_path, project, project, ())
+    source = 'def order():\n    return list({"alpha", "beta", "gamma", "delta", "epsilon", "zeta"})\n'
+    call = {"self": None, "args": [], "kwargs": {}, "imports": []}
+    lab, spec = _replaying(tmp_path, "orders", source, "function", "order", [call])
     orders = [
         format_tree(run_child(lab, spec, timeout=60, hash_seed=seed)["observed"][0][0]["result"]) for seed in (1, 1, 2)
     ]
