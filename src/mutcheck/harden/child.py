@@ -8,6 +8,9 @@ One JSON spec in (argv), one JSON answer out (the spec's `answer` path). The mod
   wrapped too, and their class methods: an object the tests made is written as the call that made
   it. A constructor's own calls are calls of its class (or of a subclass that keeps it); a
   coroutine is awaited, a generator consumed whole (a call the caller stops early is not kept).
+  Also the module's functions through which the tests reached it (their entries), with how often:
+  where its own arguments cannot be written (an object the module made for itself), the tests'
+  calls of an entry carry the mutant's effect.
 - `replay`: each call, built from its source, made again `rounds` times (a coroutine in its own
   event loop); what it did each time and, asked (`trace`), the lines of the function its first
   time ran.
@@ -184,6 +187,8 @@ class Recorder:
         self.depth = 0  # inside the recorded function: its calls to itself are part of the outer call
         self.checking = 0  # writing trees: the objects their checks build are no objects of the tests
         self.made: Made = {}
+        self.entries: Counter[str] = Counter()
+        self.files: set[str] = set()  # the module's file, as its code objects and as the disk name it
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_configure(self, config: pytest.Config) -> None:
@@ -208,6 +213,7 @@ class Recorder:
             "file": os.path.realpath(module.__file__),
             "sys_path": list(sys.path),  # as pytest's `pythonpath` and the conftests left it: replays import alike
         }
+        self.files = {module.__file__, self.located["file"]}
         for cls in list(vars(module).values()):
             if inspect.isclass(cls) and cls.__module__ == module.__name__:
                 for method, attribute in list(vars(cls).items()):
@@ -365,9 +371,25 @@ class Recorder:
             self.checking -= 1
 
     def _given(self, kind: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[dict[str, Any], set]:
+        self._note_entry()
         receiver, positional = _split(kind, args if kind != CLASS else args[1:])
         with self._checking():
             return _trees(_named(receiver, positional, kwargs), self.made)
+
+    def _note_entry(self) -> None:
+        """The outermost function of the module on the stack of a test's call (past this module's
+        wrappers), when the tests reached the recorded function through one: the function a nested
+        one sits in, a lambda's or a comprehension's too."""
+        frame, entry = sys._getframe(1), None
+        while frame is not None:
+            file = frame.f_code.co_filename
+            if file in self.files:
+                entry = frame.f_code.co_qualname.split(".<locals>.")[0]
+            elif file != __file__:
+                break
+            frame = frame.f_back
+        if entry is not None and entry != self.spec["qualname"]:
+            self.entries[entry] += 1
 
     def _done(
         self,
@@ -442,6 +464,7 @@ def _record(spec: dict[str, Any]) -> dict[str, Any]:
         "located": recorder.located,
         "calls": recorder.calls,
         "skipped": dict(recorder.skipped),
+        "entries": dict(recorder.entries),
     }
 
 

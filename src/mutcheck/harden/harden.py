@@ -64,6 +64,7 @@ _ORIGINS = {
 }
 PLACED = "it holds a path of the scratch copy or the checkout, or a memory address"
 _PROVEN_TRIES = 3  # witnesses written and proven per mutant before giving up on it
+_ENTRIES = 3  # the functions the tests reached a mutated function through, most used first, tried
 
 
 @dataclass(frozen=True)
@@ -182,39 +183,62 @@ class _Hardener:
         return originals, mutants["observed"]
 
     def harden(self, result: MutantResult, tests: list[str]) -> Hardening:
+        """A witness among the tests' calls of the mutated function; failing one, where not every call
+        could be compared, among their calls of the module's functions they reached it through."""
         applied = result.applied
-        mutant = applied.mutant
-        hardening = Hardening(mutant.id, GAVE_UP, "")
+        hardening = Hardening(applied.mutant.id, GAVE_UP, "")
         if not tests:
             hardening.reason = "no test reaches it: there is nothing to record"
             return hardening
         # A nested function is called through the function around it: its calls carry the mutant's effect
         called = applied.scope_qualname.split(".<locals>.")[0]
-        spec = {"mode": "record", "tests": tests, "file": str(self.lab.project / mutant.file), "qualname": called}
+        entries = self._through(hardening, applied, tests, called)
+        if hardening.status != GAVE_UP:
+            return hardening
+        for entry, _count in entries.most_common(_ENTRIES):
+            attempt = Hardening(hardening.id, GAVE_UP, "")
+            self._through(attempt, applied, tests, entry)
+            if attempt.status == HARDENED:
+                attempt.witness += f", through {entry}, which calls {called}"
+                attempt.calls_scope = hardening.calls_scope
+                return attempt
+            hardening.reason += f"; through {entry}: {attempt.reason}"
+        return hardening
+
+    def _through(self, hardening: Hardening, applied: AppliedMutant, tests: list[str], called: str) -> Counter[str]:
+        """`hardening` decided by the tests' calls of `called` (its status, reason and test); the
+        module's functions through which they reached it, with how often."""
+        spec = {
+            "mode": "record",
+            "tests": tests,
+            "file": str(self.lab.project / applied.mutant.file),
+            "qualname": called,
+        }
         try:
             recorded = run_child(self.lab, spec, _RECORD_TIMEOUT)
         except ChildFailed as error:
             hardening.reason = f"recording its tests {error}"
-            return hardening
+            return Counter()
         if recorded["refused"]:
             hardening.reason = f"{called}: {recorded['refused']}"
-            return hardening
-        calls, skipped = recorded["calls"], Counter(recorded["skipped"])
+            return Counter()
+        entries, calls, skipped = Counter(recorded["entries"]), recorded["calls"], Counter(recorded["skipped"])
         hardening.calls, hardening.calls_scope = len(calls), bool(calls) or bool(skipped)
         if not calls:
             hardening.reason = _summary(skipped) or f"its tests never call {called} by its name"
-            return hardening
+            return entries
         located = recorded["located"]
         try:
             found, of_recorded = self._search(hardening, located, calls, applied, skipped)
         except ChildFailed as error:
             hardening.reason = f"replaying its calls {error}"
-            return hardening
+            return entries
         if not found:
             hardening.status = without_witness(of_recorded, skipped)
             hardening.reason = f"{len(calls)} recorded calls, {hardening.variations} variations: " + _summary(skipped)
-            return hardening
-        return self._proven(hardening, applied, located, found)
+            return entries
+        self._proven(hardening, applied, located, found)
+        return entries
 
     def _search(
         self,

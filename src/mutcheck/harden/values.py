@@ -233,11 +233,10 @@ def tree_of(
         items = []
         for key, item in value.items():
             key_tree = tree_of(key, imports, inner)
-            if "text" not in key_tree:
+            if "text" not in key_tree and type(key) not in (tuple, frozenset):
                 raise Unwritable(f"a dict key of type {type(key).__name__}")
-            items.append(
-                (f"{key_tree['text']}: ", f"[{key_tree['text']}]", tree_of(item, imports, inner, made, observe))
-            )
+            key_text = key_tree.get("text") or format_tree(key_tree)  # a tuple or frozenset key: its source
+            items.append((f"{key_text}: ", f"[{key_text}]", tree_of(item, imports, inner, made, observe)))
         return _container("{", "}", items)
     if type(value) in (set, frozenset):
         if not value:

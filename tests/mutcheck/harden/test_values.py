@@ -198,3 +198,11 @@ def test_collections_mappings_and_deques_are_written_as_their_constructors_given
         rebuilt = eval(source, namespace(imports))
         assert type(rebuilt) is type(value) and rebuilt == value
     assert eval("collections.defaultdict(list, {})", {"collections": collections})["x"] == []
+
+
+def test_a_dict_keyed_by_tuples_or_frozensets_is_written_and_one_keyed_by_objects_refused() -> None:
+    keyed = {("a", "b"): 1, frozenset({2}): [3]}
+    source = format_tree(checked_tree(keyed, set()))
+    assert source == '{("a", "b"): 1, frozenset({2}): [3]}' and eval(source) == keyed
+    with pytest.raises(Unwritable, match="a dict key of type Slotted"):
+        checked_tree({Slotted("x"): 1}, set())
