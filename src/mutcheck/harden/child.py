@@ -13,7 +13,7 @@ One JSON spec in (argv), one JSON answer out (the spec's `answer` path). The mod
   calls of an entry carry the mutant's effect.
 - `replay`: each call, built from its source, made again `rounds` times (a coroutine in its own
   event loop); what it did each time and, asked (`trace`), the lines of the function its first
-  time ran.
+  time ran; a call past its time limit (`call_limit`) is `unfinished` (after a few, the rest are not made).
 - `pytest`: pytest on the named test ids; each test's outcome.
 """
 
@@ -44,6 +44,9 @@ _MAX_CALLS = 200  # distinct calls kept per function: more adds time, not witnes
 # a making call's positional and keyword argument trees, and their imports
 _MakingCall = tuple[list[dict[str, Any]], dict[str, dict[str, Any]], set[tuple[str, str]]]
 _MAX_MADE = 2000  # constructor calls kept: objects made later are written from their attributes
+# how many calls of one batch may reach their time limit before the rest are not made: a mutant that
+# loops forever costs seconds, not the whole batch
+_UNFINISHED_MAX = 3
 
 FUNCTION, METHOD, STATIC, CLASS, CONSTRUCTOR = "function", "method", "static", "class", "constructor"
 COROUTINE, GENERATOR, ASYNC_GENERATOR = "coroutine", "generator", "async-generator"
@@ -489,9 +492,34 @@ def _replayed(spec: dict[str, Any], call: dict[str, Any], owner: Any, module: An
     else:
         target = getattr({METHOD: receiver, FUNCTION: module}.get(spec["kind"], owner), name)
     made = lambda: _made(lambda: _consumed(spec["flavour"], target(*args, **kwargs)))  # noqa: E731
-    (result, error), ran = lines_run(spec["file"], spec["qualname"], made) if trace else (made(), set())
+    try:
+        with _time_limit(spec["call_limit"]):
+            (result, error), ran = lines_run(spec["file"], spec["qualname"], made) if trace else (made(), set())
+    except _TooLong:
+        return {"unfinished": f"did not finish in {spec['call_limit']} s"}
     after = _after({"self": receiver} if receiver is not None else {}, tuple(args), kwargs)
     return {**_outcome(result, error), **after, **({"lines": sorted(ran)} if trace else {})}
+
+
+class _TooLong(BaseException):
+    """A replayed call past its time limit (not an Exception: the function's own handlers let it through)."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """The block interrupted once it has run `seconds`, and every second after (a handler that
+    swallowed the first interruption gets another)."""
+
+    def expired(_signal: int, _frame: Any) -> None:
+        raise _TooLong
+
+    previous = signal.signal(signal.SIGALRM, expired)
+    signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _consumed(kind: str, value: Any) -> Any:
@@ -519,11 +547,16 @@ def _replay(spec: dict[str, Any]) -> dict[str, Any]:
         _kind, owner, _function = locate(module, spec["qualname"])
     except Refused as error:
         return {"refused": str(error)}
-    traced = spec.get("trace", False)
-    observed = [
-        [_replayed(spec, call, owner, module, traced and not round_) for round_ in range(spec["rounds"])]
-        for call in spec["calls"]
-    ]
+    traced, observed, unfinished = spec.get("trace", False), [], 0
+    for call in spec["calls"]:
+        rounds = []
+        for round_ in range(spec["rounds"]):
+            if unfinished >= _UNFINISHED_MAX:
+                rounds.append({"unfinished": f"not made: {unfinished} calls before it did not finish"})
+                continue
+            rounds.append(_replayed(spec, call, owner, module, traced and not round_))
+            unfinished += "unfinished" in rounds[-1]
+        observed.append(rounds)
     return {"observed": observed}
 
 

@@ -32,6 +32,7 @@ from mutcheck.harden.witness import (
     SAME,
     TWO_CHANGES,
     UNBUILDABLE,
+    UNFINISHED,
     UNSTEADY,
     UNWRITABLE_RESULT,
     VARIATION,
@@ -53,10 +54,18 @@ EQUIVALENT_IN_PRACTICE = "equivalent-in-practice"
 _SEED = 1  # the replays' string hashing: fixed, so the original's first replay and the mutant's agree on it
 # recorded calls never compared (the first is the recording child's): while one is left, the mutant
 # is not called equivalent in practice
-_UNTRIED = ("an argument cannot be written as source", UNWRITABLE_RESULT, UNBUILDABLE, UNSTEADY, NOT_REPRODUCED)
+_UNTRIED = (
+    "an argument cannot be written as source",
+    UNWRITABLE_RESULT,
+    UNBUILDABLE,
+    UNSTEADY,
+    NOT_REPRODUCED,
+    UNFINISHED,
+)
 _RECORD_TIMEOUT = 600.0
 _REPLAY_TIMEOUT = 120.0  # and _REPLAY_PER_CALL more for each call of the batch
 _REPLAY_PER_CALL = 0.1
+_CALL_LIMIT = 5.0  # one replayed call's: a mutant that loops forever is left, the batch goes on
 _ORIGINS = {
     RECORDED: "a recorded call",
     VARIATION: "a variation of a recorded call",
@@ -170,7 +179,7 @@ class _Hardener:
         the mutant; what each did. The mutant's replay hashes strings as the original's first one
         does, so a set's order is no difference between them; the original's second replay hashes
         them otherwise, so a result that depends on that order is seen to change."""
-        spec = {"mode": "replay", "tests": [], "calls": calls, "rounds": 1, **located}
+        spec = {"mode": "replay", "tests": [], "calls": calls, "rounds": 1, "call_limit": _CALL_LIMIT, **located}
         timeout = _REPLAY_TIMEOUT + _REPLAY_PER_CALL * len(calls)
         first = run_child(self.lab, {**spec, "trace": True}, timeout, hash_seed=_SEED)
         second = run_child(self.lab, spec, timeout, hash_seed=_SEED + 1)

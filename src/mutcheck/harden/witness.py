@@ -13,6 +13,7 @@ UNBUILDABLE = "its source does not build the arguments again"
 UNWRITABLE_RESULT = "the original's result cannot be written as source"
 UNSTEADY = "non-deterministic: two replays of the original differ (a time, a random value, an id?)"
 NOT_REPRODUCED = "replayed from source, the original does not do what it did under the tests"
+UNFINISHED = "a replay did not finish (the mutant may loop forever: no test can be written for that)"
 _ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")  # an object's id in a repr: another in every run
 
 
@@ -102,6 +103,8 @@ def witnesses(
         first = rounds[0]
         if any("unbuildable" in outcome for outcome in (*rounds, mutant)):
             skipped[UNBUILDABLE] += 1
+        elif any("unfinished" in outcome for outcome in (*rounds, mutant)):
+            skipped[UNFINISHED] += 1
         elif any(differences(first, other) for other in rounds[1:]):
             skipped[UNSTEADY] += 1
         elif "recorded" in call and differences(call["recorded"], first):

@@ -42,6 +42,7 @@ def _replaying(tmp_path: Path, module: str, source: str, kind: str, qualname: st
         "sys_path": [str(project), *sys.path],
         "rounds": 1,
         "trace": False,
+        "call_limit": 5.0,
     }
     return Lab(tmp_path, project, project, ()), spec
 
@@ -173,6 +174,7 @@ def test_a_constructor_inherited_by_a_subclass_is_recorded_and_replayed_as_a_cal
     # Counted's own constructor is another call: only Bag's, made by Base's constructor, is kept
     assert [(call["class"], format_tree(call["args"][0])) for call in recorded["calls"]] == [({"text": "Bag"}, "[1]")]
     replay = {**recorded["located"], "mode": "replay", "tests": [], "calls": recorded["calls"], "rounds": 1}
+    replay["call_limit"] = 5.0
     observed = run_child(lab, {**replay, "trace": False}, timeout=120)["observed"][0][0]
     assert observed["type"] == "Bag" and observed["result"]["open"] == "Bag("
 
@@ -185,3 +187,28 @@ def test_a_replay_hashes_strings_with_the_seed_it_is_given(tmp_path: Path) -> No
         format_tree(run_child(lab, spec, timeout=60, hash_seed=seed)["observed"][0][0]["result"]) for seed in (1, 1, 2)
     ]
     assert orders[0] == orders[1] != orders[2]  # a set's order is the seed's: the same seed, the same order
+
+
+_LOOPS = """
+def settle(items):
+    while items and items[0] == "loop":  # no progress: it never ends
+        items = items
+    return len(items)
+"""
+
+
+def test_a_replayed_call_past_its_limit_is_unfinished_and_after_three_the_rest_are_not_made(tmp_path: Path) -> None:
+    calls = [
+        {"self": None, "args": [tree_of(items, set())], "kwargs": {}, "imports": []}
+        for items in (["a"], ["loop"], ["b", "c"], ["loop"], ["loop"], ["d"])
+    ]
+    lab, spec = _replaying(tmp_path, "loops", _LOOPS, "function", "settle", calls)
+    observed = [rounds[0] for rounds in run_child(lab, {**spec, "call_limit": 0.5}, timeout=60)["observed"]]
+    assert [format_tree(one["result"]) if "result" in one else one["unfinished"] for one in observed] == [
+        "1",
+        "did not finish in 0.5 s",
+        "2",  # the batch went on
+        "did not finish in 0.5 s",
+        "did not finish in 0.5 s",
+        "not made: 3 calls before it did not finish",
+    ]

@@ -1,11 +1,11 @@
 """A witness a test can hold wherever it lives: none that holds the scratch copy's or the checkout's
 path, or a memory address; an exception message holding one is left out of the test. What differs
-between two outcomes: a mapping's key order does not."""
+between two outcomes: a mapping's key order does not. A replay that did not finish tells nothing."""
 
 import collections
 
 from mutcheck.harden.values import observed_tree, tree_of
-from mutcheck.harden.witness import Witness, differences, without_places
+from mutcheck.harden.witness import SAME, UNFINISHED, VARIATION, Witness, differences, without_places, witnesses
 
 PLACES = ("/scratch/mutcheck-1/project", "/home/me/project")
 
@@ -44,3 +44,11 @@ def test_mappings_that_differ_only_in_their_keys_order_are_no_difference() -> No
     assert differences(outcome(["b", "d"]), outcome(["d", "b"])) == ("result",)  # a list's order is its value
     ordered = [collections.OrderedDict({"b": 1, "d": 1}), collections.OrderedDict({"d": 1, "b": 1})]
     assert differences(outcome(ordered[0]), outcome(ordered[1])) == ("result",)
+
+
+def test_a_call_whose_replay_did_not_finish_is_no_witness_and_counted_as_such() -> None:
+    call = {"self": None, "args": [], "kwargs": {}, "imports": []}
+    done, looped = {"result": {"text": "1"}}, {"unfinished": "did not finish in 5.0 s"}
+    skipped: collections.Counter[str] = collections.Counter()
+    assert witnesses([call, call], [[done, done], [done, done]], [[looped], [done]], VARIATION, skipped) == []
+    assert skipped == collections.Counter({UNFINISHED: 1, SAME: 1})
