@@ -35,6 +35,7 @@ import os
 import random
 from dataclasses import dataclass, field
 
+DEFAULT_SIZE = 10
 
 @dataclass
 class Tracker:
@@ -304,6 +305,8 @@ MUTANTS = {
     # a coroutine whose tests are marked for anyio; the original's result is a path of the scratch copy
     "M-HALVED": ("halved", "number < 0", "False"),
     "M-PATH": ("data_path", "os.path.dirname(__file__)", '"."'),
+    # module-level code: no call to record, known before any test runs
+    "M-DEFAULT": ("<module>", "DEFAULT_SIZE = 10", "DEFAULT_SIZE = 11"),
 }
 
 
@@ -377,7 +380,7 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
     assert set(lines) == set(MUTANTS) - {"M-STATE"}, done.stdout
     # known from the code: said first, before any test runs
     assert done.stdout.splitlines()[0] == (
-        "gave-up: M-FULL  Window.full: a property: harden replays functions and methods (known before any test ran)"
+        "gave-up: M-DEFAULT  module-level code: there is no call of a function to record (known before any test ran)"
     )
     assert "(a variation of a recorded call: result differs)" in lines["M-DEDUPE"]
     assert lines["M-SKIP"] == (
@@ -405,13 +408,17 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
         "by tests/test_guards.py::test_kills_m_size (a variation of a recorded call: result, raised"
         in (lines["M-SIZE"])
     )
+    # a property: the attribute read
+    assert lines["M-FULL"] == (
+        "hardened: M-FULL  by tests/test_guards.py::test_kills_m_full (a recorded call: result differs)"
+    )
     assert lines["M-STAMP"].startswith("gave-up") and "non-deterministic" in lines["M-STAMP"]
     assert lines["M-LOCK"].startswith("gave-up")
     assert "cannot be written as source (arg0: a _thread.lock" in lines["M-LOCK"]
     # the original returns a path of the scratch copy: a test asserting it would fail where it lives
     assert lines["M-PATH"].startswith("gave-up: M-PATH  1 recorded calls, ")
     assert "it holds a path of the scratch copy or the checkout, or a memory address (3×)" in lines["M-PATH"]
-    assert "hardened 12 of 16 survivors, 12 of the 15 whose tests call the mutated function; 0 equivalent" in (
+    assert "hardened 13 of 17 survivors, 13 of the 16 whose tests call the mutated function; 0 equivalent" in (
         done.stdout
     )
 
@@ -434,6 +441,7 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
         "test_kills_m_push",
         "test_kills_m_recent",
         "test_kills_m_size",
+        "test_kills_m_full",
         "test_kills_m_halved",
     ]
     assert '    with pytest.raises(ValueError, match=r"unknown role ' in written
@@ -442,6 +450,7 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
     assert "        await halved(-1)\n" in written
     assert "    result = asyncio.run(doubled(0))\n    assert result == -1\n" in written
     assert '    window.push("a")\n    assert window._messages == ["a"]\n' in written
+    assert "    result = window.full\n    assert result is True\n" in written
     assert "/tmp" not in written and str(project) not in written
 
     # Each written test under plain pytest: passes on the original (all in one run), fails with its
@@ -449,7 +458,7 @@ def test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog(pro
     source = project / "src" / "histories.py"
     assert _plain_pytest(project, "tests/test_guards.py") == 0
     hardened = ["M-STATE", "M-DEDUPE", "M-SKIP", "M-NESTED", "M-ROLE", "M-MERGE", "M-TURNS", "M-PAIRS", "M-ASYNC"]
-    for mutant_id in [*hardened, "M-PUSH", "M-RECENT", "M-SIZE", "M-HALVED"]:
+    for mutant_id in [*hardened, "M-PUSH", "M-RECENT", "M-SIZE", "M-FULL", "M-HALVED"]:
         name = "test_kills_" + ("m_dedupe" if mutant_id == "M-SKIP" else mutant_id.lower().replace("-", "_"))
         _scope, match, replacement = MUTANTS[mutant_id]
         mutated = SOURCE.replace(match, replacement or "pass", 1)
@@ -513,10 +522,10 @@ def test_harden_refuses_a_file_it_did_not_write_and_unknown_ids(project: Path) -
     assert unknown.stderr.strip() == "error: harden: M-NONE: no mutant with this id or alias"
     assert not (project / "tests" / "test_new.py").exists()
     # refused before any test runs, and exit status 1: the survivor still needs a test a person writes
-    refused = mutcheck(project, "harden", "M-FULL", "--out", "tests/test_new.py")
+    refused = mutcheck(project, "harden", "M-DEFAULT", "--out", "tests/test_new.py")
     assert refused.returncode == 1, refused.stdout + refused.stderr
     assert refused.stdout.splitlines() == [
-        "gave-up: M-FULL  Window.full: a property: harden replays functions and methods (known before any test ran)",
+        "gave-up: M-DEFAULT  module-level code: there is no call of a function to record (known before any test ran)",
         "hardened 0 of 1 survivors; 0 equivalent in practice, 1 gave up",
     ]
     assert not (project / "tests" / "test_new.py").exists()

@@ -41,6 +41,9 @@ from mutcheck.sandbox.imports import redirect_imports
 from mutcheck.sandbox.process import die_with_parent
 
 _MAX_CALLS = 200  # distinct calls kept per function: more adds time, not witnesses
+# a call's arguments as data, at most: larger ones make a test no one reads, and replays that crawl
+_MAX_CALL_SIZE = 20_000
+TOO_LARGE = f"its arguments are too large for a test to write (over {_MAX_CALL_SIZE} characters)"
 # a making call's positional and keyword argument trees, and their imports
 _MakingCall = tuple[list[dict[str, Any]], dict[str, dict[str, Any]], set[tuple[str, str]]]
 _MAX_MADE = 2000  # constructor calls kept: objects made later are written from their attributes
@@ -49,6 +52,7 @@ _MAX_MADE = 2000  # constructor calls kept: objects made later are written from 
 _UNFINISHED_MAX = 3
 
 FUNCTION, METHOD, STATIC, CLASS, CONSTRUCTOR = "function", "method", "static", "class", "constructor"
+PROPERTY = "property"  # its getter: a test reads the attribute
 COROUTINE, GENERATOR, ASYNC_GENERATOR = "coroutine", "generator", "async-generator"
 # how the project's tests run a coroutine: pytest-asyncio's mark, anyio's, or asyncio.run in a plain test
 ASYNCIO_MARK, ANYIO_MARK, ASYNCIO_RUN = "asyncio", "anyio", "run"
@@ -68,9 +72,9 @@ def _module_of(file: str) -> Any:
     raise Refused("the tests never import its file")
 
 
-def locate(module: Any, qualname: str) -> tuple[str, Any, Any]:
+def locate(module: Any, qualname: str, line: int | None = None) -> tuple[str, Any, Any]:
     """(kind, owner, function) for a qualified name in a module; Refused when its calls cannot be
-    made by themselves."""
+    made by themselves. A property is its getter when that holds `line` (the mutant's)."""
     owner: Any = module
     parts = qualname.split(".")
     for part in parts[:-1]:
@@ -86,11 +90,19 @@ def locate(module: Any, qualname: str) -> tuple[str, Any, Any]:
         kind, function = CONSTRUCTOR, found
     elif inspect.isfunction(found):
         kind, function = (METHOD if inspect.isclass(owner) else FUNCTION), found
-    elif isinstance(found, property):
-        raise Refused("a property: harden replays functions and methods")
+    elif isinstance(found, (property, functools.cached_property)):
+        getter = found.fget if isinstance(found, property) else found.func
+        if not inspect.isfunction(getter) or not _holds_line(getter, line):
+            raise Refused("a property's setter or deleter: harden replays what a test reads or calls")
+        kind, function = PROPERTY, getter
     else:
         raise Refused("not a plain function of the module (decorated into another kind of object?)")
     return kind, owner, function
+
+
+def _holds_line(function: Any, line: int | None) -> bool:
+    lines = [number for _, _, number in function.__code__.co_lines() if number is not None]
+    return line is None or function.__code__.co_firstlineno <= line <= max(lines, default=0)
 
 
 def flavour(function: Any) -> str:
@@ -139,8 +151,8 @@ def _trees(values: dict[str, Any], made: Made | None = None, observe: bool = Fal
 def _split(kind: str, args: tuple[Any, ...]) -> tuple[dict[str, Any], tuple[Any, ...]]:
     """The receiver (a method's `self`) apart from the other positional arguments (a constructor's
     object is its result, not an argument)."""
-    if kind in (METHOD, CONSTRUCTOR) and args:
-        return ({"self": args[0]} if kind == METHOD else {}), args[1:]
+    if kind in (METHOD, PROPERTY, CONSTRUCTOR) and args:
+        return ({"self": args[0]} if kind != CONSTRUCTOR else {}), args[1:]
     return {}, args
 
 
@@ -176,6 +188,15 @@ def _after(receiver: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, An
     return {"after": trees, "after_imports": sorted(imports)}
 
 
+def _with_getter(found: Any, getter: Any, owner: Any, name: str) -> Any:
+    """The property (or cached property) `found` with another getter."""
+    if isinstance(found, property):
+        return property(getter, found.fset, found.fdel, found.__doc__)
+    cached = functools.cached_property(getter)
+    cached.__set_name__(owner, name)
+    return cached
+
+
 class Recorder:
     """The pytest plugin of `record`: wraps the function (and the module's constructors) once the
     tests are collected."""
@@ -200,7 +221,12 @@ class Recorder:
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         try:
             module = _module_of(self.spec["file"])
-            kind, owner, function = locate(module, self.spec["qualname"])
+        except Refused as error:
+            self.refused = str(error)
+            return
+        self.files = {module.__file__, os.path.realpath(module.__file__)}
+        try:
+            kind, owner, function = locate(module, self.spec["qualname"], self.spec.get("line"))
         except Refused as error:
             self.refused = str(error)
             return
@@ -212,11 +238,11 @@ class Recorder:
             "flavour": flavour(function),
             "async_style": _async_style(session),
             "qualname": self.spec["qualname"],
+            "line": self.spec.get("line"),
             "parameters": parameters,
             "file": os.path.realpath(module.__file__),
             "sys_path": list(sys.path),  # as pytest's `pythonpath` and the conftests left it: replays import alike
         }
-        self.files = {module.__file__, self.located["file"]}
         for cls in list(vars(module).values()):
             if inspect.isclass(cls) and cls.__module__ == module.__name__:
                 for method, attribute in list(vars(cls).items()):
@@ -230,6 +256,8 @@ class Recorder:
                 for key, value in list((namespace_ or {}).items()):
                     if value is function:
                         namespace_[key] = wrapper
+        elif kind == PROPERTY:
+            setattr(owner, name, _with_getter(inspect.getattr_static(owner, name), wrapper, owner, name))
         else:
             setattr(owner, name, {STATIC: staticmethod, CLASS: classmethod}.get(kind, lambda f: f)(wrapper))
         for cls in list(vars(module).values()):
@@ -447,6 +475,9 @@ class Recorder:
             **({"class": made_by} if made_by is not None else {}),
         }
         key = json.dumps(call, sort_keys=True)
+        if len(key) > _MAX_CALL_SIZE:
+            self.skipped[TOO_LARGE] += 1
+            return
         if key in self.seen:
             return
         self.seen.add(key)
@@ -489,6 +520,8 @@ def _replayed(spec: dict[str, Any], call: dict[str, Any], owner: Any, module: An
         target = _built(call["class"], names) if call.get("class") else owner
     elif call.get("unbound"):  # `self` of another type: the method as its class holds it
         target = functools.partial(getattr(owner, name), receiver)
+    elif spec["kind"] == PROPERTY:
+        target = functools.partial(getattr, receiver, name)
     else:
         target = getattr({METHOD: receiver, FUNCTION: module}.get(spec["kind"], owner), name)
     made = lambda: _made(lambda: _consumed(spec["flavour"], target(*args, **kwargs)))  # noqa: E731
@@ -544,7 +577,7 @@ def _replay(spec: dict[str, Any]) -> dict[str, Any]:
     if os.path.realpath(getattr(module, "__file__", "") or "") != spec["file"]:  # else the replay proves nothing
         return {"refused": f"outside pytest, {spec['module']} imports from {module.__file__}, not the tests' file"}
     try:
-        _kind, owner, _function = locate(module, spec["qualname"])
+        _kind, owner, _function = locate(module, spec["qualname"], spec.get("line"))
     except Refused as error:
         return {"refused": str(error)}
     traced, observed, unfinished = spec.get("trace", False), [], 0

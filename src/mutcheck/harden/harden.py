@@ -21,6 +21,7 @@ from mutcheck.core.project_paths import outside_project
 from mutcheck.core.verdicts import NO_COVERAGE, SURVIVED
 from mutcheck.engine.engine import Prepared
 from mutcheck.engine.session import catalog_of, engine_options, run_with_progress
+from mutcheck.harden.child import TOO_LARGE
 from mutcheck.harden.children import ChildFailed, Lab, run_child
 from mutcheck.harden.proof import fails_in_checkout, mutant_in, prove
 from mutcheck.harden.test_source import WrittenTest, same_checks, snippet, write_test
@@ -40,7 +41,7 @@ from mutcheck.harden.witness import (
     without_places,
     witnesses,
 )
-from mutcheck.mutation.mutate import AppliedMutant, MutationError, apply_mutant, scope_decorators
+from mutcheck.mutation.mutate import AppliedMutant, MutationError, apply_mutant
 from mutcheck.report.terminal import baseline_failures
 from mutcheck.results.build import baseline_section
 from mutcheck.results.matrix import MutantResult, build_matrix
@@ -56,6 +57,7 @@ _SEED = 1  # the replays' string hashing: fixed, so the original's first replay 
 # is not called equivalent in practice
 _UNTRIED = (
     "an argument cannot be written as source",
+    TOO_LARGE,
     UNWRITABLE_RESULT,
     UNBUILDABLE,
     UNSTEADY,
@@ -217,12 +219,9 @@ class _Hardener:
     def _through(self, hardening: Hardening, applied: AppliedMutant, tests: list[str], called: str) -> Counter[str]:
         """`hardening` decided by the tests' calls of `called` (its status, reason and test); the
         module's functions through which they reached it, with how often."""
-        spec = {
-            "mode": "record",
-            "tests": tests,
-            "file": str(self.lab.project / applied.mutant.file),
-            "qualname": called,
-        }
+        file = str(self.lab.project / applied.mutant.file)
+        line = applied.original.count("\n", 0, applied.edited_range()[0]) + 1  # a property's getter, or not
+        spec = {"mode": "record", "tests": tests, "file": file, "qualname": called, "line": line}
         try:
             recorded = run_child(self.lab, spec, _RECORD_TIMEOUT)
         except ChildFailed as error:
@@ -409,13 +408,7 @@ def _known_refusal(applied: AppliedMutant) -> str:
     mutant = applied.mutant
     if mutant.scope == MODULE_SCOPE or applied.writes:
         return "module-level code: there is no call of a function to record"
-    called = applied.scope_qualname.split(".<locals>.")[0]  # also its catalog name
-    if any(name.endswith(_PROPERTY) for name in scope_decorators(applied.original, mutant.file, called)):
-        return f"{called}: a property: harden replays functions and methods"
     return ""
-
-
-_PROPERTY = ("property", ".setter", ".getter", ".deleter")  # `cached_property` too
 
 
 def _annotate(path: Path, out: str, hardenings: list[Hardening]) -> None:

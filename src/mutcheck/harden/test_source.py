@@ -19,6 +19,7 @@ from mutcheck.harden.child import (
     FUNCTION,
     GENERATOR,
     METHOD,
+    PROPERTY,
 )
 from mutcheck.harden.values import Tree, format_tree, holds_state, import_lines
 from mutcheck.harden.witness import Witness
@@ -136,10 +137,10 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
     imports.add((module, qualname.split(".")[0]))
     taken = {imported for _, imported in imports} | {"result", "pytest", "asyncio", "collected"}
     parameters = list(located["parameters"])
-    if kind in (METHOD, CLASS, CONSTRUCTOR):
+    if kind in (METHOD, PROPERTY, CLASS, CONSTRUCTOR):
         parameters = parameters[1:]
     lines, arguments, variables = [], [], {}
-    if kind == METHOD:
+    if kind in (METHOD, PROPERTY):
         receiver = _variable(_snake(owner_path.rpartition(".")[2]), taken)
         variables["self"] = receiver
         lines.append(f"    {receiver} = {format_tree(witness.call['self'], 4)}")
@@ -170,7 +171,7 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
             arguments.append(f"{key}={format_tree(tree, 4)}")
     flavour, style = located.get("flavour", ""), located.get("async_style", ASYNCIO_RUN)
     in_loop = flavour in (COROUTINE, ASYNC_GENERATOR) and style != ASYNCIO_RUN  # an async test
-    written_call = _call_source(callee, arguments)
+    written_call = callee if kind == PROPERTY else _call_source(callee, arguments)
     if kind == METHOD and not witness.call.get("unbound") and not witness.call["kwargs"]:
         written_call = _operator_form(name, variables["self"], arguments, witness) or written_call
     call = _consuming(written_call, flavour, in_loop, lines, imports)

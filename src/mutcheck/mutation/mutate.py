@@ -18,7 +18,7 @@ from mutcheck.core.problems import Problem
 from mutcheck.core.source_text import Span, edit_diff, line_offsets, read_source, replaced
 from mutcheck.mutation.edit_code import EditCode, FileCode
 from mutcheck.mutation.outside import place_of
-from mutcheck.mutation.scopes import Scopes, decorator_names
+from mutcheck.mutation.scopes import Scopes
 
 _BINARY_PRECEDENCE = {
     ast.BitOr: 6,
@@ -441,16 +441,6 @@ def scope_source(text: str, filename: str, scope: str) -> str | None:
         return text
     where = parsed.positions[node]
     return text[parsed.line_offsets[where.start.line - 1] : parsed.line_offsets[where.end.line]]
-
-
-def scope_decorators(text: str, filename: str, scope: str) -> list[str]:
-    """The dotted names of a scope's decorators (`property`, `functools.cache`); none when the file
-    does not parse or has no such function or class."""
-    try:
-        node = _parse_file(text, filename).finder.scopes.get(scope)
-    except cst.ParserSyntaxError:
-        return []
-    return decorator_names(node) if isinstance(node, (cst.FunctionDef, cst.ClassDef)) else []
 
 
 def candidate_nodes(mutant: Mutant, text: str, lines: range) -> Iterator[tuple[str, str, int, int]]:

@@ -1,11 +1,15 @@
 """The child, run as harden runs it: a method replayed on its rebuilt object or through its class; the
-objects the tests made recorded as the calls that made them."""
+objects the tests made recorded as the calls that made them; a replayed call held to its time limit;
+a property located by its getter."""
 
+import importlib
 import os
 import sys
 from pathlib import Path
 
-from mutcheck.harden.child import METHOD
+import pytest
+
+from mutcheck.harden.child import METHOD, PROPERTY, TOO_LARGE, Refused, locate
 from mutcheck.harden.children import Lab, run_child
 from mutcheck.harden.values import format_tree, tree_of
 
@@ -212,3 +216,48 @@ def test_a_replayed_call_past_its_limit_is_unfinished_and_after_three_the_rest_a
         "did not finish in 0.5 s",
         "not made: 3 calls before it did not finish",
     ]
+
+
+_GAUGES = """
+import functools
+
+
+class Gauge:
+    def __init__(self, level):
+        self._level = level
+
+    @property
+    def level(self):
+        return self._level
+
+    @level.setter
+    def level(self, value):
+        self._level = max(value, 0)
+
+    @functools.cached_property
+    def doubled(self):
+        return self._level * 2
+"""
+
+
+def test_a_property_is_its_getter_when_that_holds_the_mutant_and_refused_in_its_setter(tmp_path: Path) -> None:
+    (tmp_path / "gauges.py").write_text(_GAUGES, encoding="utf-8")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        module = importlib.import_module("gauges")
+    finally:
+        sys.path.remove(str(tmp_path))
+    getter_line = _GAUGES.splitlines().index("        return self._level") + 1
+    setter_line = _GAUGES.splitlines().index("        self._level = max(value, 0)") + 1
+    assert locate(module, "Gauge.level", getter_line)[:2] == (PROPERTY, module.Gauge)
+    assert locate(module, "Gauge.doubled")[0] == PROPERTY
+    with pytest.raises(Refused, match="a property's setter or deleter"):
+        locate(module, "Gauge.level", setter_line)
+
+
+def test_a_call_whose_arguments_are_too_large_for_a_test_is_not_kept(tmp_path: Path) -> None:
+    tests = "from totals import total\n\n\ndef test_total():\n    assert total(list(range(10_000))) > total([1])\n"
+    lab, spec = _recording(tmp_path, "totals", "def total(items):\n    return sum(items)\n", tests, "total")
+    recorded = run_child(lab, spec, timeout=120)
+    assert [format_tree(call["args"][0]) for call in recorded["calls"]] == ["[1]"]
+    assert recorded["skipped"] == {TOO_LARGE: 1}

@@ -6,6 +6,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from mutcheck.harden.child import TOO_LARGE
 from mutcheck.harden.harden import EQUIVALENT_IN_PRACTICE, GAVE_UP, PLACED, without_witness
 from mutcheck.harden.witness import NOT_REPRODUCED, SAME, UNBUILDABLE, UNFINISHED, UNSTEADY, UNWRITABLE_RESULT
 from tests.mutcheck.cli_runs import mutcheck
@@ -24,6 +25,7 @@ def test_equivalent_in_practice_only_when_every_recorded_call_was_compared() -> 
     assert status({SAME: 3, UNSTEADY: 1}) == GAVE_UP  # two replays of the original differ
     assert status({SAME: 3, NOT_REPRODUCED: 1}) == GAVE_UP
     assert status({SAME: 3, UNFINISHED: 1}) == GAVE_UP  # the mutant may loop forever on one
+    assert status({SAME: 3, TOO_LARGE: 1}) == GAVE_UP
     assert status({SAME: 3}, {PLACED: 1}) == GAVE_UP  # a path or an address held, by any call
     assert status({}) == GAVE_UP  # nothing compared at all
     # a variation left uncompared (a constructor refused it, its result is an iterator) was an input
