@@ -238,7 +238,6 @@ class Recorder:
             "flavour": flavour(function),
             "async_style": _async_style(session),
             "qualname": self.spec["qualname"],
-            "line": self.spec.get("line"),
             "parameters": parameters,
             "file": os.path.realpath(module.__file__),
             "sys_path": list(sys.path),  # as pytest's `pythonpath` and the conftests left it: replays import alike
@@ -577,7 +576,7 @@ def _replay(spec: dict[str, Any]) -> dict[str, Any]:
     if os.path.realpath(getattr(module, "__file__", "") or "") != spec["file"]:  # else the replay proves nothing
         return {"refused": f"outside pytest, {spec['module']} imports from {module.__file__}, not the tests' file"}
     try:
-        _kind, owner, _function = locate(module, spec["qualname"], spec.get("line"))
+        _kind, owner, _function = locate(module, spec["qualname"])  # the mutant moves lines: the recording chose
     except Refused as error:
         return {"refused": str(error)}
     traced, observed, unfinished = spec.get("trace", False), [], 0
