@@ -1,6 +1,7 @@
 """The pytest test a witness becomes: its input as source, the call, the assertions, its docstring."""
 
 import ast
+import builtins
 import json
 import keyword
 import re
@@ -25,6 +26,7 @@ from mutcheck.harden.values import Tree, format_tree, holds_state, import_lines
 from mutcheck.harden.witness import Witness
 
 _WIDTH = 88
+_BUILTINS = frozenset(vars(builtins))
 _WHOLE = 1200  # characters of an expected value a reader takes in whole; past it, the part that differs
 _SPECIAL = re.compile(r"[.^$*+?{}\[\]\\|()]")  # what `pytest.raises(match=...)` would read as a pattern
 # special methods as a test writes them: (form, the one result type its builtin passes on unchanged)
@@ -73,8 +75,9 @@ def _snake(name: str) -> str:
 
 
 def _variable(name: str, taken: set[str]) -> str:
+    """A new variable's name: never a keyword, nor a builtin the test may use (`dict` for a `Dict`)."""
     chosen = name if name.isidentifier() and not keyword.iskeyword(name) else f"{name}_value"
-    while chosen in taken:
+    while chosen in taken or chosen in _BUILTINS:
         chosen += "_"
     taken.add(chosen)
     return chosen
@@ -113,6 +116,10 @@ def _checks(expr: str, original: Tree, mutant: Tree | None) -> list[tuple[str, T
     elif original["open"] in ("[", "(") and len(original["items"]) != len(theirs):
         found.append((f"len({expr})", {"text": str(len(original["items"]))}))
     differing = [(accessor, item) for _, accessor, item in original["items"] if theirs.get(accessor) != item]
+    if original.get("state") and alike:  # an attribute the original removes (or never sets) and the mutant keeps
+        ours = {accessor for _, accessor, _ in original["items"]}
+        kept = [accessor[1:] for accessor in theirs if accessor not in ours and accessor[1:].isidentifier()]
+        found += [(f"({json.dumps(name)} in vars({expr}))", {"text": "False"}) for name in kept]
     for accessor, item in differing if alike and differing else [(a, i) for _, a, i in original["items"]]:
         reached = accessor.replace("{}", expr) if "{}" in accessor else expr + accessor
         found += _checks(reached, item, theirs.get(accessor))

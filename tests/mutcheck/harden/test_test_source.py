@@ -121,3 +121,22 @@ def test_a_type_asserted_for_a_state_is_asserted_once() -> None:
     original = {"result": observed_tree(Held(), set()), "type": "Held"}
     source = _method_test("union", [[3]], original, _returned([1]))
     assert source.count('assert type(result).__qualname__ == "Held"') == 1
+
+
+class Dict(dict):
+    """A dict subclass whose instances hold attributes set aside from their items (as addict's `Dict`)."""
+
+
+def test_a_receiver_never_shadows_a_builtin_and_an_attribute_only_the_mutant_keeps_is_asserted_absent() -> None:
+    made = {"open": "Dict(", "close": ")", "items": [["", "", tree_of({}, set())]]}
+    call = {"self": made, "args": [tree_of("y", set()), tree_of(1, set())], "kwargs": {}, "imports": []}
+    removed, kept = Dict(y=1), Dict(y=1)
+    kept.parent = None  # the mutant no longer deletes it
+    original = {"result": tree_of(None, set()), "after": {"self": observed_tree(removed, set())}}
+    mutant = {"result": tree_of(None, set()), "after": {"self": observed_tree(kept, set())}}
+    located = {"module": "maps", "kind": "method", "qualname": "Dict.__setitem__", "parameters": ["self", "k", "v"]}
+    written = write_test(_MUTANT, ("en",), located, Witness(call, original, mutant, "recorded", ("self",))).source
+    assert '    dict_ = Dict({})\n    dict_["y"] = 1\n' in written
+    assert '    assert ("parent" in vars(dict_)) is False\n' in written
+    assert "    assert dict(dict_) == " in written  # the builtin is still `dict`
+    compile(written, "test.py", "exec")
