@@ -41,6 +41,7 @@ Tree = dict[str, Any]
 Made = dict[int, tuple[object, str, list[Tree], dict[str, Tree], set[tuple[str, str]]]]
 
 _WIDTH = 88
+_OWN_DEPTH = 8  # levels of a collection's own kind nested in it, past which the nesting has no end
 _DEPTH = 40  # deeper than any history a test builds: a cycle, or a linked structure, is refused
 _MEMBERS = 8  # an enum's other members a variation may put in its place
 _OBJECTS = 200  # objects of the project's classes written in one value: past it, a graph, not a test's input
@@ -379,7 +380,9 @@ def _by_items(value: object, imports: set[tuple[str, str]], depth: int, made: Ma
     name = _importable(type(value), imports)
     _, held = _contents(value)
     if _of_own_kind(value, held):
-        raise Unwritable(f"the items of a {type(value).__qualname__} are of its own class (each holds more of them)")
+        raise Unwritable(
+            f"the items of a {type(value).__qualname__} are of its own class without end (each holds another)"
+        )
     return _container(f"{name}(", ")", [("", "", tree_of(held, imports, depth, made))])
 
 
@@ -389,9 +392,13 @@ def _contents(value: object) -> tuple[bool, dict[Any, Any] | list[Any]]:
     return mapping, dict(value) if mapping else list(value)  # type: ignore[call-overload]
 
 
-def _of_own_kind(value: object, held: dict[Any, Any] | list[Any]) -> bool:
-    """Whether a collection holds objects of its own class (each of which holds more of them)."""
-    return any(type(item) is type(value) for item in (held.values() if isinstance(held, dict) else held))
+def _of_own_kind(value: object, held: dict[Any, Any] | list[Any], depth: int = 0) -> bool:
+    """Whether a collection holds objects of its own class without end (as portion's intervals,
+    each iterating to one again); a nesting that ends (a `Dict` of `Dict`s of values) does not."""
+    own = [item for item in (held.values() if isinstance(held, dict) else held) if type(item) is type(value)]
+    if not own or depth >= _OWN_DEPTH:
+        return bool(own)
+    return any(_of_own_kind(item, _contents(item)[1], depth + 1) for item in own)
 
 
 def _by_attributes(value: object, imports: set[tuple[str, str]], depth: int, made: Made | None) -> Tree:

@@ -172,7 +172,9 @@ def test_a_collection_of_its_own_kind_is_observed_by_its_attributes_alone() -> N
     assert [accessor for _, accessor, _ in tree["items"]] == [".bounds"]
     assert format_tree(tree["items"][0][2]) == "[(0, 1), (2, 3)]"
     # nor built from its items: each of them is one again
-    with pytest.raises(Unwritable, match=r"the items of a Spans are of its own class \(each holds more of them\)"):
+    with pytest.raises(
+        Unwritable, match=r"the items of a Spans are of its own class without end \(each holds another\)"
+    ):
         checked_tree(Spans((0, 1), (2, 3)), set())
 
 
@@ -206,3 +208,16 @@ def test_a_dict_keyed_by_tuples_or_frozensets_is_written_and_one_keyed_by_object
     assert source == '{("a", "b"): 1, frozenset({2}): [3]}' and eval(source) == keyed
     with pytest.raises(Unwritable, match="a dict key of type Slotted"):
         checked_tree({Slotted("x"): 1}, set())
+
+
+class Nested(dict):
+    """A dict subclass whose values may be more of it, to an end (as addict's `Dict`)."""
+
+
+def test_a_collection_holding_its_own_kind_to_an_end_is_built_from_its_items() -> None:
+    value = Nested({"a": Nested({"b": 1})})
+    imports: set[tuple[str, str]] = set()
+    source = format_tree(checked_tree(value, imports))
+    assert source == 'Nested({"a": Nested({"b": 1})})'
+    rebuilt = eval(source, namespace(imports))
+    assert type(rebuilt["a"]) is Nested and rebuilt == value
