@@ -338,6 +338,8 @@ def _built_by_constructor(
     ways = [(_by_attributes, "its attributes"), (_by_items, "its items")]
     if made is not None and id(value) in made and made[id(value)][0] is value:
         ways.insert(0, (_recorded_call, "the call that made it"))
+        if not made[id(value)][1] and made[id(value)][3]:  # changed since its constructor call: its keywords still hold
+            ways.append((_by_items_as_made, "its items and the keywords it was made with"))
     reasons = []
     for way, label in ways:
         needed: set[tuple[str, str]] = set()
@@ -384,6 +386,15 @@ def _by_items(value: object, imports: set[tuple[str, str]], depth: int, made: Ma
             f"the items of a {type(value).__qualname__} are of its own class without end (each holds another)"
         )
     return _container(f"{name}(", ")", [("", "", tree_of(held, imports, depth, made))])
+
+
+def _by_items_as_made(value: object, imports: set[tuple[str, str]], depth: int, made: Made | None) -> Tree:
+    """`Class([item, ...], key=...)`: a collection built from what it holds, given the keyword arguments
+    of the constructor call that made it (`StringTrie({...}, separator="~")`)."""
+    tree = _by_items(value, imports, depth, made)
+    _, _, _, kwargs, needed = made[id(value)]  # type: ignore[index]
+    imports |= needed
+    return {**tree, "items": [*tree["items"], *[[f"{key}=", "", item] for key, item in kwargs.items()]]}
 
 
 def _contents(value: object) -> tuple[bool, dict[Any, Any] | list[Any]]:

@@ -221,3 +221,18 @@ def test_a_collection_holding_its_own_kind_to_an_end_is_built_from_its_items() -
     assert source == 'Nested({"a": Nested({"b": 1})})'
     rebuilt = eval(source, namespace(imports))
     assert type(rebuilt["a"]) is Nested and rebuilt == value
+
+
+class Paths(dict):
+    """A mapping whose keys are split by a separator its constructor takes by keyword (as pygtrie's StringTrie)."""
+
+    def __init__(self, items=(), separator="/"):
+        super().__init__(items)
+        self._separator = separator
+
+
+def test_a_collection_changed_since_it_was_made_is_built_from_its_items_and_the_keywords_it_was_made_with() -> None:
+    paths = Paths(separator="~")
+    made = {id(paths): (paths, "", [], {"separator": {"text": '"~"'}}, set())}
+    paths["a~b"] = 1  # changed since: the recorded call builds an empty one, its items alone a "/" one
+    assert format_tree(checked_tree(paths, set(), made)) == 'Paths({"a~b": 1}, separator="~")'
