@@ -10,7 +10,7 @@ from mutcheck.harden.child import TOO_LARGE
 from mutcheck.harden.harden import EQUIVALENT_IN_PRACTICE, GAVE_UP, PLACED, without_witness
 from mutcheck.harden.witness import NOT_REPRODUCED, SAME, UNBUILDABLE, UNFINISHED, UNSTEADY, UNWRITABLE_RESULT
 from tests.mutcheck.cli_runs import mutcheck
-from tests.mutcheck.engine_project import families, pyproject
+from tests.mutcheck.engine_project import families, pyproject, write_files
 
 
 def test_equivalent_in_practice_only_when_every_recorded_call_was_compared() -> None:
@@ -91,16 +91,16 @@ def test_a_method_of_an_object_the_module_makes_for_itself_is_hardened_through_t
 ) -> None:
     """`_Node`s are made and filled by `Trie`: no call of `_Node.equals` can be written as source, but
     the tests reach it through `Trie.__eq__`, whose calls carry the mutant's effect."""
-    project = tmp_path / "project"
-    for path, text in [
-        ("pyproject.toml", pyproject("entry-fixture", timeout_constant=5.0)),
-        ("src/trie.py", _TRIE),
-        ("tests/test_trie.py", _TRIE_TESTS),
-        ("mutants/families.toml", families("guard", "guards", "守护")),
-        ("mutants/trie.toml", _TRIE_GAP),
-    ]:
-        (project / path).parent.mkdir(parents=True, exist_ok=True)
-        (project / path).write_text(text, encoding="utf-8")
+    project = write_files(
+        tmp_path / "project",
+        {
+            "pyproject.toml": pyproject("entry-fixture", timeout_constant=5.0),
+            "src/trie.py": _TRIE,
+            "tests/test_trie.py": _TRIE_TESTS,
+            "mutants/families.toml": families("guard", "guards", "守护"),
+            "mutants/trie.toml": _TRIE_GAP,
+        },
+    )
     done = mutcheck(project, "harden", "T-VALUE", "--out", "tests/test_guards.py")
     assert done.returncode == 0, done.stdout + done.stderr
     line = next(line for line in done.stdout.splitlines() if line.startswith(("hardened:", "gave-up:")))
