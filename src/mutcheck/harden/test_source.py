@@ -142,7 +142,7 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
     module, kind, qualname = located["module"], located["kind"], located["qualname"]
     owner_path, name = qualname.rpartition(".")[0], qualname.rpartition(".")[2]
     imports.add((module, qualname.split(".")[0]))
-    taken = {imported for _, imported in imports} | {"result", "pytest", "asyncio", "collected"}
+    taken = {imported for _, imported in imports} | {"result", "raised", "pytest", "asyncio", "collected"}
     parameters = list(located["parameters"])
     if kind in (METHOD, PROPERTY, CLASS, CONSTRUCTOR):
         parameters = parameters[1:]
@@ -188,9 +188,13 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
         if raised["module"] != "builtins":
             imports.add((raised["module"], exception.split(".")[0]))
         imports.add(("", "pytest"))
+        # the mutant raising a subclass (ShortKeyError for KeyError) passes `pytest.raises`: the type is asserted
+        other = (witness.mutant.get("raised") or {}).get("qualname")
+        exact = other is not None and other != exception
         lines += [
-            f"    with pytest.raises({exception}{_match(raised.get('message'))}):",
+            f"    with pytest.raises({exception}{_match(raised.get('message'))}){' as raised' if exact else ''}:",
             textwrap.indent(call, "        "),
+            *([f"    assert raised.type is {exception}"] if exact else []),
         ]
     elif "result" in witness.differs or "raised" in witness.differs:
         lines.append("    result = " + textwrap.indent(call, "    ").lstrip())

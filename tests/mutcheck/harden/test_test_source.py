@@ -140,3 +140,13 @@ def test_a_receiver_never_shadows_a_builtin_and_an_attribute_only_the_mutant_kee
     assert '    assert ("parent" in vars(dict_)) is False\n' in written
     assert "    assert dict(dict_) == " in written  # the builtin is still `dict`
     compile(written, "test.py", "exec")
+
+
+def test_an_exception_the_mutant_raises_a_subclass_of_is_asserted_by_its_exact_type() -> None:
+    original = {"raised": {"module": "builtins", "qualname": "KeyError", "message": "'f'"}}
+    subclass = {"raised": {"module": "tries", "qualname": "ShortKeyError", "message": "'f'"}}
+    written = _method_test("__getitem__", ["f"], original, subclass)
+    assert '    with pytest.raises(KeyError, match=r"\'f\'") as raised:\n        bag["f"]\n' in written
+    assert "    assert raised.type is KeyError\n" in written
+    returned = _method_test("__getitem__", ["f"], original, _returned(1))  # any KeyError tells it apart
+    assert "    with pytest.raises(KeyError, match=r\"'f'\"):\n" in returned and "raised.type" not in returned
