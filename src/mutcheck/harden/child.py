@@ -13,7 +13,8 @@ One JSON spec in (argv), one JSON answer out (the spec's `answer` path). The mod
   calls of an entry carry the mutant's effect.
 - `replay`: each call, built from its source, made again `rounds` times (a coroutine in its own
   event loop); what it did each time and, asked (`trace`), the lines of the function its first
-  time ran; a call past its time limit (`call_limit`) is `unfinished` (after a few, the rest are not made).
+  time ran, and the warnings' categories; a call past its time limit (`call_limit`) is `unfinished`
+  (after a few, the rest are not made).
 - `pytest`: pytest on the named test ids; each test's outcome.
 """
 
@@ -27,6 +28,7 @@ import os
 import signal
 import sys
 import tempfile
+import warnings
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -525,12 +527,19 @@ def _replayed(spec: dict[str, Any], call: dict[str, Any], owner: Any, module: An
         target = getattr({METHOD: receiver, FUNCTION: module}.get(spec["kind"], owner), name)
     made = lambda: _made(lambda: _consumed(spec["flavour"], target(*args, **kwargs)))  # noqa: E731
     try:
-        with _time_limit(spec["call_limit"]):
+        with _time_limit(spec["call_limit"]), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")  # each replay sees every warning the call gives, not only its first
             (result, error), ran = lines_run(spec["file"], spec["qualname"], made) if trace else (made(), set())
     except _TooLong:
         return {"unfinished": f"did not finish in {spec['call_limit']} s"}
     after = _after({"self": receiver} if receiver is not None else {}, tuple(args), kwargs)
-    return {**_outcome(result, error), **after, **({"lines": sorted(ran)} if trace else {})}
+    warned = sorted({(one.category.__module__, one.category.__qualname__) for one in caught})
+    return {
+        **_outcome(result, error),
+        **after,
+        **({"lines": sorted(ran)} if trace else {}),
+        **({"warned": [list(pair) for pair in warned]} if warned else {}),
+    }
 
 
 class _TooLong(BaseException):

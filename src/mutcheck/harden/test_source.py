@@ -197,7 +197,7 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
             *([f"    assert raised.type is {exception}"] if exact else []),
         ]
     elif "result" in witness.differs or "raised" in witness.differs:
-        lines.append("    result = " + textwrap.indent(call, "    ").lstrip())
+        lines.append(_warning_kept(witness, "    result = " + textwrap.indent(call, "    ").lstrip(), imports))
         kind, other = witness.original.get("type"), witness.mutant.get("type")
         if kind and other and kind != other:  # a value of another type may still compare equal
             lines.append(f"    assert type(result).__qualname__ == {json.dumps(kind)}")
@@ -205,7 +205,7 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
             if _assertion(expr, expected) not in lines:  # the type, when the state checks assert it too
                 lines.append(_assertion(expr, expected))
     else:
-        lines.append(textwrap.indent(call, "    "))
+        lines.append(_warning_kept(witness, textwrap.indent(call, "    "), imports))
     for key in witness.differs:
         if key in variables:
             after = witness.mutant.get("after", {}).get(key)
@@ -221,6 +221,20 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
     code = head + "\n".join(lines)
     used = {pair for pair in imports if re.search(rf"\b{re.escape(pair[1].split('.')[0])}\b", code)}
     return WrittenTest(test, source, frozenset(used))
+
+
+def _warning_kept(witness: Witness, statement: str, imports: set[tuple[str, str]]) -> str:
+    """The call's statement, inside `pytest.warns(Category)` where the original gives a warning the
+    mutant does not (a deleted `warnings.warn`)."""
+    given = [tuple(pair) for pair in witness.original.get("warned", [])]
+    missing = [pair for pair in given if list(pair) not in witness.mutant.get("warned", [])]
+    if "warned" not in witness.differs or not missing:
+        return statement
+    module, category = missing[0]
+    imports.add(("", "pytest"))
+    if module != "builtins":
+        imports.add((module, category.split(".")[0]))
+    return f"    with pytest.warns({category}):\n" + textwrap.indent(statement, "    ")
 
 
 def _consuming(call: str, flavour: str, in_loop: bool, lines: list[str], imports: set[tuple[str, str]]) -> str:

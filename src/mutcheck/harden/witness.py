@@ -32,11 +32,12 @@ class Witness:
 
 def _observable(outcome: dict[str, Any]) -> dict[str, Any]:
     """What a test can assert of a call: its value, the type it raised (messages are left out:
-    they are worded, not behaviour), the arguments afterwards."""
+    they are worded, not behaviour), the categories of the warnings it gave, the arguments afterwards."""
     raised = outcome.get("raised")
     return {
         "result": _unordered(outcome.get("result")),
         "raised": None if raised is None else (raised["module"], raised["qualname"]),
+        "warned": [tuple(pair) for pair in outcome.get("warned", [])],
         "after": {name: _unordered(tree) for name, tree in outcome.get("after", {}).items()},
     }
 
@@ -55,7 +56,7 @@ def _unordered(tree: Any) -> Any:
 def differences(original: dict[str, Any], mutant: dict[str, Any]) -> tuple[str, ...]:
     """Which observable parts of two outcomes differ."""
     first, second = _observable(original), _observable(mutant)
-    found = [part for part in ("result", "raised") if first[part] != second[part]]
+    found = [part for part in ("result", "raised", "warned") if first[part] != second[part]]
     names = sorted(set(first["after"]) | set(second["after"]))
     found += [name for name in names if first["after"].get(name) != second["after"].get(name)]
     return tuple(found)
@@ -107,7 +108,9 @@ def witnesses(
             skipped[UNFINISHED] += 1
         elif any(differences(first, other) for other in rounds[1:]):
             skipped[UNSTEADY] += 1
-        elif "recorded" in call and differences(call["recorded"], first):
+        elif "recorded" in call and set(differences(call["recorded"], first)) - {
+            "warned"
+        }:  # the tests' filters hid them
             skipped[NOT_REPRODUCED] += 1
         elif "unwritable" in first:
             skipped[f"{UNWRITABLE_RESULT} ({first['unwritable']})"] += 1

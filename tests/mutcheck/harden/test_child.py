@@ -261,3 +261,11 @@ def test_a_call_whose_arguments_are_too_large_for_a_test_is_not_kept(tmp_path: P
     recorded = run_child(lab, spec, timeout=120)
     assert [format_tree(call["args"][0]) for call in recorded["calls"]] == ["[1]"]
     assert recorded["skipped"] == {TOO_LARGE: 1}
+
+
+def test_a_replay_gives_the_categories_of_the_warnings_the_call_gave_each_time(tmp_path: Path) -> None:
+    source = "import warnings\n\n\ndef old():\n    warnings.warn('gone soon', DeprecationWarning)\n    return 1\n"
+    call = {"self": None, "args": [], "kwargs": {}, "imports": []}
+    lab, spec = _replaying(tmp_path, "olds", source, "function", "old", [call, call])
+    observed = run_child(lab, spec, timeout=60)["observed"]
+    assert [rounds[0]["warned"] for rounds in observed] == [[["builtins", "DeprecationWarning"]]] * 2

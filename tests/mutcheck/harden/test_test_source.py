@@ -150,3 +150,13 @@ def test_an_exception_the_mutant_raises_a_subclass_of_is_asserted_by_its_exact_t
     assert "    assert raised.type is KeyError\n" in written
     returned = _method_test("__getitem__", ["f"], original, _returned(1))  # any KeyError tells it apart
     assert "    with pytest.raises(KeyError, match=r\"'f'\"):\n" in returned and "raised.type" not in returned
+
+
+def test_a_warning_only_the_original_gives_is_expected_with_pytest_warns() -> None:
+    warned = {**_returned(None), "warned": [["builtins", "DeprecationWarning"]]}
+    call = {"self": None, "args": [], "kwargs": {}, "imports": []}
+    located = {"module": "shapes", "kind": "function", "qualname": "old_size", "parameters": []}
+    witness = Witness(call, warned, _returned(None), "recorded", ("warned",))
+    written = write_test(_MUTANT, ("en",), located, witness).source
+    assert "    with pytest.warns(DeprecationWarning):\n        old_size()\n" in written
+    compile(written, "test.py", "exec")

@@ -5,7 +5,16 @@ between two outcomes: a mapping's key order does not. A replay that did not fini
 import collections
 
 from mutcheck.harden.values import observed_tree, tree_of
-from mutcheck.harden.witness import SAME, UNFINISHED, VARIATION, Witness, differences, without_places, witnesses
+from mutcheck.harden.witness import (
+    RECORDED,
+    SAME,
+    UNFINISHED,
+    VARIATION,
+    Witness,
+    differences,
+    without_places,
+    witnesses,
+)
 
 PLACES = ("/scratch/mutcheck-1/project", "/home/me/project")
 
@@ -52,3 +61,14 @@ def test_a_call_whose_replay_did_not_finish_is_no_witness_and_counted_as_such() 
     skipped: collections.Counter[str] = collections.Counter()
     assert witnesses([call, call], [[done, done], [done, done]], [[looped], [done]], VARIATION, skipped) == []
     assert skipped == collections.Counter({UNFINISHED: 1, SAME: 1})
+
+
+def test_a_warning_is_a_difference_but_not_one_from_what_the_tests_saw() -> None:
+    warned = {"result": {"text": "None"}, "warned": [["builtins", "DeprecationWarning"]]}
+    silent = {"result": {"text": "None"}}
+    assert differences(warned, silent) == ("warned",)
+    # under the tests a filter may have hidden it: the recorded outcome holds none, and the call still counts
+    call = {"self": None, "args": [], "kwargs": {}, "imports": [], "recorded": silent}
+    skipped: collections.Counter[str] = collections.Counter()
+    [found] = witnesses([call], [[warned, warned]], [[silent]], RECORDED, skipped)
+    assert found.differs == ("warned",) and not skipped
