@@ -71,7 +71,8 @@ def _docstring(mutant: Mutant, languages: tuple[str, ...]) -> str:
 
 
 def _snake(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+    """A class's name as a variable's: `_NoneStep` gives `none_step`."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name.lstrip("_")).lower() or "value"
 
 
 def _variable(name: str, taken: set[str]) -> str:

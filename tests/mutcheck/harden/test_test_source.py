@@ -34,6 +34,13 @@ def test_a_bound_call_is_made_on_the_rebuilt_object() -> None:
     original, mutant = {"result": tree_of(3, set())}, {"result": tree_of(2, set())}
     written = write_test(_MUTANT, ("en",), located, Witness(call, original, mutant, "recorded", ("result",)))
     assert "    bag = Bag([1, 2])\n    result = bag.union([3])\n" in written.source
+    private = write_test(
+        _MUTANT,
+        ("en",),
+        {**located, "qualname": "_Bag.union"},
+        Witness(call, original, mutant, "recorded", ("result",)),
+    )
+    assert "    bag = Bag([1, 2])\n    result = bag.union([3])\n" in private.source  # no leading underscore
 
 
 def _method_test(name: str, args: list, original: dict, mutant: dict) -> str:
