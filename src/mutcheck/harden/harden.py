@@ -203,12 +203,13 @@ class _Hardener:
             return hardening
         # A nested function is called through the function around it: its calls carry the mutant's effect
         called = applied.scope_qualname.split(".<locals>.")[0]
-        entries = self._through(hardening, applied, tests, called)
+        line = applied.original.count("\n", 0, applied.edited_range()[0]) + 1  # a property's getter, or not
+        entries = self._through(hardening, applied, tests, called, line)
         if hardening.status != GAVE_UP:
             return hardening
         for entry, _count in entries.most_common(_ENTRIES):
             attempt = Hardening(hardening.id, GAVE_UP, "")
-            self._through(attempt, applied, tests, entry)
+            self._through(attempt, applied, tests, entry, None)  # a property read on the way: its getter
             if attempt.status == HARDENED:
                 attempt.witness += f", through {entry}, which calls {called}"
                 attempt.calls_scope = hardening.calls_scope
@@ -216,11 +217,13 @@ class _Hardener:
             hardening.reason += f"; through {entry}: {attempt.reason}"
         return hardening
 
-    def _through(self, hardening: Hardening, applied: AppliedMutant, tests: list[str], called: str) -> Counter[str]:
+    def _through(
+        self, hardening: Hardening, applied: AppliedMutant, tests: list[str], called: str, line: int | None
+    ) -> Counter[str]:
         """`hardening` decided by the tests' calls of `called` (its status, reason and test); the
-        module's functions through which they reached it, with how often."""
+        module's functions through which they reached it, with how often. `line`: the mutant's, which
+        picks a property's getter or refuses its setter (None: any getter)."""
         file = str(self.lab.project / applied.mutant.file)
-        line = applied.original.count("\n", 0, applied.edited_range()[0]) + 1  # a property's getter, or not
         spec = {"mode": "record", "tests": tests, "file": file, "qualname": called, "line": line}
         try:
             recorded = run_child(self.lab, spec, _RECORD_TIMEOUT)
