@@ -103,6 +103,12 @@ def _focused(expr: str, original: Tree, mutant: Tree | None) -> list[tuple[str, 
     return [(expr, original)]
 
 
+def _attribute_names(observed: Tree) -> list[str]:
+    """The attributes an observed object holds: those written as items, and those left out."""
+    written = [accessor[1:] for _, accessor, _ in observed["items"] if accessor.startswith(".")]
+    return [name for name in [*written, *observed.get("left_out", ())] if name.isidentifier()]
+
+
 def _checks(expr: str, original: Tree, mutant: Tree | None) -> list[tuple[str, Tree]]:
     """(expression, expected) pairs for a value that holds objects compared by identity: each object
     by its attributes (those where the mutant's differs, else all), containers item by item, never
@@ -117,10 +123,12 @@ def _checks(expr: str, original: Tree, mutant: Tree | None) -> list[tuple[str, T
     elif original["open"] in ("[", "(") and len(original["items"]) != len(theirs):
         found.append((f"len({expr})", {"text": str(len(original["items"]))}))
     differing = [(accessor, item) for _, accessor, item in original["items"] if theirs.get(accessor) != item]
-    if original.get("state") and alike:  # an attribute the original removes (or never sets) and the mutant keeps
-        ours = {accessor for _, accessor, _ in original["items"]}
-        kept = [accessor[1:] for accessor in theirs if accessor not in ours and accessor[1:].isidentifier()]
-        found += [(f"({json.dumps(name)} in vars({expr}))", {"text": "False"}) for name in kept]
+    if original.get("state") and alike:  # an attribute only one of them holds: whether it is there tells
+        ours, others = _attribute_names(original), _attribute_names(mutant)  # type: ignore[arg-type]
+        found += [(f"({json.dumps(name)} in vars({expr}))", {"text": "False"}) for name in others if name not in ours]
+        # one the original holds but cannot write, and the mutant lacks: its value is not asserted above
+        absent = [name for name in original.get("left_out", ()) if name not in others]
+        found += [(f"({json.dumps(name)} in vars({expr}))", {"text": "True"}) for name in absent]
     for accessor, item in differing if alike and differing else [(a, i) for _, a, i in original["items"]]:
         reached = accessor.replace("{}", expr) if "{}" in accessor else expr + accessor
         found += _checks(reached, item, theirs.get(accessor))

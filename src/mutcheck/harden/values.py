@@ -13,7 +13,8 @@ keep its parameters) is refused with the reason, never guessed at.
 What a call returns or leaves behind is written as an *observed* tree: an object of the project's
 own classes (compared by identity, so never asserted with `==` whole) becomes a node marked
 `"state"`, its attributes as items (and a collection's items, reached by `list({})` or `dict({})`:
-an accessor holding `{}` wraps the expression); a test asserts on each attribute.
+an accessor holding `{}` wraps the expression; the names of attributes it holds that cannot be
+written, under `"left_out"`); a test asserts on each attribute.
 
 A tree is JSON: `{"text": SOURCE}` for a leaf (an enum member's also lists `"others"`: the source
 of its enum's other members, and of a string no member has when its enum is a str), or
@@ -295,14 +296,17 @@ def _pydantic(value: Any, imports: set[tuple[str, str]], depth: int, made: Made 
 
 def _observed_state(value: object, imports: set[tuple[str, str]], depth: int) -> Tree:
     """An object as what it holds: each attribute a test can state, by name (one it cannot, such as a
-    lock, is left out: it is no part of what a test asserts); `imports` gains what the kept ones need."""
+    lock, is left out: it is no part of what a test asserts, but its name is kept under `"left_out"`,
+    so that holding it is never taken for lacking it); `imports` gains what the kept ones need."""
     items = []
+    left_out = []
     with _expanding(value):
         for name, item in sorted(_state(value).items()):
             needed: set[tuple[str, str]] = set()
             try:
                 items.append((f"{name}=", f".{name}", tree_of(item, needed, depth, observe=True)))
             except Unwritable:
+                left_out.append(name)
                 continue
             imports |= needed
         if isinstance(value, collections.abc.Collection):  # what it holds is state too: a test lists it
@@ -318,7 +322,8 @@ def _observed_state(value: object, imports: set[tuple[str, str]], depth: int) ->
                     imports |= needed
                 except Unwritable:
                     pass
-    return {**_container(f"{type(value).__qualname__}(", ")", items), "state": True}
+    tree = {**_container(f"{type(value).__qualname__}(", ")", items), "state": True}
+    return {**tree, "left_out": left_out} if left_out else tree
 
 
 def _own_object(value: object, imports: set[tuple[str, str]], depth: int, made: Made | None) -> Tree:

@@ -1,5 +1,7 @@
 """The test written for a witness whose method was called through its class, on a `self` of another type."""
 
+import threading
+
 from mutcheck.catalog.catalog import Mutant
 from mutcheck.harden.test_source import write_test
 from mutcheck.harden.values import observed_tree, tree_of
@@ -146,6 +148,27 @@ def test_a_receiver_never_shadows_a_builtin_and_an_attribute_only_the_mutant_kee
     assert '    dict_ = Dict({})\n    dict_["y"] = 1\n' in written
     assert '    assert ("parent" in vars(dict_)) is False\n' in written
     assert "    assert dict(dict_) == " in written  # the builtin is still `dict`
+    compile(written, "test.py", "exec")
+
+
+def _setitem_test(original_after: object, mutant_after: object) -> str:
+    made = {"open": "Dict(", "close": ")", "items": [["", "", tree_of({}, set())]]}
+    call = {"self": made, "args": [tree_of("y", set()), tree_of(1, set())], "kwargs": {}, "imports": []}
+    original = {"result": tree_of(None, set()), "after": {"self": observed_tree(original_after, set())}}
+    mutant = {"result": tree_of(None, set()), "after": {"self": observed_tree(mutant_after, set())}}
+    located = {"module": "maps", "kind": "method", "qualname": "Dict.__setitem__", "parameters": ["self", "k", "v"]}
+    return write_test(_MUTANT, ("en",), located, Witness(call, original, mutant, "recorded", ("self",))).source
+
+
+def test_an_attribute_the_original_holds_but_cannot_write_is_never_asserted_absent() -> None:
+    locked, unlocked = Dict(y=1), Dict(y=1)
+    locked.guard = threading.Lock()  # no source builds it: left out of what the original holds
+    unlocked.guard = None
+    assert "guard" in observed_tree(locked, set())["left_out"]
+    assert '"guard" in vars' not in _setitem_test(locked, unlocked)
+    lacking = Dict(y=1)  # the mutant drops it: that it is there is asserted, not its value
+    written = _setitem_test(locked, lacking)
+    assert '    assert ("guard" in vars(dict_)) is True\n' in written
     compile(written, "test.py", "exec")
 
 
