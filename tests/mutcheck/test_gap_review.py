@@ -91,3 +91,29 @@ def test_accept_refuses_what_is_no_gap_awaiting_review(tmp_path):
         "error: accept: NO-SUCH-ID: no mutant with this id or alias",
     ]
     assert out.read_bytes() == before
+
+
+def test_accept_and_suggest_keep_a_crlf_catalog_behind_a_symlink_byte_for_byte(tmp_path):
+    project = make_project(tmp_path / "project")
+    assert mutcheck(project, "suggest", "src/words.py", "--all").returncode == 0
+    link = project / "mutants/suggested_words.toml"
+    real = project / "shared/words.toml"  # the catalog kept elsewhere in the project, linked in
+    real.parent.mkdir()
+    real.write_bytes(link.read_bytes().replace(b"\n", b"\r\n"))
+    real.chmod(0o600)
+    link.unlink()
+    link.symlink_to("../shared/words.toml")
+    before = real.read_bytes()
+    gaps = [t["id"] for t in tomllib.loads(before.decode("utf-8"))["mutant"] if t.get("reviewed") is False]
+    assert gaps
+
+    assert mutcheck(project, "accept", *gaps).returncode == 0
+    assert link.is_symlink() and real.stat().st_mode & 0o777 == 0o600
+    after = real.read_bytes()
+    assert after.count(b"\n") == after.count(b"\r\n")  # every line still ends in CRLF
+    assert after == before.replace(b"reviewed = false\r\n", b"")  # and nothing else changed
+
+    assert mutcheck(project, "suggest", "src/words.py", "--all").returncode == 0  # rewritten whole
+    again = real.read_bytes()
+    assert link.is_symlink() and again.count(b"\n") == again.count(b"\r\n")
+    assert all("reviewed" not in t for t in tomllib.loads(again.decode("utf-8"))["mutant"])

@@ -290,6 +290,20 @@ def test_a_latin1_gitignore_keeps_its_bytes_and_every_write_is_reported_as_it_ha
     ]
 
 
+def test_files_whose_lines_end_in_crlf_get_their_additions_in_crlf_too(tmp_path):
+    project = flat_project(tmp_path / "p")
+    (project / "pyproject.toml").write_bytes(b'[project]\r\nname = "shop"\r\n')
+    (project / ".gitignore").write_bytes(b"*.log\r\n")
+    (project / "tests").mkdir()
+    assert init(project).exit_code == 0
+    for name in ("pyproject.toml", ".gitignore"):
+        text = (project / name).read_bytes()
+        assert text.count(b"\n") == text.count(b"\r\n") > 2, name
+    pyproject = (project / "pyproject.toml").read_bytes()
+    assert pyproject.startswith(b'[project]\r\nname = "shop"\r\n')
+    assert tomllib.loads(pyproject.decode())["tool"]["mutcheck"]["tests"] == ["tests"]
+
+
 def test_a_write_that_fails_puts_back_what_was_written_and_says_which_file(tmp_path):
     project = flat_project(tmp_path / "p", '[project]\nname = "shop"\n')
     (project / "tests").mkdir()

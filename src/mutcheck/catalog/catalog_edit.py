@@ -1,7 +1,7 @@
 """Catalog entries edited in place: fields of an entry set or removed (tomlkit keeps every other byte of
-the file: comments, layout, the other entries), the result read back before it replaces the file."""
+the file: comments, layout, the other entries, line endings), the result read back before it replaces
+the file (through its symlink, when it is one)."""
 
-import os
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
@@ -12,6 +12,7 @@ from tomlkit.items import String
 from mutcheck.catalog.catalog import Catalog
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import outside_project
+from mutcheck.core.rewrite import read_as_kept, rewrite
 
 Edits = dict[str, dict[str, object | None]]  # per entry id: field -> new value (None: remove the field)
 
@@ -43,7 +44,7 @@ def edit_catalog_file(root: Path, source: str, edits: Edits) -> None:
     if reason := outside_project(root, source):  # a link out of the project is never written through
         raise InputError([Problem(source, "", "", reason)])
     path = root / source
-    document = tomlkit.parse(path.read_text(encoding="utf-8"))
+    document = tomlkit.parse(read_as_kept(path))
     for table in document.get("mutant", []):
         for key, value in edits.get(str(table.get("id")), {}).items():
             if value is None:
@@ -59,9 +60,7 @@ def edit_catalog_file(root: Path, source: str, edits: Edits) -> None:
         for key, value in fields.items():
             if written.get(entry, {}).get(key) != value:
                 raise InputError([Problem(source, entry, key, "the edited file would not read back as written")])
-    partial = path.with_name(path.name + ".mutcheck-partial")
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, path)
+    rewrite(path, text)
 
 
 def accept_gaps(root: Path, catalog: Catalog, names: Iterable[str]) -> list[tuple[str, str]]:

@@ -18,6 +18,7 @@ from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.module_scope import MODULE_SCOPE
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import outside_project
+from mutcheck.core.rewrite import read_as_kept, rewrite
 from mutcheck.core.verdicts import NO_COVERAGE, SURVIVED
 from mutcheck.engine.engine import Prepared
 from mutcheck.engine.session import catalog_of, engine_options, run_with_progress
@@ -159,7 +160,7 @@ def _summary(skipped: Counter[str]) -> str:
 class _Hardener:
     def __init__(self, lab: Lab, config: Config, out: str) -> None:
         self.lab, self.config, self.out = lab, config, out
-        self.previous = (config.root / out).read_text(encoding="utf-8") if (config.root / out).is_file() else None
+        self.previous = read_as_kept(config.root / out) if (config.root / out).is_file() else None
         self.kept: list[WrittenTest] = []
         # what differs where the test will live: a value holding one of these would not hold there
         folders = (lab.folder, lab.root)
@@ -172,9 +173,7 @@ class _Hardener:
             path.unlink(missing_ok=True)
             return
         path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(path.name + ".mutcheck-partial")
-        partial.write_text(merged_file(self.previous, self.kept), encoding="utf-8")
-        os.replace(partial, path)
+        rewrite(path, merged_file(self.previous, self.kept))
 
     def _replays(self, located: dict[str, Any], calls: list[dict[str, Any]], applied: AppliedMutant) -> Any:
         """Each call made twice on the original (the lines it ran traced the first time) and once on

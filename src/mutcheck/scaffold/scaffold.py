@@ -15,6 +15,7 @@ import tomlkit.exceptions
 from mutcheck.catalog.config import Config, load_config
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import outside_project
+from mutcheck.core.rewrite import in_its_line_endings
 from mutcheck.core.toml_file import read_toml
 from mutcheck.host.pytest_ini import ini_settings
 from mutcheck.scaffold.install_set import install_set
@@ -237,6 +238,8 @@ class _Writer:
                     if folder.is_relative_to(self.root) and not folder.exists():
                         folder.mkdir()
                         made.append(folder)
+                if before is not None:  # what it adds ends its lines as the file's own lines do
+                    text = in_its_line_endings(text, before.decode("utf-8", errors="surrogateescape"))
                 path.write_bytes(text.encode("utf-8", errors="surrogateescape"))
                 done.append((path, before))
                 say(line)

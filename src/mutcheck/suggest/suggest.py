@@ -16,6 +16,7 @@ from mutcheck.catalog.config import Config, load_config
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import outside_project
+from mutcheck.core.rewrite import read_as_kept, rewrite
 from mutcheck.core.source_text import read_source
 from mutcheck.core.toml_file import read_toml
 from mutcheck.core.verdicts import KILLED, SURVIVED, TIMEOUT
@@ -229,7 +230,7 @@ def _write(config: Config, suggestions: Suggestions) -> None:
     others = [table for table in previous if not _examined(table, suggestions)]
     _declare_families(config, suggestions, {str(table["family"]) for table in tables})
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render([*tables, *others]), encoding="utf-8")
+    rewrite(path, render([*tables, *others]))
     suggestions.written, suggestions.kept = len(tables), len(others)
 
 
@@ -248,8 +249,7 @@ def _declare_families(config: Config, suggestions: Suggestions, families: set[st
         suggestions.families_undeclared, suggestions.families_file = missing, source
     elif missing:
         # A family another target declares keeps its title: the joined catalog refuses one id with two.
-        with path.open("a", encoding="utf-8") as file:
-            file.write(family_tables(missing, config.languages, suggestions.declared_families))
+        rewrite(path, read_as_kept(path) + family_tables(missing, config.languages, suggestions.declared_families))
         suggestions.families_added, suggestions.families_file = missing, source
 
 

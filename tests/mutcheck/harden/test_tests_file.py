@@ -3,6 +3,7 @@ only harden's own functions are replaced or added, and the imports they need tha
 
 import ast
 
+from mutcheck.core.rewrite import in_its_line_endings
 from mutcheck.harden.test_source import WrittenTest
 from mutcheck.harden.tests_file import HEADER, merged_file, ours
 
@@ -52,3 +53,11 @@ def test_a_second_run_keeps_what_a_person_added_and_replaces_only_its_own_functi
     # `g` and a plain `import json` (the alias `js` is not it) added after harden's imports; `f` is there
     assert second.count("from pkg.mod import f\n") == 1
     assert "from pkg.mod import f\nimport json\nfrom pkg.mod import g\n\n\ndef test_a():" in second
+
+
+def test_a_file_kept_with_crlf_line_endings_keeps_them_throughout() -> None:
+    previous = merged_file(None, [_test("test_old", "assert True", ("json", "dumps"))]).replace("\n", "\r\n")
+    merged = in_its_line_endings(merged_file(previous, [_test("test_new", "assert 1", ("os", "sep"))]), previous)
+    assert merged.startswith(previous.split("def test_old")[0].split("from json")[0])
+    assert merged.count("\n") == merged.count("\r\n") and "def test_new():\r\n    assert 1\r\n" in merged
+    ast.parse(merged)
