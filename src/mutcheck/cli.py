@@ -15,9 +15,10 @@ from mutcheck import __version__
 from mutcheck.catalog.config import Config, find_project_root, load_config
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.internal_error import report_internal_error
+from mutcheck.core.output_file import check_outputs, write_output
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.engine.session import catalog_of
-from mutcheck.runner import RunRequest, run_catalog, write_text
+from mutcheck.runner import RunRequest, run_catalog
 from mutcheck.sandbox.interrupt import interruption_in
 
 # LibCST, jsonschema, Jinja2 and the reports load inside the commands that use them: `run`
@@ -365,12 +366,15 @@ def merge(shards: tuple[Path, ...], output: Path) -> None:
     from mutcheck.publish.actions import publish_in_actions
     from mutcheck.report import terminal
     from mutcheck.results.merge import merge_results
-    from mutcheck.results.results import load_results, write_results
+    from mutcheck.results.results import load_results, results_json
 
+    check_outputs({"--output": output})
     merged = merge_results([(path, load_results(path)) for path in shards])
-    write_results(output, merged)
-    terminal.render(merged, _console())
-    publish_in_actions(merged, sys.stdout)  # the merged job's summary and annotations
+    try:
+        write_output("--output", output, results_json(merged))
+    finally:  # the report is still shown when the file could not be written after all
+        terminal.render(merged, _console())
+        publish_in_actions(merged, sys.stdout)  # the merged job's summary and annotations
     sys.exit(merged.summary.exit_code)
 
 
@@ -405,6 +409,7 @@ def report(
     from mutcheck.results.results import load_results
     from mutcheck.results.state import saved_run_here
 
+    check_outputs({"--output": output})
     # --profile chooses whose saved run; a results file is rendered as it is.
     saved = None if results_path else saved_run_here(_config(project, profile).root, profile or None)
     results = load_results(saved.path if saved else results_path)
@@ -413,7 +418,7 @@ def report(
         click.echo(run_line(saved, results, languages[0]), err=True)
     text = render(results, fmt, languages)
     if output:
-        write_text(output, text)
+        write_output("--output", output, text)
     else:
         click.echo(text, nl=False)
 

@@ -16,6 +16,7 @@ from mutcheck.catalog.config import Config, load_config
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.extras import GENERIC, importing
 from mutcheck.core.git import head_sha
+from mutcheck.core.output_file import check_outputs, write_output
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import target_files
 from mutcheck.core.texts import say
@@ -55,12 +56,6 @@ class RunRequest:
     fresh: bool = False  # --fresh: reuse no stored outcome (the run still keeps its own)
 
 
-def write_text(path: Path, text: str) -> None:
-    """A requested output file (its folder made if missing)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
 def _save_state(config: Config, results: "Results", lang: str) -> None:
     """Keep the results for `report` and `show`; the run's outcome does not depend on it."""
     from mutcheck.results.state import save_run
@@ -83,6 +78,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         "strict_generic": request.strict_generic,
     }
     config = load_config(request.root, overrides, request.profile).chosen_targets(request.targets)
+    check_outputs(_outputs(request))  # before any mutant runs: a path that cannot be written is said now
     if len(config.targets) > 1 and request.revert_base:
         names = ", ".join(target.name for target in config.targets)
         message = f"reverts one target's change at a time: add --target NAME ({names})"
@@ -302,17 +298,31 @@ def _report(config: Config, request: RunRequest, results: "Results", console: Co
     from mutcheck.publish.actions import publish_in_actions
     from mutcheck.report import terminal
     from mutcheck.report.render import render
-    from mutcheck.results.results import write_results
+    from mutcheck.results.results import results_json
 
-    if request.json_path:
-        write_results(request.json_path, results)
-    outputs = (("markdown", request.markdown_path), ("html", request.html_path), ("stryker", request.stryker_path))
-    for fmt, path in outputs:
+    failed: list[Problem] = []  # a file that could not be written after all: said after the report
+    for option, path in _outputs(request).items():
         if path:
-            write_text(path, render(results, fmt, results.languages))
+            text = results_json(results) if option == "--json" else render(results, option[2:], results.languages)
+            try:
+                write_output(option, path, text)
+            except InputError as error:
+                failed += error.problems
     _save_state(config, results, config.languages[0])
     terminal.render(results, console)
     if results.mutants and all(m.verdict == "no-coverage" and not m.selected for m in results.mutants):
         console.print(say(config.languages[0], "progress", "no_coverage_warning"), markup=False, highlight=False)
     publish_in_actions(results, sys.stdout)
+    if failed:
+        raise InputError(failed)
     return ExitCode(results.summary.exit_code)
+
+
+def _outputs(request: RunRequest) -> dict[str, Path | None]:
+    """The files the run was asked to write, by option (its name after `--` is the format)."""
+    return {
+        "--json": request.json_path,
+        "--markdown": request.markdown_path,
+        "--html": request.html_path,
+        "--stryker": request.stryker_path,
+    }

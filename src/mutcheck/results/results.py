@@ -43,9 +43,14 @@ def summarize(mutants: list[MutantEntry], baseline_ok: bool, drifted: int = 0) -
     )
 
 
+def results_json(results: Results) -> str:
+    """The results file's text."""
+    return json.dumps(results.to_json(), indent=1, ensure_ascii=False) + "\n"
+
+
 def write_results(path: Path, results: Results) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(results.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    path.write_text(results_json(results), encoding="utf-8")
 
 
 def load_results(path: Path) -> Results:
