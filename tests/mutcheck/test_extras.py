@@ -2,6 +2,7 @@
 `--generic` each say in one line which extra to install."""
 
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -41,6 +42,12 @@ def mutcheck(bin_folder: Path, *args: str, **environment: str) -> subprocess.Com
     )
 
 
+def install(bin_folder: Path, extra: str) -> str:
+    """The command that adds `extra` to the lean installation: its own Python, from the folder it was
+    installed from (no package index holds mutcheck)."""
+    return f"{bin_folder / 'python'} -m pip install '{CHECKOUT}[{extra}]'"
+
+
 def test_the_lean_install_has_neither_pygithub_nor_mutmut(lean):
     probe = "import importlib.util as u; print([m for m in ('github', 'requests', 'mutmut') if u.find_spec(m)])"
     completed = subprocess.run([lean / "python", "-c", probe], capture_output=True, text=True, check=True)
@@ -54,14 +61,14 @@ def test_comment_without_the_github_extra_names_it(lean):
         *("--api-url", "http://127.0.0.1:9"),  # should it get as far as posting, nothing leaves the machine
         GITHUB_TOKEN="token-of-the-test",
     )
-    assert completed.stderr == "error: comment: needs PyGithub: pip install 'mutcheck[github]'\n"
+    assert completed.stderr == f"error: comment: needs PyGithub: {install(lean, 'github')}\n"
     assert completed.returncode == ExitCode.USAGE
     assert "Traceback" not in completed.stdout + completed.stderr
 
 
 def test_generic_without_the_generic_extra_names_it(lean, project):
     completed = mutcheck(lean, "run", "--project", str(project), "--generic")
-    assert completed.stderr == "error: --generic: needs mutmut: pip install 'mutcheck[generic]'\n"
+    assert completed.stderr == f"error: --generic: needs mutmut: {install(lean, 'generic')}\n"
     assert completed.returncode == ExitCode.USAGE
     assert "Traceback" not in completed.stdout + completed.stderr
 
@@ -71,7 +78,7 @@ def test_generic_from_the_configuration_names_the_setting(lean, tmp_path):
     pyproject = project / "pyproject.toml"
     pyproject.write_text(pyproject.read_text().replace("[tool.mutcheck]\n", "[tool.mutcheck]\ngeneric = true\n"))
     completed = mutcheck(lean, "run", "--project", str(project))
-    expected = "error: pyproject.toml: tool.mutcheck.generic: needs mutmut: pip install 'mutcheck[generic]'\n"
+    expected = f"error: pyproject.toml: tool.mutcheck.generic: needs mutmut: {install(lean, 'generic')}\n"
     assert completed.stderr == expected
     assert completed.returncode == ExitCode.USAGE
 
@@ -85,7 +92,7 @@ def test_a_mutmut_too_old_for_mutcheck_is_one_line(lean, project, tmp_path):
     completed = mutcheck(lean, "run", "--project", str(project), "--generic", PYTHONPATH=str(old))
     assert completed.stderr == (
         "error: --generic: the installed mutmut is a version mutcheck does not support "
-        "(at mutmut.configuration): pip install 'mutcheck[generic]'\n"
+        f"(at mutmut.configuration): {install(lean, 'generic')}\n"
     )
     assert completed.returncode == ExitCode.USAGE
 
@@ -112,3 +119,27 @@ def test_the_command_line_loads_neither_pygithub_nor_mutmut():
     completed = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert "Usage: " in completed.stdout
     assert completed.stderr == "[]\n"
+
+
+def test_the_command_the_message_gives_adds_the_extra_where_mutcheck_runs(tmp_path):
+    root = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(root)], check=True)
+    python = root / "bin" / "python"
+    subprocess.run([python, "-m", "pip", "install", "-q", str(CHECKOUT)], check=True)
+    arguments = (
+        "comment",
+        "--results",
+        str(GOLDEN_RESULTS),
+        "--repo",
+        "o/n",
+        "--pr",
+        "1",
+        "--api-url",
+        "http://127.0.0.1:9",
+    )
+    completed = mutcheck(root / "bin", *arguments, GITHUB_TOKEN="token-of-the-test")
+    command = completed.stderr.removeprefix("error: comment: needs PyGithub: ").strip()
+    assert command == install(root / "bin", "github")
+    subprocess.run([*shlex.split(command), "-q"], check=True)  # as the user would paste it
+    probe = "import github, mutcheck; print(github.__name__)"
+    assert subprocess.run([python, "-c", probe], capture_output=True, text=True, check=True).stdout == "github\n"
