@@ -77,7 +77,13 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         "generic": request.generic,
         "strict_generic": request.strict_generic,
     }
-    config = load_config(request.root, overrides, request.profile).chosen_targets(request.targets)
+    whole = load_config(request.root, overrides, request.profile)
+    config = whole.chosen_targets(request.targets)
+    if request.targets and request.only:
+        from mutcheck.engine.session import only_in_unchosen_targets
+
+        if elsewhere := only_in_unchosen_targets(whole, config, request.only):
+            raise InputError(elsewhere)
     check_outputs(_outputs(request))  # before any mutant runs: a path that cannot be written is said now
     if len(config.targets) > 1 and request.revert_base:
         names = ", ".join(target.name for target in config.targets)

@@ -158,6 +158,9 @@ def test_unknown_targets_and_names_are_refused_naming_them(two_targets):
     assert code == ExitCode.USAGE and "--only: NOPE: no mutant id, alias or family of that name" in output
     code, output, _ = run(two_targets, "--revert", "HEAD")
     assert code == ExitCode.USAGE and "add --target NAME (tiny, second)" in output
+    code, output, _ = run(two_targets, "--target", "tiny", "--only", "SIGN")  # SIGN is the other target's
+    assert code == ExitCode.USAGE
+    assert "error: --only: SIGN: is in target second, which --target did not choose (add --target second)" in output
 
 
 def test_list_and_check_read_every_targets_catalog(two_targets):

@@ -51,6 +51,19 @@ def unknown_only(
     ]
 
 
+def only_in_unchosen_targets(whole: Config, chosen: Config, only: tuple[str, ...]) -> list[Problem]:
+    """The `--only` names no chosen target holds and another target of the project does: each named
+    with the target that holds it, not as unknown."""
+    missing = [problem.entry for problem in unknown_only(chosen, catalog_of(chosen), only)]
+    problems = []
+    for target, catalog in target_catalogs(whole)[1] if missing else []:
+        for name in missing:
+            if not unknown_only(target, catalog, (name,)):
+                message = f"is in target {target.target_name}, which --target did not choose"
+                problems.append(Problem("--only", name, "", f"{message} (add --target {target.target_name})"))
+    return problems
+
+
 def applied_mutants(
     config: Config, catalog: Catalog, only: tuple[str, ...], change: "Change | None" = None
 ) -> list["AppliedMutant"]:
