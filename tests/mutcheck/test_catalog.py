@@ -10,7 +10,7 @@ from mutcheck.catalog.catalog import load_catalog
 from mutcheck.catalog.config import load_config
 from mutcheck.cli import main
 from mutcheck.core.exit_code import ExitCode
-from tests.mutcheck.engine_project import GOOD_ENTRY, english_project, entry, make_project
+from tests.mutcheck.engine_project import ENGLISH_ONLY, GOOD_ENTRY, english_project, entry, make_project
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 CATALOG_FILE = "mutants/catalog.toml"
@@ -186,6 +186,22 @@ def test_family_without_chinese_title_is_reported(tmp_path):
     code, output = check(make_project(tmp_path, families='[family.boundary]\nen = "boundary"\n'))
     assert code == ExitCode.USAGE
     assert "mutants/families.toml: boundary: title.zh: missing translation" in output
+
+
+def test_a_catalog_written_without_a_configured_language_is_one_problem_naming_the_setting(tmp_path):
+    second = ENGLISH_ONLY.replace('id = "B1"', 'id = "B2"').replace('"value > low"', '"value != low"')
+    code, output = check(make_project(tmp_path, ENGLISH_ONLY + "\n" + second))
+    assert code == ExitCode.USAGE
+    assert output.splitlines() == [
+        "error: pyproject.toml: tool.mutcheck.languages: no catalog entry has a 'zh' text (4 missing, the first "
+        f'{CATALOG_FILE}: B1: title.zh): write them, or set languages = ["en"] in [tool.mutcheck]'
+    ]
+
+
+def test_a_language_some_entries_have_is_a_missing_translation_where_it_is_missing(tmp_path):
+    code, output = check(make_project(tmp_path, GOOD_ENTRY + "\n" + ENGLISH_ONLY.replace('id = "B1"', 'id = "B2"')))
+    assert code == ExitCode.USAGE
+    assert f"{CATALOG_FILE}: B2: title.zh: missing translation" in output and "languages =" not in output
 
 
 def test_killed_by_mutant_that_compiles_identically_is_reported(tmp_path):

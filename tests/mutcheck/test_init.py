@@ -40,7 +40,12 @@ def test_detects_a_flat_package_and_pytest_ini_testpaths(tmp_path):
     assert "tests: checks (testpaths in pytest.ini)" in result.output
     table = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))
     assert table["project"] == {"name": "Shop"}  # what was there is kept
-    assert table["tool"]["mutcheck"] == {"target": ["shop"], "catalog": "mutants", "tests": ["checks"]}
+    assert table["tool"]["mutcheck"] == {
+        "target": ["shop"],
+        "catalog": "mutants",
+        "tests": ["checks"],
+        "languages": ["en", "zh"],
+    }
     example = (project / "mutants" / "guards.toml").read_text(encoding="utf-8")
     assert 'file = "shop/__init__.py"' in example or 'file = "shop/cart.py"' in example
     assert 'killed_by = ["checks/test_cart.py::test_name"]' in example
@@ -270,7 +275,12 @@ def test_a_tool_written_as_an_inline_table_gets_the_mutcheck_table_and_stays_val
     assert result.exit_code == 0, result.output
     written = tomllib.loads((project / "pyproject.toml").read_text(encoding="utf-8"))
     assert written["tool"]["black"] == {"line-length": 100}
-    assert written["tool"]["mutcheck"] == {"target": ["shop"], "catalog": "mutants", "tests": ["tests"]}
+    assert written["tool"]["mutcheck"] == {
+        "target": ["shop"],
+        "catalog": "mutants",
+        "tests": ["tests"],
+        "languages": ["en", "zh"],
+    }
     assert written["project"] == {"name": "shop"}
 
 

@@ -14,6 +14,7 @@ REVERT_FAMILY = "change-guard"  # the family of the revert mutants `run --revert
 _REQUIRED = ("id", "family", "file", "scope", "match", "origin", "title", "why")
 _OPTIONAL = ("replace", "delete", "killed_by", "equivalent", "survives", "tracked", "reviewed", "hint", "aliases")
 _TEXTS = ("title", "why", "hint", "equivalent", "survives")
+_MISSING = "missing translation"
 _STRINGS = ("id", "family", "file", "scope", "match", "replace", "origin")
 _EXPECTATIONS = ("killed_by", "equivalent", "survives")
 _TRACKED = re.compile(r"#[0-9]+|https?://[^\s/]+\S*")
@@ -70,7 +71,7 @@ def _check_text(value: object, source: str, entry: str, field: str, languages: t
     if not isinstance(value, dict):
         return [Problem(source, entry, field, f"must be a table with {expected}")]
     problems = [
-        Problem(source, entry, f"{field}.{language}", "missing translation")
+        Problem(source, entry, f"{field}.{language}", _MISSING)
         for language in languages
         if not (isinstance(value.get(language), str) and value[language].strip())
     ]
@@ -213,6 +214,7 @@ def load_catalog(catalog_dir: Path, root: Path, languages: tuple[str, ...]) -> C
     mutants: list[Mutant] = []
     seen: dict[str, str] = {}
     ignored = []
+    every_table: list[dict[str, object]] = []
     for path in sorted(catalog_dir.glob("*.toml")):
         if path.name == FAMILIES_FILE:
             continue
@@ -222,6 +224,7 @@ def load_catalog(catalog_dir: Path, root: Path, languages: tuple[str, ...]) -> C
         source = str(path.relative_to(root))
         tables, file_problems = _read_tables(path, source)
         problems += file_problems
+        every_table += tables
         for position, table in enumerate(tables, start=1):
             named = isinstance(table.get("id"), str) and NAME.fullmatch(table["id"]) is not None
             entry = table["id"] if named else f"entry #{position}"  # a bad id cannot break the problem's line
@@ -236,11 +239,43 @@ def load_catalog(catalog_dir: Path, root: Path, languages: tuple[str, ...]) -> C
             problems += entry_problems
             if not entry_problems:
                 mutants.append(_to_mutant(table, source))
+    written = {
+        key for table in every_table for name in _TEXTS if isinstance(text := table.get(name), dict) for key in text
+    }
+    problems = _absent_languages_once(problems, languages, written)
     if problems:
         raise InputError(problems)
     if families is None:
         families = {mutant.family: dict.fromkeys(languages, mutant.family) for mutant in mutants}
     return Catalog(tuple(mutants), families, tuple(ignored))
+
+
+def _absent_languages_once(problems: list[Problem], languages: tuple[str, ...], written: set[str]) -> list[Problem]:
+    """A configured language no entry has a text in is one problem naming the setting (a catalog
+    written in fewer languages than `languages`), not a missing translation per text."""
+    kept = [language for language in languages if language in written]
+    for language in languages:
+        missing = [
+            problem
+            for problem in problems
+            if problem.message == _MISSING
+            and problem.field.endswith(f".{language}")
+            and not problem.source.endswith(FAMILIES_FILE)
+        ]
+        if language in written or not missing or not kept:
+            continue
+        first = missing[0]
+        message = (
+            f"no catalog entry has a {language!r} text ({len(missing)} missing, the first {first.source}: "
+            f"{first.entry}: {first.field}): write them, or set languages = {_toml_strings(kept)} in [tool.mutcheck]"
+        )
+        problems = [problem for problem in problems if problem not in missing]
+        problems.insert(0, Problem("pyproject.toml", "", "tool.mutcheck.languages", message))
+    return problems
+
+
+def _toml_strings(values: list[str]) -> str:
+    return "[" + ", ".join(f'"{value}"' for value in values) + "]"
 
 
 def joined_catalogs(folders: dict[str, Catalog]) -> Catalog:

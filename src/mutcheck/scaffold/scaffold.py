@@ -311,6 +311,8 @@ def init_project(
                 f"target = {_toml_list(target_choice.value)}",
                 f'catalog = "{CATALOG}"',
                 f"tests = {_toml_list(tests_choice.value)}",
+                "# Every catalog text is written in each of these languages; reports show them, the first first.",
+                f"languages = {_toml_list(Config.languages)}",
                 "",
             ]
         )
