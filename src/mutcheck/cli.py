@@ -203,16 +203,24 @@ def check(base: str | None, update: bool, project: Path | None, profile: str | N
 
 
 @main.command()
-@click.argument("mutant_ids", metavar="ID...", nargs=-1, required=True)
+@click.argument("names", metavar="ID|FAMILY|FILE...", nargs=-1, required=True)
 @project_options
 @_reports_input_errors
-def accept(mutant_ids: tuple[str, ...], project: Path | None, profile: str | None) -> None:
-    """Accept gaps `mutcheck suggest` found, once a person has read them: they become known gaps."""
+def accept(names: tuple[str, ...], project: Path | None, profile: str | None) -> None:
+    """Accept gaps `mutcheck suggest` found, once a person has read them: they become known gaps.
+    A family, a catalog file or a target file accepts every gap awaiting review in it."""
     from mutcheck.catalog.catalog_edit import accept_gaps
 
     config = _config(project, profile)
-    for mutant_id, source in accept_gaps(config.root, catalog_of(config), mutant_ids):
+    given = [_in_project(config.root, name) for name in names]
+    for mutant_id, source in accept_gaps(config.root, catalog_of(config), given):
         click.echo(f"accepted {mutant_id} ({source})")
+
+
+def _in_project(root: Path, name: str) -> str:
+    """A name that is a path here, as the project root names it; any other name as it is."""
+    path = Path(name).resolve()
+    return path.relative_to(root).as_posix() if path.exists() and path.is_relative_to(root) else name
 
 
 @main.command()

@@ -88,7 +88,7 @@ def test_accept_refuses_what_is_no_gap_awaiting_review(tmp_path):
     assert done.returncode == 2
     assert done.stderr.splitlines()[:2] == [
         f"error: mutants/suggested_words.toml: {killed}: reviewed: is no gap awaiting review",
-        "error: accept: NO-SUCH-ID: no mutant with this id or alias",
+        "error: accept: NO-SUCH-ID: no mutant id, alias, family, catalog file or target file",
     ]
     assert out.read_bytes() == before
 
@@ -117,3 +117,26 @@ def test_accept_and_suggest_keep_a_crlf_catalog_behind_a_symlink_byte_for_byte(t
     again = real.read_bytes()
     assert link.is_symlink() and again.count(b"\n") == again.count(b"\r\n")
     assert all("reviewed" not in t for t in tomllib.loads(again.decode("utf-8"))["mutant"])
+
+
+def test_accept_takes_a_family_a_catalog_file_or_a_target_file_for_every_gap_in_it(tmp_path):
+    project = make_project(tmp_path / "project")
+    assert mutcheck(project, "suggest", "src/words.py", "--all").returncode == 0
+    out = project / "mutants/suggested_words.toml"
+    tables = tomllib.loads(out.read_text(encoding="utf-8"))["mutant"]
+    gaps = {t["id"]: t["family"] for t in tables if t.get("reviewed") is False}
+    family = sorted(gaps.values())[0]
+    by_family = mutcheck(project, "accept", family)
+    assert by_family.returncode == 0, by_family.stderr
+    in_family = sorted(gap for gap, named in gaps.items() if named == family)
+    assert sorted(line.split()[1] for line in by_family.stdout.splitlines()) == in_family
+    again = mutcheck(project, "accept", family)  # nothing left to accept there: said, nothing written
+    assert again.returncode == 2 and again.stderr == f"error: accept: {family}: holds no gap awaiting review\n"
+    rest = sorted(set(gaps) - set(in_family))
+    assert rest  # the fixture's gaps are of two families
+    by_file = mutcheck(project / "src", "accept", "words.py")  # a path as the shell gives it, from a subfolder
+    assert by_file.returncode == 0, by_file.stderr
+    assert sorted(line.split()[1] for line in by_file.stdout.splitlines()) == rest
+    catalog_file = mutcheck(project, "accept", "mutants/suggested_words.toml")
+    assert catalog_file.returncode == 2 and "holds no gap awaiting review" in catalog_file.stderr
+    assert all("reviewed" not in t for t in tomllib.loads(out.read_text(encoding="utf-8"))["mutant"])

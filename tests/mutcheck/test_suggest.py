@@ -353,6 +353,19 @@ def test_a_failing_baseline_is_exit_3_naming_the_test_and_writes_nothing(tmp_pat
     assert not (project / "mutants/suggested_tiny.toml").exists()
 
 
+def test_nothing_proposed_writes_no_file_and_says_so(tmp_path):
+    project = make_project(tmp_path)
+    before = (project / "mutants/families.toml").read_bytes()
+    done = mutcheck(project, "suggest", "src/tiny.py::unused")  # no test runs it: every proposal unreached
+    assert done.returncode == 0, done.stderr
+    assert (
+        "nothing to write: no suggestion here was killed or survived, so mutants/suggested_tiny.toml was not made"
+        in (done.stdout)
+    )
+    assert not (project / "mutants/suggested_tiny.toml").exists()
+    assert (project / "mutants/families.toml").read_bytes() == before
+
+
 def test_out_refuses_a_file_suggest_does_not_own_and_changes_nothing(tmp_path):
     project = make_project(tmp_path / "project")
     commented = project / "mutants" / "suggested_mine.toml"

@@ -64,20 +64,30 @@ def edit_catalog_file(root: Path, source: str, edits: Edits) -> None:
 
 
 def accept_gaps(root: Path, catalog: Catalog, names: Iterable[str]) -> list[tuple[str, str]]:
-    """Mark each named gap (`suggest`'s `reviewed = false`) as accepted by a person; InputError for a
-    name that is no unreviewed gap. Returns (id, catalog file) per accepted entry."""
-    problems, accepted = [], []
+    """Mark gaps (`suggest`'s `reviewed = false`) as accepted by a person: each name an entry's id or
+    alias, or a family, a catalog file or a target file (relative to `root`), which names every gap
+    awaiting review in it. InputError, and nothing accepted, for a name that names no such gap.
+    Returns (id, catalog file) per accepted entry."""
+    problems, accepted = [], {}
     for name in names:
         mutant = catalog.find(name)
-        if mutant is None:
-            problems.append(Problem("accept", name, "", "no mutant with this id or alias"))
-        elif mutant.survives is None or mutant.reviewed:
-            problems.append(Problem(mutant.source, mutant.id, "reviewed", "is no gap awaiting review"))
+        if mutant is not None:
+            if mutant.survives is None or mutant.reviewed:
+                problems.append(Problem(mutant.source, mutant.id, "reviewed", "is no gap awaiting review"))
+            else:
+                accepted[mutant.id] = mutant.source
+            continue
+        within = [m for m in catalog.mutants if name in (m.family, m.source, m.file)]
+        waiting = [m for m in within if m.survives is not None and not m.reviewed]
+        if waiting:
+            accepted |= {m.id: m.source for m in waiting}
+        elif within:
+            problems.append(Problem("accept", name, "", "holds no gap awaiting review"))
         else:
-            accepted.append((mutant.id, mutant.source))
+            problems.append(Problem("accept", name, "", "no mutant id, alias, family, catalog file or target file"))
     if problems:
         raise InputError(problems)
-    for source in dict.fromkeys(source for _, source in accepted):
-        edits: Edits = {mutant_id: {"reviewed": None} for mutant_id, file in accepted if file == source}
+    for source in dict.fromkeys(accepted.values()):
+        edits: Edits = {mutant_id: {"reviewed": None} for mutant_id, file in accepted.items() if file == source}
         edit_catalog_file(root, source, edits)
-    return accepted
+    return list(accepted.items())

@@ -74,7 +74,9 @@ def render_suggestions(suggestions: Suggestions, console: Console) -> None:
         killed=killed,
         survived=len(survivors),
     )
-    print_plain(console, wrote)
+    print_plain(
+        console, wrote if suggestions.out_written else say(lang, "suggest", "nothing_written", path=suggestions.out)
+    )
     if suggestions.kept:
         print_plain(console, say(lang, "suggest", "kept", count=suggestions.kept, path=suggestions.out))
     for key, added in (

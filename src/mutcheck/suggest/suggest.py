@@ -65,6 +65,7 @@ class Suggestions:
     skipped: dict[str, Counter[str]] = field(default_factory=dict)  # operator -> {duplicate, arid, not_applicable}
     written: int = 0
     kept: int = 0
+    out_written: bool = False  # False: nothing to write, and no file was made
     families_added: list[str] = field(default_factory=list)
     families_undeclared: list[str] = field(default_factory=list)  # not added: the output is outside the project
     families_file: str = ""  # where they were added, or would be
@@ -228,10 +229,12 @@ def _write(config: Config, suggestions: Suggestions) -> None:
         killers = most_specific(result.killers, kills) if result.verdict != SURVIVED else None
         tables.append(entry_table(mutant, killers, config.languages, by_id.get(mutant.id), result.killers))
     others = [table for table in previous if not _examined(table, suggestions)]
+    if not tables and not path.exists():  # nothing proposed: no empty catalog file left behind
+        return
     _declare_families(config, suggestions, {str(table["family"]) for table in tables})
     path.parent.mkdir(parents=True, exist_ok=True)
     rewrite(path, render([*tables, *others]))
-    suggestions.written, suggestions.kept = len(tables), len(others)
+    suggestions.written, suggestions.kept, suggestions.out_written = len(tables), len(others), True
 
 
 def _declare_families(config: Config, suggestions: Suggestions, families: set[str]) -> None:
