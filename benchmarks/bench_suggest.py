@@ -55,8 +55,8 @@ def precision(files: list[str]) -> None:
     print("precision: default suggestions killed, of those a test reaches")
     try:
         for file in files:
-            request = SuggestRequest(root=project, target=file, out=None, every=False, cwd=project)
-            suggestions, _ = suggest(request, quiet)
+            request = SuggestRequest(root=project, targets=(file,), out=None, every=False, cwd=project)
+            (suggestions,), _ = suggest(request, quiet)
             verdicts = [result.verdict for result in suggestions.results]
             killed = sum(verdict in (KILLED, TIMEOUT) for verdict in verdicts)
             survived, unreached = verdicts.count(SURVIVED), verdicts.count(NO_COVERAGE)

@@ -341,7 +341,7 @@ def harden(
 
 
 @main.command()
-@click.argument("target", metavar="FILE[::SCOPE]")
+@click.argument("targets", metavar="FILE[::SCOPE]|FOLDER...", nargs=-1, required=True)
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -350,18 +350,20 @@ def harden(
 @click.option("--all", "every", is_flag=True, help="Every suggestion, not only the most guard-like of each line.")
 @project_options
 @_reports_input_errors
-def suggest(target: str, out: Path | None, every: bool, project: Path | None, profile: str | None) -> None:
-    """Propose guard mutants for a file (or one function of it), run them, and write catalog entries."""
+def suggest(targets: tuple[str, ...], out: Path | None, every: bool, project: Path | None, profile: str | None) -> None:
+    """Propose guard mutants for files (one function of a file, or every Python file of a folder),
+    run them, and write catalog entries, one catalog file per source file."""
     from mutcheck.suggest.report import render_suggestions
     from mutcheck.suggest.suggest import SuggestRequest
     from mutcheck.suggest.suggest import suggest as suggest_entries
 
     request = SuggestRequest(
-        root=_root(project), target=target, out=out, every=every, cwd=Path.cwd(), profile=profile or None
+        root=_root(project), targets=targets, out=out, every=every, cwd=Path.cwd(), profile=profile or None
     )
     console = _console()
-    suggestions, exit_code = suggest_entries(request, console)
-    render_suggestions(suggestions, console)
+    everything, exit_code = suggest_entries(request, console)
+    for suggestions in everything:
+        render_suggestions(suggestions, console, several=len(everything) > 1)
     sys.exit(exit_code)
 
 

@@ -366,6 +366,30 @@ def test_nothing_proposed_writes_no_file_and_says_so(tmp_path):
     assert (project / "mutants/families.toml").read_bytes() == before
 
 
+def test_a_folder_and_several_files_are_suggested_in_one_run_each_into_its_own_catalog_file(tmp_path):
+    project = make_project(tmp_path)
+    (project / "src/other.py").write_text("def sign(x):\n    if x < 0:\n        return -1\n    return 1\n")
+    (project / "tests/test_other.py").write_text(
+        "from other import sign\n\n\ndef test_sign():\n    assert sign(-2) == -1\n"
+    )
+    done = mutcheck(project, "suggest", "src")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("baseline round 1/1 done") == 1  # one engine run for both files
+    for stem in ("other", "tiny"):
+        assert f"src/{stem}.py" in done.stdout
+        written = entries(project / f"mutants/suggested_{stem}.toml")
+        assert written and {table["file"] for table in written.values()} == {f"src/{stem}.py"}
+    assert mutcheck(project, "check").returncode == 0
+    refused = mutcheck(project, "suggest", "src/tiny.py", "src/other.py", "--out", "mutants/mine.toml")
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        "error: --out: mutants/mine.toml: names one catalog file, and 2 files were given: leave --out out, "
+        "or give one FILE\n"
+    )
+    empty = mutcheck(project, "suggest", "tests")  # no target holds it
+    assert empty.returncode == 2 and "tests: holds no Python file of a target of the project" in empty.stderr
+
+
 def test_out_refuses_a_file_suggest_does_not_own_and_changes_nothing(tmp_path):
     project = make_project(tmp_path / "project")
     commented = project / "mutants" / "suggested_mine.toml"

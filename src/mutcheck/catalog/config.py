@@ -61,6 +61,10 @@ class Config:
             (one for one in self.each_target() if any(_contains(self.root, path, file) for path in one.target)), self
         )
 
+    def holds(self, file: str) -> bool:
+        """Whether a target of the project holds `file` (relative to the root)."""
+        return any(_contains(self.root, path, file) for one in self.each_target() for path in one.target)
+
     def chosen_targets(self, names: tuple[str, ...]) -> "Config":
         """Only the targets named (all of them when none is); an unknown name is an InputError."""
         known = [target.name for target in self.targets]

@@ -33,8 +33,13 @@ def _counts(suggestions: Suggestions) -> dict[str, dict[str, int]]:
     return {operator: row for operator, row in counts.items() if any(row.values())}
 
 
-def render_suggestions(suggestions: Suggestions, console: Console) -> None:
+def render_suggestions(suggestions: Suggestions, console: Console, several: bool = False) -> None:
+    """One file's suggestions: the table per operator, the survivors' diffs, the killed and the
+    unreached, what was written; headed by the file's name when `several` files were run."""
     lang = suggestions.lang
+    if several:
+        where = suggestions.file + (f"::{suggestions.scope}" if suggestions.scope else "")
+        console.rule(where, align="left", style="bold")
     if suggestions.baseline is not None:
         baseline_failures(suggestions.baseline, lang, console)
         print_plain(console, say(lang, "terminal", "baseline_failed"))

@@ -5,6 +5,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Set
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,7 @@ NOT_APPLICABLE = "not_applicable"
 @dataclass(frozen=True)
 class SuggestRequest:
     root: Path
-    target: str  # FILE or FILE::SCOPE, FILE relative to the working directory
+    targets: tuple[str, ...]  # each FILE, FILE::SCOPE or FOLDER, relative to the working directory
     out: Path | None  # default: <catalog>/suggested_<stem>.toml
     every: bool  # --all: every proposal, not one per line
     cwd: Path
@@ -88,10 +89,33 @@ def _project_path(root: Path, cwd: Path, given: str, name: str) -> str:
     return relative
 
 
-def _target(request: SuggestRequest, config: Config) -> tuple[str, str | None, str]:
-    """The file, the scope (None: every function) and the file's text; InputError naming what is wrong."""
-    given, _, scope = request.target.partition("::")
-    file = _project_path(config.root, request.cwd, given, "FILE")
+def _targets(request: SuggestRequest, config: Config) -> list[tuple[str, str | None, str]]:
+    """Each file to suggest for, its scope (None: every function) and its text: a folder gives the
+    Python files under it that a target of the project holds; InputError naming what is wrong."""
+    chosen: dict[str, tuple[str | None, str]] = {}
+    problems = []
+    for target in request.targets:
+        given, _, scope = target.partition("::")
+        place = _project_path(config.root, request.cwd, given, "FILE")
+        folder = config.root / place
+        if folder.is_dir() and not scope:
+            files = [str(path.relative_to(config.root)) for path in sorted(folder.rglob("*.py"))]
+            files = [file for file in files if config.holds(file)]
+            if not files:
+                problems.append(Problem(place, "", "", "holds no Python file of a target of the project"))
+        else:
+            files = [place]
+        for file in files:
+            try:
+                chosen.setdefault(file, _read_target(config, file, scope or None))
+            except InputError as error:
+                problems += error.problems
+    if problems:
+        raise InputError(problems)
+    return [(file, scope, text) for file, (scope, text) in chosen.items()]
+
+
+def _read_target(config: Config, file: str, scope: str | None) -> tuple[str | None, str]:
     path = config.root / file
     if not path.is_file():
         raise InputError([Problem(file, "", "", "no such file")])
@@ -104,7 +128,7 @@ def _target(request: SuggestRequest, config: Config) -> tuple[str, str | None, s
     if scope and not any(name == scope or name.startswith(scope + ".") for name in scopes):
         known = ", ".join(scopes) or "none"
         raise InputError([Problem(file, scope, "scope", f"no function or class of that name (known: {known})")])
-    return file, scope or None, text
+    return scope, text
 
 
 def _out(request: SuggestRequest, config: Config, file: str) -> str:
@@ -263,26 +287,51 @@ def _examined(table: dict[str, object], suggestions: Suggestions) -> bool:
     return table.get("file") == suggestions.file and in_scope
 
 
-def suggest(request: SuggestRequest, console: Console) -> tuple[Suggestions, ExitCode]:
-    """Propose, run and write: the suggestions and the exit status (baseline failures stop it)."""
-    config = load_config(request.root, profile=request.profile)
-    file, scope, text = _target(request, config)
-    project = config
-    config = config.target_of(file)  # its tests run it, its catalog gets the entries
-    suggestions = Suggestions(file, scope, _out(request, config, file), config.languages[0])
-    suggestions.declared_families = dict(catalog_of(project).families)  # every target's
-    proposals = propose(text, scope)
-    engine_run, prepared = run_with_progress(
-        config,
-        [file],
-        lambda on_progress: Prepared(_applied(config, suggestions, proposals, request.every, on_progress)),
-        engine_options(config, bail=False),
-        console,
+def _prepared(
+    config: Config,
+    made: list[Suggestions],
+    proposals: dict[str, list[Proposal]],
+    every: bool,
+    on_progress: Callable[[str, Any], None],
+) -> Prepared:
+    """The mutants of one engine run: each file's applied proposals, file after file."""
+    return Prepared(
+        [mutant for one in made for mutant in _applied(config, one, proposals[one.file], every, on_progress)]
     )
-    matrix = build_matrix(engine_run, prepared.mutants, bail=False)
-    if not matrix.baseline_ok:
-        suggestions.baseline = baseline_section(engine_run)
-        return suggestions, ExitCode.BASELINE_FAILED
-    suggestions.results = list(matrix.results)
-    _write(config, suggestions)
-    return suggestions, ExitCode.OK
+
+
+def suggest(request: SuggestRequest, console: Console) -> tuple[list[Suggestions], ExitCode]:
+    """Propose, run and write, one engine run per target for all its files: the suggestions of
+    each file and the exit status (a failing baseline stops it)."""
+    project = load_config(request.root, profile=request.profile)
+    chosen = _targets(request, project)
+    if request.out is not None and len(chosen) > 1:
+        message = f"names one catalog file, and {len(chosen)} files were given: leave --out out, or give one FILE"
+        raise InputError([Problem("--out", str(request.out), "", message)])
+    groups: dict[str, list[Suggestions]] = {}  # by the catalog of the target that holds the file
+    texts = {}
+    for file, scope, text in chosen:
+        config = project.target_of(file)  # its tests run it, its catalog gets the entries
+        groups.setdefault(config.catalog, []).append(
+            Suggestions(file, scope, _out(request, config, file), project.languages[0])
+        )
+        texts[file] = text
+    declared = dict(catalog_of(project).families)  # every target's
+    everything = [suggestions for made in groups.values() for suggestions in made]
+    for made in groups.values():
+        config = project.target_of(made[0].file)
+        for suggestions in made:
+            suggestions.declared_families = declared
+        proposals = {one.file: propose(texts[one.file], one.scope) for one in made}
+
+        prepare = partial(_prepared, config, made, proposals, request.every)
+        files = [one.file for one in made]
+        engine_run, prepared = run_with_progress(config, files, prepare, engine_options(config, bail=False), console)
+        matrix = build_matrix(engine_run, prepared.mutants, bail=False)
+        if not matrix.baseline_ok:
+            made[0].baseline = baseline_section(engine_run)
+            return everything[: everything.index(made[0]) + 1], ExitCode.BASELINE_FAILED
+        for suggestions in made:
+            suggestions.results = [r for r in matrix.results if r.applied.mutant.file == suggestions.file]
+            _write(config, suggestions)
+    return everything, ExitCode.OK
