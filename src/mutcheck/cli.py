@@ -123,6 +123,11 @@ def main() -> None:
 )
 @click.option("--tests", multiple=True, help="The tests run per mutant (default: pytest's testpaths; repeatable).")
 @click.option(
+    "--skip-install-proof",
+    is_flag=True,
+    help="With --github: write the install line without first building a fresh environment from it (offline).",
+)
+@click.option(
     "--project",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     default=Path("."),
@@ -130,15 +135,21 @@ def main() -> None:
 )
 @_reports_input_errors
 def init(
-    action_source: str | None, shards: int | None, target: tuple[str, ...], tests: tuple[str, ...], project: Path
+    action_source: str | None,
+    shards: int | None,
+    target: tuple[str, ...],
+    tests: tuple[str, ...],
+    skip_install_proof: bool,
+    project: Path,
 ) -> None:
     """Set a project up for mutcheck: [tool.mutcheck], mutants/, .gitignore and (--github) workflows."""
     from mutcheck.scaffold.scaffold import ActionSource, init_project
 
-    if shards and not action_source:
-        raise InputError([Problem("--shards", str(shards), "", "only with --github (it shapes the workflow)")])
+    for flag, given in (("--shards", shards), ("--skip-install-proof", skip_install_proof)):
+        if given and not action_source:
+            raise InputError([Problem(flag, str(given), "", "only with --github (it shapes the workflow)")])
     source = ActionSource.parse(action_source) if action_source else None
-    init_project(project.resolve(), source, shards, target, tests, click.echo)
+    init_project(project.resolve(), source, shards, target, tests, click.echo, not skip_install_proof)
 
 
 @main.command("list")

@@ -78,7 +78,7 @@ def test_never_overwrites_and_says_what_it_skipped(tmp_path):
     workflows.mkdir(parents=True)
     (workflows / "mutcheck.yml").write_text("# ours\n", encoding="utf-8")
     before = (project / "pyproject.toml").read_text(encoding="utf-8")
-    result = init(project, "--github", f"octo/mutcheck@{REF}")
+    result = init(project, "--github", f"octo/mutcheck@{REF}", "--skip-install-proof")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert "skipped pyproject.toml: it already has [tool.mutcheck]" in lines
@@ -90,7 +90,7 @@ def test_never_overwrites_and_says_what_it_skipped(tmp_path):
     assert (project / "mutants" / "families.toml").read_text(encoding="utf-8") == "# ours\n"
     assert (workflows / "mutcheck.yml").read_text(encoding="utf-8") == "# ours\n"
     assert (project / ".gitignore").read_text(encoding="utf-8") == "*.pyc\n\n# mutcheck's reports\n/mutcheck-results/\n"
-    again = init(project, "--github", f"octo/mutcheck@{REF}")
+    again = init(project, "--github", f"octo/mutcheck@{REF}", "--skip-install-proof")
     assert "skipped .gitignore: it already ignores mutcheck's files" in again.output
     assert "wrote" not in again.output
 
@@ -103,7 +103,7 @@ def test_workflow_choices_follow_the_project(tmp_path):
     project = flat_project(tmp_path / "p", pyproject, pytest_ini="[pytest]\npythonpath = .\n")
     (project / "tests").mkdir()
     (project / "tests" / "test_cart.py").write_text("from shop.cart import total\n\n\n" + A_TEST, encoding="utf-8")
-    result = init(project, "--github", "octo/mutcheck@main", "--shards", "3")
+    result = init(project, "--github", "octo/mutcheck@main", "--shards", "3", "--skip-install-proof")
     assert result.exit_code == 0, result.output
     assert (
         "install: -e . (collecting tests needs nothing beyond the project's dependencies and pytest)" in result.output
@@ -146,7 +146,7 @@ def test_the_install_line_holds_what_collecting_the_tests_imports_and_not_the_he
     test = "import pathlib\nimport hypothesis\n\nfrom shop.cart import total\n\n"
     test += "pathlib.Path(__file__).with_name('imported').touch()\n\n\n" + A_TEST
     (project / "tests" / "test_cart.py").write_text(test, encoding="utf-8")
-    result = init(project, "--github", f"octo/mutcheck@{REF}")
+    result = init(project, "--github", f"octo/mutcheck@{REF}", "--skip-install-proof")
     assert result.exit_code == 0, result.output
     assert not (project / "tests" / "imported").exists()
     reason = (
@@ -182,7 +182,7 @@ def test_a_plugin_the_tests_use_is_installed_by_the_dependency_group_that_holds_
     (project / "tests").mkdir()
     source = "import hypothesis\n\nfrom shop.cart import total\n\n\n" + test
     (project / "tests" / "test_cart.py").write_text(source, encoding="utf-8")
-    result = init(project, "--github", f"octo/mutcheck@{REF}")
+    result = init(project, "--github", f"octo/mutcheck@{REF}", "--skip-install-proof")
     assert result.exit_code == 0, result.output
     assert installed_line(project) == f'install: "{line}"', result.output
     if "parallel" in line:
@@ -199,7 +199,7 @@ def test_tests_that_do_not_collect_here_are_read_for_their_imports_and_it_is_sai
     (project / "tests").mkdir()
     test = "import hypothesis\nimport torch\n\nfrom shop.cart import total\n\n\n" + A_TEST
     (project / "tests" / "test_cart.py").write_text(test, encoding="utf-8")
-    result = init(project, "--github", f"octo/mutcheck@{REF}")
+    result = init(project, "--github", f"octo/mutcheck@{REF}", "--skip-install-proof")
     assert result.exit_code == 0, result.output
     said = "tests do not collect here (1 error: `mutcheck check` shows why); their imports name hypothesis, torch"
     assert f"install: -e .[test] ({said}: extra test has them; extra all would add sphinx)" in result.output
@@ -210,7 +210,7 @@ def test_a_requirement_that_is_not_one_is_named_with_its_extra(tmp_path):
     pyproject = '[project]\nname = "shop"\n[project.optional-dependencies]\ntest = ["hypothesis >>> 6"]\n'
     project = flat_project(tmp_path / "p", pyproject)
     (project / "tests").mkdir()
-    result = init(project, "--github", f"octo/mutcheck@{REF}")
+    result = init(project, "--github", f"octo/mutcheck@{REF}", "--skip-install-proof")
     assert result.exit_code == ExitCode.USAGE, result.output
     assert result.output.startswith("error: pyproject.toml: project.optional-dependencies.test: not a requirement: ")
     assert len(result.output.splitlines()) == 1 and not (project / "mutants").exists()
@@ -243,7 +243,7 @@ def test_a_src_layout_wins_and_a_dependency_group_of_pytest_alone_is_not_install
         (project / package).mkdir(parents=True)
         (project / package / "__init__.py").write_text("", encoding="utf-8")
     (project / "tests").mkdir()
-    result = init(project, "--github", f"octo/mutcheck@{REF}")
+    result = init(project, "--github", f"octo/mutcheck@{REF}", "--skip-install-proof")
     assert result.exit_code == 0, result.output
     assert "target: src/agents (the only package under src/)" in result.output
     assert installed_line(project) == 'install: "-e ."'  # mutcheck brings pytest
@@ -319,7 +319,7 @@ def test_a_write_that_fails_puts_back_what_was_written_and_says_which_file(tmp_p
     (project / "tests").mkdir()
     (project / ".github").write_text("not a folder", encoding="utf-8")  # the workflows cannot go there
     before = {path.name: path.read_bytes() for path in project.iterdir() if path.is_file()}
-    result = init(project, "--github", f"octo/mutcheck@{REF}")
+    result = init(project, "--github", f"octo/mutcheck@{REF}", "--skip-install-proof")
     assert result.exit_code == 2, result.output
     assert "error: .github/workflows: cannot be written (Not a directory)" in result.output
     assert "nothing was written" in result.output and "Traceback" not in result.output

@@ -6,6 +6,7 @@ options and ini keys it sets, and the modules the collected tests' fixtures come
 import builtins
 import os
 import sys
+import sysconfig
 from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
@@ -21,11 +22,23 @@ def _top(module: str) -> str:
     return module.partition(".")[0]
 
 
+def _installation_folders() -> set[str]:
+    """Where this Python's installed packages live: its site-packages folders, and the environment
+    itself when it is a virtual one (`sys.prefix` apart from the base installation)."""
+    paths = sysconfig.get_paths()
+    folders = {paths["purelib"], paths["platlib"]}
+    if sys.prefix != sys.base_prefix:
+        folders.add(sys.prefix)
+    return folders
+
+
 class NeedsRecorder:
     """A pytest plugin; `found()` once collection is done."""
 
     def __init__(self, roots: list[str], pytest_args: list[str]) -> None:
         self.roots = [os.path.realpath(root) + os.sep for root in roots]  # the copy and the project
+        # A virtual environment inside the project (`.venv/`) holds installed packages, not its code.
+        self.installed = [os.path.realpath(folder) + os.sep for folder in _installation_folders()]
         self.files: dict[str, bool] = {}  # `ours`
         self.pytest_args = pytest_args
         self.modules: set[str] = set()
@@ -42,7 +55,9 @@ class NeedsRecorder:
         if not isinstance(path, str):
             return False
         if path not in self.files:
-            self.files[path] = any(os.path.realpath(path).startswith(root) for root in self.roots)
+            real = os.path.realpath(path)
+            inside = any(real.startswith(root) for root in self.roots)
+            self.files[path] = inside and not any(real.startswith(folder) for folder in self.installed)
         return self.files[path]
 
     def pytest_addoption(self, parser: pytest.Parser, pluginmanager: pytest.PytestPluginManager) -> None:

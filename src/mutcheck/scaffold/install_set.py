@@ -3,7 +3,7 @@ that hold what its tests need and bring the least besides."""
 
 from dataclasses import dataclass
 from functools import cache
-from importlib.metadata import PackageNotFoundError, distributions, requires
+from importlib.metadata import PackageNotFoundError, distributions, metadata, requires
 from itertools import combinations
 
 from packaging.requirements import InvalidRequirement, Requirement
@@ -171,6 +171,36 @@ def _cheapest(options: list[Option], needed: frozenset[str], provided: frozenset
     return min(covers, key=cost) if covers else tuple(candidates)
 
 
+def _dependency_names(document: dict[str, object]) -> set[str]:
+    project = document.get("project")
+    listed = project.get("dependencies", []) if isinstance(project, dict) else []
+    return {canonicalize_name(requirement.name) for requirement in _requirements(listed, "project.dependencies")}
+
+
+def _dependency_extras(dependencies: list[str], wanted: set[str]) -> list[tuple[str, frozenset[str]]]:
+    """The extras of the project's dependencies installed here (`httpx[http2]`) that bring what no
+    extra or group of the project holds, each with what of it it brings: for each wanted name, the
+    extra that brings it and the least besides."""
+    found: dict[str, frozenset[str]] = {}
+    for dependency in dependencies:
+        try:
+            offered = metadata(dependency).get_all("Provides-Extra") or []
+        except PackageNotFoundError:
+            continue
+        plain = _brought([Requirement(dependency)], "", {})
+        for extra in offered:
+            adds = _brought([Requirement(f"{dependency}[{extra}]")], "", {}) - plain
+            if adds & wanted:
+                found[f"{dependency}[{extra}]"] = adds
+    taken: list[tuple[str, frozenset[str]]] = []
+    for name in sorted(wanted):
+        holders = sorted((len(adds), extra) for extra, adds in found.items() if name in adds)
+        if holders and all(name not in adds for _, adds in taken):
+            extra = holders[0][1]
+            taken.append((extra, found[extra] & wanted))
+    return taken
+
+
 def install_set(document: dict[str, object], needs: SuiteNeeds) -> InstallSet:
     """The install line and, in one line, why: what the tests need, which extras and groups hold it,
     and what two others that hold some of it would add."""
@@ -183,12 +213,17 @@ def install_set(document: dict[str, object], needs: SuiteNeeds) -> InstallSet:
     chosen = sorted(_cheapest(options, needed & held, provided), key=str) if needed & held else []
     extras = ",".join(option.name for option in chosen if option.kind == "extra")
     groups = [f"--group {option.name}" for option in chosen if option.kind == "group"]
-    line = " ".join([f"-e .[{extras}]" if extras else "-e .", *groups])
+    dependencies = sorted(_dependency_names(document) | {name for option in chosen for name in option.names})
+    with_extras = _dependency_extras(dependencies, nowhere)
+    nowhere -= {name for _, names in with_extras for name in names}
+    line = " ".join([f"-e .[{extras}]" if extras else "-e .", *groups, *(extra for extra, _ in with_extras)])
     if not needed and not nowhere:
         return InstallSet(line, f"{needs.how} nothing beyond the project's dependencies and pytest")
     parts = [f"{needs.how} {_listed(needed | nowhere)}"]
     if nowhere:
         parts[0] += f": no extra or group holds {_listed(nowhere)}"
+    if with_extras:
+        parts[0] += "; " + ", ".join(f"{extra} brings {_listed(names)}" for extra, names in with_extras)
     if chosen:
         names = [str(option) for option in chosen]
         holders = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]

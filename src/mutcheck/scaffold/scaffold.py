@@ -3,6 +3,7 @@
 
 import json
 import re
+import time
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +18,7 @@ from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import outside_project
 from mutcheck.core.rewrite import in_its_line_endings
 from mutcheck.core.toml_file import read_toml
+from mutcheck.engine.fresh_install import install_problem
 from mutcheck.host.pytest_ini import ini_settings
 from mutcheck.scaffold.install_set import install_set
 from mutcheck.scaffold.suite_needs import suite_needs
@@ -293,9 +295,11 @@ def init_project(
     target: tuple[str, ...] = (),
     tests: tuple[str, ...] = (),
     report: Callable[[str], None] = print,
+    prove_install: bool = True,
 ) -> None:
     """Set the project up for mutcheck, all or nothing; `report` gets one line per choice made and
-    per file written (as it is written) or skipped."""
+    per file written (as it is written) or skipped. With `prove_install`, the workflow's install
+    line is first proven in a fresh environment (InputError, nothing written, when it fails)."""
     document = _pyproject(root)
     writer = _Writer(root)
     if isinstance(document.get("tool"), dict) and "mutcheck" in document["tool"]:
@@ -334,7 +338,7 @@ def init_project(
     _ignore(writer)
     if source is not None:  # the tests whose needs the install line holds: those chosen, or those configured
         suite = Config(root, tests=tests_choice.value) if tests_choice else load_config(root)
-        _workflows(writer, document, source, shards, suite)
+        _workflows(writer, document, source, shards, suite, report if prove_install else None)
     writer.commit(report)
     report(f"next: add entries to {CATALOG}/{CATALOG_EXAMPLE}, then `mutcheck check` and `mutcheck run`")
 
@@ -354,9 +358,15 @@ def _ignore(writer: _Writer) -> None:
 
 
 def _workflows(
-    writer: _Writer, document: dict[str, object], source: ActionSource, shards: int | None, suite: Config
+    writer: _Writer,
+    document: dict[str, object],
+    source: ActionSource,
+    shards: int | None,
+    suite: Config,
+    proving: Callable[[str], None] | None,
 ) -> None:
-    """The two workflows; the run's installs the project with what collecting `suite`'s tests needs."""
+    """The two workflows; the run's installs the project with what collecting `suite`'s tests needs,
+    proven first where `proving` is given (it hears that the proof began)."""
     install, python = install_set(document, suite_needs(suite)), detect_python(document)
     writer.note(
         f"install: {install.line} ({install.reason})",
@@ -365,6 +375,20 @@ def _workflows(
         + ", yours to edit in .github/workflows/mutcheck.yml",
         f"python: {python.value} ({python.reason})",
     )
+    if proving is None:
+        writer.note("install: not proven (--skip-install-proof): CI is the first to build an environment from it")
+    else:
+        proving(f"install: proving it: a fresh environment built from `{install.line}` must collect the tests ...")
+        started = time.monotonic()
+        if problem := install_problem(suite, install.line):
+            message = (
+                f"`{install.line}` does not give CI an environment that collects the tests: {problem}; "
+                "add what provides it to an extra or a dependency group of the project and run init again "
+                "(or --skip-install-proof to write the line unproven)"
+            )
+            raise InputError([Problem(".github/workflows/mutcheck.yml", "", "install", message)])
+        seconds = time.monotonic() - started
+        writer.note(f"install: proven: a fresh environment built from it collects the tests ({seconds:.0f} s)")
     if not _COMMIT.match(source.ref):
         writer.note(f"warning: {source.ref} is not a commit SHA; pin one so the workflows run what you reviewed")
     values = {
