@@ -11,6 +11,7 @@ from mutcheck.cli import main
 from mutcheck.core.exit_code import ExitCode
 
 REF = "f" * 40
+REPOSITORY = Path(__file__).resolve().parents[2]
 
 
 def init(project: Path, *args: str):
@@ -119,6 +120,40 @@ def test_workflow_choices_follow_the_project(tmp_path):
     (shard_run,) = [step for step in shard_job if "/.github/actions/run@" in step.get("uses", "")]
     assert shard_run["with"]["cache-part"] == "shard-${{ matrix.shard }}"
     assert all("cache-part" not in step.get("with", {}) for step in merge_job)
+
+
+def test_the_workflows_cancel_a_superseded_run_stop_a_hung_one_cache_pip_and_bring_mutmut_only_for_generic(tmp_path):
+    project = flat_project(tmp_path / "p", '[project]\nname = "shop"\n', requirements_txt="hypothesis\n")
+    (project / "tests").mkdir()
+    (project / "tests" / "test_cart.py").write_text("from shop.cart import total\n\n\n" + A_TEST, encoding="utf-8")
+    assert init(project, "--github", f"octo/mutcheck@{REF}", "--skip-install-proof").exit_code == 0
+    workflows = project / ".github" / "workflows"
+    run = yaml.safe_load((workflows / "mutcheck.yml").read_text(encoding="utf-8"))
+    assert run["concurrency"] == {
+        "group": "mutcheck-${{ github.event.pull_request.number }}",
+        "cancel-in-progress": True,
+    }
+    assert run["jobs"]["mutants"]["timeout-minutes"] == 60
+    (step,) = [step for step in run["jobs"]["mutants"]["steps"] if "/.github/actions/run@" in step.get("uses", "")]
+    assert step["with"]["generic"] == "false"  # mutmut is not installed: no generic run is asked
+    assert step["with"]["dependency-files"].split() == ["pyproject.toml", "requirements.txt"]
+    comment_text = (workflows / "mutcheck-comment.yml").read_text(encoding="utf-8")
+    assert "GitHub runs a workflow_run workflow only from the default branch" in comment_text
+    assert yaml.safe_load(comment_text)["jobs"]["comment"]["timeout-minutes"] == 10
+    action = yaml.safe_load((REPOSITORY / ".github/actions/run/action.yml").read_text(encoding="utf-8"))
+    (setup,) = [step for step in action["runs"]["steps"] if "setup-python" in step.get("uses", "")]
+    assert setup["with"] == {
+        "python-version": "${{ inputs.python-version }}",
+        "cache": "pip",
+        "cache-dependency-path": "${{ inputs.dependency-files }}",
+    }
+
+    generic = flat_project(
+        tmp_path / "g", '[project]\nname = "shop"\n[tool.mutcheck]\ntarget = ["shop"]\ngeneric = true\n'
+    )
+    (generic / "tests").mkdir()
+    assert init(generic, "--github", f"octo/mutcheck@{REF}", "--skip-install-proof").exit_code == 0
+    assert 'generic: "true"' in (generic / ".github/workflows/mutcheck.yml").read_text(encoding="utf-8")
 
 
 # Extras as many projects have them: a small one for the tests, and the one named `test` that also

@@ -185,6 +185,10 @@ def _first(root: Path, directories: tuple[str, ...], pattern: str, fallback: str
     return fallback
 
 
+_DEPENDENCY_PATTERNS = ("setup.cfg", "setup.py", "requirements*.txt", "requirements/*.txt", "*.lock")
+_JOB_MINUTES = 60  # a run job's time limit in the workflow: a hung test stops there, not at GitHub's 6 hours
+
+
 def _toml_list(values: tuple[str, ...]) -> str:
     return "[" + ", ".join(json.dumps(value) for value in values) + "]"  # JSON strings are TOML strings
 
@@ -357,6 +361,14 @@ def _ignore(writer: _Writer) -> None:
         writer.create(".gitignore", text, ": " + ", ".join(missing))
 
 
+def _dependency_files(root: Path) -> list[str]:
+    """The project's files that say what it installs (pyproject.toml always: init writes it)."""
+    found = {"pyproject.toml"}
+    for pattern in _DEPENDENCY_PATTERNS:
+        found.update(path.relative_to(root).as_posix() for path in root.glob(pattern) if path.is_file())
+    return sorted(found)
+
+
 def _workflows(
     writer: _Writer,
     document: dict[str, object],
@@ -395,6 +407,9 @@ def _workflows(
         "ACTIONS": source.repository,
         "REF": source.ref,
         "INSTALL": install.line,
+        "GENERIC": "true" if suite.generic else "false",
+        "DEPENDENCY_FILES": "\n            ".join(_dependency_files(writer.root)),  # a YAML block's lines
+        "TIMEOUT": str(_JOB_MINUTES),
         "PYTHON": str(python.value),
         "SHARDS": str(shards or 1),
         "SHARD_LIST": ", ".join(str(k) for k in range(1, (shards or 1) + 1)),
