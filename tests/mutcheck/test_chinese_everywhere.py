@@ -63,6 +63,8 @@ def _plain(markdown: str) -> str:
 def english_left(text: str, results: dict[str, Any]) -> set[str]:
     for value in _data(results):
         text = text.replace(value, " ")
+        for line in value.splitlines() if "\n" in value else ():  # a diff shown narrowed: its lines are data
+            text = text.replace(line, " ") if len(line) > 3 else text
     return {word for word in LATIN_WORD.findall(text) if word not in NAMES}
 
 

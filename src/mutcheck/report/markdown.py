@@ -2,6 +2,7 @@
 marker, kept below GitHub's body limit by dropping table rows (never by cutting inside a block),
 or, when even that is not enough, by leaving only each language's verdict."""
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
@@ -36,11 +37,52 @@ class Limits:
     skipped: int
 
 
+DIFF_CONTEXT = 1  # lines kept around a change in the comment's diffs (the HTML report keeps them all)
+
+
 @cache
 def _environment() -> jinja2.Environment:
     environment = templates.environment(autoescape=False).overlay(finalize=finalize)
-    environment.globals.update(fence=fence, listing=listing)
+    environment.globals.update(fence=fence, listing=listing, narrowed=narrowed)
     return environment
+
+
+def narrowed(diff: str, context: int = DIFF_CONTEXT) -> str:
+    """A unified diff with at most `context` unchanged lines before a hunk's first change and
+    after its last (those between changes stay), each hunk's ranges counted again."""
+    out: list[str] = []
+    hunk: list[str] = []
+    header: re.Match[str] | None = None
+
+    def flush() -> None:
+        if header is None:
+            return
+        changed = [index for index, line in enumerate(hunk) if line[:1] in ("-", "+")]
+        if not changed:
+            return
+        first, last = max(0, changed[0] - context), min(len(hunk), changed[-1] + context + 1)
+        before = hunk[:first]
+        old_start = int(header.group(1)) + sum(line[:1] != "+" for line in before)
+        new_start = int(header.group(3)) + sum(line[:1] != "-" for line in before)
+        kept = hunk[first:last]
+        old_count = sum(line[:1] != "+" for line in kept)
+        new_count = sum(line[:1] != "-" for line in kept)
+        out.append(f"@@ -{old_start},{old_count} +{new_start},{new_count} @@{header.group(5)}")
+        out.extend(kept)
+
+    for line in diff.splitlines():
+        if match := _HUNK.match(line):
+            flush()
+            header, hunk = match, []
+        elif header is None:
+            out.append(line)  # the file headers
+        else:
+            hunk.append(line)
+    flush()
+    return "\n".join(out) + ("\n" if diff.endswith("\n") else "")
+
+
+_HUNK = re.compile(r"@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@(.*)")
 
 
 def _symbol(mutant: MutantView, test: str) -> str:
@@ -56,7 +98,7 @@ def _translator(lang: str) -> Callable[..., Markup]:
     return t
 
 
-def _language_body(view: ReportView, limits: Limits, quiet: bool, matrix_here: bool) -> str:
+def _language_body(view: ReportView, limits: Limits, quiet: bool, first: bool) -> str:
     rows = view.findings + [mutant for mutant in view.mutants if mutant.met]  # the unmet stay visible longest
     generic = view.generic.survivors if view.generic else []
     reverted = view.change_guard.reverted if view.change_guard else []
@@ -90,7 +132,7 @@ def _language_body(view: ReportView, limits: Limits, quiet: bool, matrix_here: b
         grid=len(view.killing_tests) <= GRID_MAX_TESTS,
         symbol=_symbol,
         quiet=quiet,
-        matrix_here=matrix_here,
+        first=first,
     )
 
 

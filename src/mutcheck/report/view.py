@@ -1,6 +1,7 @@
 """What every renderer shows, computed once from a results document: plain data, one language."""
 
 import json
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -207,7 +208,7 @@ def _mutant(results: Results, entry: MutantEntry, lang: str) -> MutantView:
         origin=entry.origin,
         file=entry.file,
         line=entry.span.start_line,
-        diff=entry.diff,
+        diff=as_change(entry.diff) if entry.revert else entry.diff,  # a revert shows the change it undoes
         killed_by=entry.killed_by,
         killers=entry.killers,
         killers_listed=[short_test(test) for test in entry.killers[:KILLERS_LISTED]],
@@ -274,6 +275,32 @@ def _generic(results: Results, lang: str) -> GenericView | None:
     return GenericView(len(entries), [(word, count) for word, count in counts if count], survivors, strict)
 
 
+def as_change(revert_diff: str) -> str:
+    """A revert mutant's diff (head → base: it undoes a hunk of the change) turned round, base →
+    head, so that a reader sees the change as the pull request made it: `-` the base's lines, `+`
+    the head's, and each hunk's ranges swapped."""
+    lines, block = [], []
+
+    def flush() -> None:  # removed lines before added ones, as a diff shows them
+        lines.extend(line for line in block if line.startswith("-"))
+        lines.extend(line for line in block if line.startswith("+"))
+        block.clear()
+
+    for line in revert_diff.splitlines():
+        if line.startswith(("--- ", "+++ ")):
+            lines.append(line)
+        elif match := re.match(r"@@ -(\S+) \+(\S+) @@(.*)", line):
+            flush()
+            lines.append(f"@@ -{match.group(2)} +{match.group(1)} @@{match.group(3)}")
+        elif line[:1] in ("-", "+"):
+            block.append(("+" if line[0] == "-" else "-") + line[1:])
+        else:
+            flush()
+            lines.append(line)
+    flush()
+    return "\n".join(lines) + ("\n" if revert_diff.endswith("\n") else "")
+
+
 def build_view(results: Results, lang: str) -> ReportView:
     catalogued = results.catalogued
     mutants = [_mutant(results, entry, lang) for entry in catalogued]
@@ -307,7 +334,8 @@ def build_view(results: Results, lang: str) -> ReportView:
         baseline_problems=baseline_problems,
         mutants=mutants,
         findings=sorted(
-            (m for m in mutants if not m.met), key=lambda m: FINDING_ORDER.get(m.verdict, len(FINDING_ORDER))
+            (m for m in mutants if not m.met and not m.unreviewed_gap),  # gaps awaiting review: listed apart
+            key=lambda m: FINDING_ORDER.get(m.verdict, len(FINDING_ORDER)),
         ),
         equivalents=[mutant for mutant in mutants if mutant.proof and mutant.met],
         known_gaps=[mutant for mutant in mutants if mutant.known_gap],
