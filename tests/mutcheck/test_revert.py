@@ -301,7 +301,8 @@ def test_inline_the_unguarded_hunk_is_posted_on_its_line_with_its_diff_and_nothi
     (comment,) = fake.review_comments
     assert (comment["path"], comment["line"]) == ("src/merging.py", 15)
     assert comment["body"].startswith(f"<!-- mutcheck:inline {quote(UNGUARDED_HUNK, safe='')} -->")
-    assert '-    return call.get("name") is not None and call.get("id") is not None' in comment["body"]
+    # the diff as the pull request made the change, base → head: the head's line is the added one
+    assert '+    return call.get("name") is not None and call.get("id") is not None' in comment["body"]
     assert "this change is not guarded by any test" in comment["body"] and "这处改动没有任何测试守护" in comment["body"]
 
 

@@ -1,5 +1,9 @@
 """The offline HTML report: one self-contained file, a switch between its languages, a filterable kill grid."""
 
+import re
+
+from markupsafe import Markup, escape
+
 from mutcheck.core import texts
 from mutcheck.report import templates
 from mutcheck.report.html_grid import grid_data
@@ -20,6 +24,17 @@ def diff_lines(diff: str) -> list[tuple[str, str]]:
     return lines
 
 
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def catalog_text(text: str | None) -> Markup:
+    """A catalog text as the catalog writes it, in Markdown's inline code (`a == b`) at most: every
+    character escaped, a backtick span shown as code."""
+    parts = _CODE_SPAN.split(text or "")  # text, code, text, code, …, text
+    shown = [Markup("<code>{}</code>").format(part) if index % 2 else escape(part) for index, part in enumerate(parts)]
+    return Markup("").join(shown)
+
+
 def render_html(results: Results, languages: tuple[str, ...] | None = None) -> str:
     """The page in `languages` (default: every language of the run), the first one shown first."""
     languages = languages or results.languages
@@ -38,5 +53,6 @@ def render_html(results: Results, languages: tuple[str, ...] | None = None) -> s
             diff_lines=diff_lines,
             mutant_anchor=mutant_anchor,
             t=texts.say,
+            catalog_text=catalog_text,
         )
     )
