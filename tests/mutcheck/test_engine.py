@@ -268,12 +268,12 @@ def test_known_gaps_survive_as_catalogued_and_a_killed_one_must_move_to_killed_b
     assert "known gap now killed by tests/test_tiny.py::test_clamp_low (failed): move it to killed_by" in output
     assert "known gap GAP [survived] low bound inclusive: GAP: nothing checks it yet (tracked: #12)" in output
     assert "known gap GAP-NOCOV [no coverage] low bound inclusive: GAP-NOCOV: nothing checks it yet" in output
-    assert "3 mutants: 1 killed, 1 survived, 1 no coverage; 2 known gap(s); 1 unmet expectation(s)" in output
+    assert "3 mutants: 1 killed, 1 survived, 1 no coverage; 2 known gaps; 1 unmet expectation" in output
 
     code, output, data = run(project, "--only", "GAP", "--only", "GAP-NOCOV")
     assert code == ExitCode.OK, output
     assert (
-        "2 mutants: 1 survived, 1 no coverage; 2 known gap(s); 3 of 3 test outcomes reused (evidence unchanged); "
+        "2 mutants: 1 survived, 1 no coverage; 2 known gaps; 3 of 3 test outcomes reused (evidence unchanged); "
         "every expectation met" in output
     )
 

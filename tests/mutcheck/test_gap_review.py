@@ -52,7 +52,7 @@ def test_a_gap_suggest_found_fails_the_run_until_a_person_accepts_it(tmp_path):
     results = project / "results.json"
     red = mutcheck(project, "run", "--json", str(results), "--markdown", str(project / "comment.md"))
     assert red.returncode == 1, red.stdout
-    assert "unreviewed gap(s)" in red.stdout.splitlines()[-1]
+    assert f"{len(gaps)} unreviewed {'gap' if len(gaps) == 1 else 'gaps'}" in red.stdout.splitlines()[-1]
     assert "Unreviewed gaps: no test kills them, and no person has accepted them yet" in red.stdout
     comment = (project / "comment.md").read_text(encoding="utf-8")
     assert "#### Unreviewed gaps" in comment and "#### 待审阅的缺口" in comment
@@ -70,7 +70,7 @@ def test_a_gap_suggest_found_fails_the_run_until_a_person_accepts_it(tmp_path):
     assert accepted.stdout.splitlines() == [f"accepted {gap} (mutants/suggested_words.toml)" for gap in gaps]
     green = mutcheck(project, "run")
     assert green.returncode == 0, green.stdout
-    assert f"{len(gaps)} known gap(s)" in green.stdout.splitlines()[-1]
+    assert f"{len(gaps)} known {'gap' if len(gaps) == 1 else 'gaps'}" in green.stdout.splitlines()[-1]
 
     again = mutcheck(project, "suggest", "src/words.py", "--all")  # a second suggest keeps what a person decided
     assert again.returncode == 0

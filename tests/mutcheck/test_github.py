@@ -169,7 +169,7 @@ def test_inline_findings_are_posted_once_then_updated_then_resolved(fake):
         "inline: 1 created, 0 updated, 0 resolved, 0 unresolved, 0 deleted, 0 unchanged, 0 outside the diff"
     )
     (review,) = fake.reviews
-    assert review["commit_id"] == HEAD and "1 guard mutant(s) survive" in review["body"]
+    assert review["commit_id"] == HEAD and "1 guard mutant survives" in review["body"]
     (comment,) = fake.review_comments
     assert (comment["path"], comment["line"], comment["side"]) == ("src/tiny.py", 7, "RIGHT")
     assert comment["body"].startswith("<!-- mutcheck:inline SURVIVOR -->") and "中文说明" in comment["body"]

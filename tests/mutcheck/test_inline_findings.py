@@ -88,7 +88,7 @@ def test_a_token_that_may_not_resolve_threads_still_posts_and_says_what_it_left(
     assert inline_counts(outcome) == {"created": 1, "resolved": 1}
     assert [c["line"] for c in fake.review_comments] == [7, 8] and not fake.thread_resolved(old)
     assert outcome.splitlines()[-1] == (
-        "1 review thread(s) left as they were: GitHub refused (FORBIDDEN: Resource not accessible by"
+        "1 review thread left as they were: GitHub refused (FORBIDDEN: Resource not accessible by"
         " integration); resolving review threads needs the token's contents: write"
     )
 
@@ -110,7 +110,7 @@ def test_the_review_counts_the_comments_it_carries(fake):
     )
     outcome = post(fake, results)
     assert inline_counts(outcome) == {"created": 1, "outside the diff": 1}
-    assert len(fake.reviews) == 1 and fake.reviews[0]["body"].startswith("mutcheck: 1 guard mutant(s) survive")
+    assert len(fake.reviews) == 1 and fake.reviews[0]["body"].startswith("mutcheck: 1 guard mutant survives")
 
 
 def test_duplicates_of_a_finding_keep_the_newest_and_delete_the_rest(fake):

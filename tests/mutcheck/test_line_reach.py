@@ -220,7 +220,7 @@ def test_the_reports_and_show_say_which_lines_never_ran(fixture_run):
         assert "在任何测试中都没有执行过：src/blocks.py 第 8 行" in text
     shown = CliRunner().invoke(main, ["show", "UNSIGNED", "--project", str(project)])
     assert "no test reaches its code" in shown.output
-    assert "2 test(s) ran its function without running its lines" in shown.output
+    assert "2 tests ran its function without running its lines" in shown.output
     assert "never ran in any test: src/blocks.py line(s) 8" in shown.output
     chinese = CliRunner().invoke(main, ["show", "BOTH", "--lang", "zh", "--project", str(project)])
     assert "在任何测试中都没有执行过：src/blocks.py 第 8 行" in chinese.output

@@ -209,7 +209,7 @@ def test_comment_is_capped_at_row_boundaries():
         results["mutants"].append(mutant)
     body = render_markdown(typed(results))
     assert len(body) <= COMMENT_LIMIT
-    assert "more row(s) are not shown here" in body and "击杀矩阵见本评论的第一部分。" in body  # one matrix
+    assert "more rows are not shown here" in body and "击杀矩阵见本评论的第一部分。" in body  # one matrix
     text = outside_fences(body)
     assert text.count("<details>") == text.count("</details>")
     table_lines = [line for line in text.splitlines() if line.startswith("|")]
@@ -320,7 +320,7 @@ def test_known_gaps_have_their_own_count_and_collapsed_section():
     results = known_gap_results()
     assert results["summary"]["known_gaps"] == 2
     english, chinese = split_languages(render_markdown(typed(results)))
-    assert "**1 of 9 guard mutants do not behave as catalogued: 1 broken mutant(s). " in english
+    assert "**1 of 9 guard mutants do not behave as catalogued: 1 broken mutant. " in english
     assert "Known gaps (surviving as catalogued): 2.**" in english
     assert "#### Findings (1)" in english
     section = english.split("<summary>Known gaps (2)</summary>")[1].split("</details>")[0]
@@ -366,7 +366,7 @@ def test_known_gaps_in_the_html_page_stryker_json_and_terminal():
     text = render(typed(results), "text", ("en",))
     assert "known gap SURVIVOR [survived] SURVIVOR title: SURVIVOR is untested on purpose (tracked: https://" in text
     assert "known gap UNREACHED [no coverage] UNREACHED title: UNREACHED is untested on purpose (tracked: #7)" in text
-    assert "9 mutants: 4 killed, 1 survived, 1 timeout, 1 no coverage, 1 broken, 1 equivalent; 2 known gap(s); " in text
+    assert "9 mutants: 4 killed, 1 survived, 1 timeout, 1 no coverage, 1 broken, 1 equivalent; 2 known gaps; " in text
     jsonschema.Draft7Validator(stryker_schema()).validate(report)  # last: it skips where npm is missing
 
 

@@ -445,4 +445,4 @@ def test_a_change_with_thousands_of_skipped_hunks_still_fits_one_comment(reverte
     assert len(body) <= COMMENT_LIMIT
     assert "#### Change guard" in english and "##### A/B" in english and "#### 变更守护" in chinese
     assert f"| {UNGUARDED_HUNK} |" in english  # the revert mutants stay; the skipped list is cut
-    assert "revert:src/merging.py:3999" not in body and "more row(s) are not shown here" in english
+    assert "revert:src/merging.py:3999" not in body and "more rows are not shown here" in english

@@ -169,7 +169,7 @@ def test_new_removed_and_untracked_files_and_the_whole_change_across_files(tmp_p
     assert (whole.mutant.file, whole.swap_target) == ("src/a.py", None)
     assert "+G = 1" in whole.diff and "-N = 1" in whole.diff and "-A = 2" in whole.diff
     assert all(_spliced(m) == m.mutated for m in mutants.values()), "each file's own span, the whole change's first"
-    assert whole.mutant.title["en"] == f"the whole change to 3 target file(s) reverted to {base[:12]}"
+    assert whole.mutant.title["en"] == f"the whole change to 3 target files reverted to {base[:12]}"
 
 
 def test_the_merge_base_is_compared_not_what_landed_on_base_since(tmp_path):

@@ -145,7 +145,7 @@ def test_suggest_writes_entries_with_the_observed_expectations(suggested):
     unmet = {m["id"]: [p["kind"] for p in m["problems"]] for m in results["mutants"] if not m["expectation_met"]}
     assert unmet == {gap: ["unreviewed-gap"] for gap in gaps}
     assert results["summary"]["unreviewed_gaps"] == len(gaps)
-    assert f"{len(gaps)} unreviewed gap(s)" in run.stdout
+    assert f"{len(gaps)} unreviewed {'gap' if len(gaps) == 1 else 'gaps'}" in run.stdout
     assert "mutcheck accept " + " ".join(m["id"] for m in results["mutants"] if m["id"] in gaps) in run.stdout
     tests = results["tests"]
     observed = {

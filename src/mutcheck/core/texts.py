@@ -1,5 +1,6 @@
 """The sentences mutcheck says, in every language (templates/strings.toml): the table, `say`, the languages."""
 
+import re
 import tomllib
 from functools import cache
 from importlib.resources import files
@@ -23,9 +24,17 @@ def known_languages() -> tuple[str, ...]:
     return tuple(sorted(set.intersection(*sentences)))
 
 
+# `«count|entry|entries»`: the first word when the value named is 1, else the second (a language
+# without plurals, such as Chinese, has none of these).
+_PLURAL = re.compile(r"«(\w+)\|([^|»]*)\|([^»]*)»")
+
+
 def say(lang: str, group: str, key: str, **values: Any) -> str:
-    """One sentence in `lang`, placeholders filled; a missing key or language raises KeyError."""
-    return strings()[group][key][lang].format(**values)
+    """One sentence in `lang`, placeholders filled, plurals chosen; a missing key or language raises KeyError."""
+    text = _PLURAL.sub(
+        lambda match: match.group(2 if str(values[match.group(1)]) == "1" else 3), strings()[group][key][lang]
+    )
+    return text.format(**values)
 
 
 def describe(problem: Unmet, lang: str) -> str:

@@ -117,8 +117,9 @@ def _inline_account(plan: InlinePlan, sha: str) -> str:
     refused = ""
     if plan.threads_refused:
         reasons = "; ".join(dict.fromkeys(plan.threads_refused))
+        threads = f"{len(plan.threads_refused)} review thread" + ("s" * (len(plan.threads_refused) != 1))
         refused = (
-            f"\n{len(plan.threads_refused)} review thread(s) left as they were: GitHub refused ({reasons});"
+            f"\n{threads} left as they were: GitHub refused ({reasons});"
             " resolving review threads needs the token's contents: write"
         )
     return "; inline: " + ", ".join(counts) + "".join(dropped) + refused

@@ -44,7 +44,7 @@ def test_the_progress_line_says_what_killed_the_mutant_and_show_names_a_survivor
     _, shown = invoke(project, "show", "SURVIVOR")
     # the tests that ran its line `if value > high:`: test_clamp_low returns before it
     reached = "tests/test_tiny.py::test_clamp_high, tests/test_tiny.py::test_clamp_inside"
-    assert f"reached by 2 test(s), none of which failed: {reached}" in shown
+    assert f"reached by 2 tests, none of which failed: {reached}" in shown
     _, unreached = invoke(project, "show", "UNREACHED")
     assert "no test reaches its code" in unreached
 
