@@ -69,6 +69,27 @@ def _break(match: re.Match[str]) -> str:
     return _BREAK.join(found[start : start + _SHA_PIECE] for start in range(0, len(found), _SHA_PIECE))
 
 
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def catalog_inline(value: object) -> Markup:
+    """A catalog text (title, why, hint): literal like `inline`, but a backtick span of it stays a
+    code span, as its author wrote it (`self.clear()` deleted). Inside one nothing links, mentions
+    or renders; invisible characters are spelled out there too, and a pipe is escaped (it would
+    split a table cell)."""
+    parts = _CODE_SPAN.split(_capped(" ".join(str(value).split())))  # text, code, text, …, text
+    shown = [
+        Markup("`{}`".format(visible(part).replace("|", "\\|"))) if index % 2 else _spaced(part)
+        for index, part in enumerate(parts)
+    ]
+    return Markup("").join(shown)
+
+
+def _spaced(text: str) -> Markup:
+    """`inline`, keeping a space at either end (it parts the text from a code span beside it)."""
+    return Markup(" " * text.startswith(" ")) + inline(text) + Markup(" " * (text.endswith(" ") and text != " "))
+
+
 def listing(values: list[str]) -> Markup:
     """Values joined by commas, each escaped and capped on its own."""
     return Markup(", ").join(inline(value) for value in values)

@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from mutcheck import __version__
 from mutcheck.core import texts
-from mutcheck.core.escape import MARKER, fence, finalize, inline, listing
+from mutcheck.core.escape import MARKER, catalog_inline, fence, finalize, inline, listing
 from mutcheck.report import templates
 from mutcheck.report.view import GRID_MAX_TESTS, SYMBOLS, MutantView, ReportView, build_view
 from mutcheck.results.model import Results
@@ -43,7 +43,7 @@ DIFF_CONTEXT = 1  # lines kept around a change in the comment's diffs (the HTML 
 @cache
 def _environment() -> jinja2.Environment:
     environment = templates.environment(autoescape=False).overlay(finalize=finalize)
-    environment.globals.update(fence=fence, listing=listing, narrowed=narrowed)
+    environment.globals.update(fence=fence, listing=listing, narrowed=narrowed, catalog_inline=catalog_inline)
     return environment
 
 

@@ -6,7 +6,7 @@ from typing import Any
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from mutcheck.core.escape import MARKER
+from mutcheck.core.escape import MARKER, visible
 from mutcheck.core.texts import say
 from mutcheck.report.markdown import COMMENT_LIMIT
 
@@ -54,7 +54,10 @@ def assert_inert(body: str, results: dict[str, Any], languages: tuple[str, ...])
     head_sha = results["run"]["head_sha"]
     for position, token in enumerate(inlines):
         children = token.children or []
-        assert not [c for c in children if c.type in ("link_open", "image", "code_inline")], token.content
+        assert not [c for c in children if c.type in ("link_open", "image")], token.content
+        # a code span only where a catalog text wrote one: inert (nothing in it links or renders)
+        for code in (c.content for c in children if c.type == "code_inline"):
+            assert any(code in text for text in _catalog_texts(results)), (code, token.content)
         text = "".join(c.content if c.type == "text" else "\n" for c in children if c.type != "html_inline")
         if position == len(inlines) - 1 and head_sha:  # our footer links the run's own commit
             text = text.replace(head_sha, "")
@@ -83,6 +86,15 @@ def expected_details(results: dict[str, Any], languages: tuple[str, ...]) -> int
             + bool(catalogued)
         )
     return count
+
+
+def _catalog_texts(results: dict[str, Any]) -> list[str]:
+    """Every catalog text of the run as the comment shows it: whitespace joined, invisible characters spelled."""
+    values = []
+    for mutant in results["mutants"]:
+        for field in ("title", "why", "hint", "equivalent", "survives"):
+            values += [visible(" ".join(text.split())) for text in (mutant.get(field) or {}).values()]
+    return values
 
 
 def _tables(parsed: list[Token]) -> list[list[int]]:
