@@ -20,6 +20,7 @@ from mutcheck.core.rewrite import in_its_line_endings
 from mutcheck.core.toml_file import read_toml
 from mutcheck.engine.fresh_install import install_problem
 from mutcheck.host.pytest_ini import ini_settings
+from mutcheck.scaffold.declared import declared_project
 from mutcheck.scaffold.install_set import install_set
 from mutcheck.scaffold.suite_needs import suite_needs
 
@@ -379,7 +380,8 @@ def _workflows(
 ) -> None:
     """The two workflows; the run's installs the project with what collecting `suite`'s tests needs,
     proven first where `proving` is given (it hears that the proof began)."""
-    install, python = install_set(document, suite_needs(suite)), detect_python(document)
+    declared = declared_project(writer.root, document)  # setup.cfg's, where pyproject.toml declares nothing
+    install, python = install_set(declared, suite_needs(suite)), detect_python(declared)
     writer.note(
         f"install: {install.line} ({install.reason})",
         "install: pip's arguments"
@@ -390,7 +392,7 @@ def _workflows(
     if proving is None:
         writer.note("install: not proven (--skip-install-proof): CI is the first to build an environment from it")
     else:
-        proving(f"install: proving it: a fresh environment built from `{install.line}` must collect the tests ...")
+        proving(f"install: proving `{install.line}`: a fresh environment built from it must collect the tests ...")
         started = time.monotonic()
         if problem := install_problem(suite, install.line):
             message = (
