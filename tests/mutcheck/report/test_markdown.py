@@ -5,7 +5,7 @@ from pathlib import Path
 
 from mutcheck.report.markdown import narrowed
 from tests.mutcheck.cli_runs import mutcheck
-from tests.mutcheck.engine_project import families
+from tests.mutcheck.engine_project import families, write_files
 
 FINDINGS = 15
 WHY = {
@@ -37,10 +37,7 @@ def fifteen_findings(root: Path) -> Path:
         "mutants/guards.toml": "".join(catalog),
         "mutants/families.toml": families("boundary", "boundary conditions", "边界条件"),
     }
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text, encoding="utf-8")
-    return root
+    return write_files(root, files)
 
 
 def test_fifteen_findings_in_two_languages_fit_in_20_kb_each_said_once_details_folded(tmp_path):
