@@ -13,6 +13,7 @@ from mutcheck.core.texts import say
 from mutcheck.engine.session import catalog_of
 from mutcheck.mutation.mutate import MutationError, apply_mutant
 from mutcheck.report.terminal import print_diff, print_plain
+from mutcheck.report.view import as_change
 from mutcheck.results.last_run import entry_lines, verdict_lines
 from mutcheck.results.results import load_results
 from mutcheck.results.state import current_run
@@ -37,7 +38,7 @@ def show_mutant(config: Config, mutant_id: str, lang: str | None, console: Conso
         if saved is None or entry is None:
             raise InputError([Problem(str(config.catalog), mutant_id, "id", "no mutant with this id or alias")])
         console.print(f"[bold]{escape(entry.id)}[/bold] {escape(visible(entry.title[lang]))}", markup=True)
-        print_diff(console, entry.diff)
+        print_diff(console, as_change(entry.diff))  # the change the revert undoes, base → head
         for line in [entry.why[lang], *entry_lines(saved, results, entry, lang)]:
             print_plain(console, line)
         return

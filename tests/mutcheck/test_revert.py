@@ -64,6 +64,11 @@ def test_revert_kills_the_guarded_hunk_reports_the_unguarded_one_and_skips_the_c
         [{"kind": "unguarded-change", "test": None, "detail": "survived"}],
     )
     assert '-    return call.get("name") is not None and call.get("id") is not None' in unguarded["diff"]
+    # shown as the pull request made the change, base → head: the head's line is the added one
+    head_line = '+    return call.get("name") is not None and call.get("id") is not None'
+    assert head_line in result.output
+    shown = CliRunner().invoke(main, ["show", UNGUARDED_HUNK, "--project", str(project)])
+    assert shown.exit_code == 0 and head_line in shown.output, shown.output
     assert all(mutant["revert"] and mutant["family"] == "change-guard" for mutant in mutants.values())
     guard = results["change_guard"]
     assert (guard["base"], guard["merge_base"], guard["files"]) == (base, base, ["src/merging.py"])

@@ -12,7 +12,7 @@ from rich.table import Table
 from mutcheck.core.escape import visible
 from mutcheck.core.texts import describe, say
 from mutcheck.core.verdicts import VERDICTS
-from mutcheck.report.view import build_view, change_guard_view, family_label
+from mutcheck.report.view import as_change, build_view, change_guard_view, family_label
 from mutcheck.results.model import Baseline, MutantEntry, Results, reused_from_store
 from mutcheck.results.never_ran import never_ran_line
 
@@ -174,7 +174,7 @@ def _findings(results: Results, lang: str, console: Console) -> None:
             print_plain(console, f"  - {describe(problem, lang)}")
         if never_ran := never_ran_line(mutant, lang):
             print_plain(console, f"  - {never_ran}")
-        print_diff(console, mutant.diff)
+        print_diff(console, as_change(mutant.diff) if mutant.revert else mutant.diff)
         if mutant.hint:
             print_plain(console, _line(lang, "hint", hint=mutant.hint[lang]))
 
