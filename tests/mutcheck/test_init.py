@@ -258,7 +258,7 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path):
         (["--github", "not a repo"], "error: --github: not a repo: expected OWNER/REPO@REF"),
         (["--github", "octo/../x@1"], "error: --github: octo/../x@1: expected OWNER/REPO@REF"),
         (["--shards", "2"], "error: --shards: 2: only with --github"),
-        ([], "target: no package found (src/NAME/__init__.py or NAME/__init__.py); give --target"),
+        ([], "target: no package found (src/NAME/__init__.py or NAME/__init__.py), nor one module to mutate"),
         (["--target", "../elsewhere", "--tests", "t"], "error: --target: ../elsewhere: leads outside the project"),
     ]
     for args, expected in cases:
@@ -267,6 +267,26 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path):
         assert len(result.output.splitlines()) == 1 and expected in result.output, (args, result.output)
         assert "Traceback" not in result.output
     assert list(empty.iterdir()) == []
+
+
+def test_a_project_of_one_module_with_its_tests_beside_it_is_found(tmp_path):
+    project = tmp_path / "trie"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[project]\nname = "pygtrie"\n', encoding="utf-8")
+    for name in ("pygtrie.py", "setup.py", "example.py", "test.py", "conftest.py"):
+        (project / name).write_text("", encoding="utf-8")
+    result = init(project)
+    assert result.exit_code == 0, result.output
+    assert 'target: pygtrie.py (the module named like the project, "pygtrie")' in result.output
+    assert "tests: test.py (the test files at the project's root)" in result.output
+    again = tmp_path / "again"  # no project name: the one module that is no test or script
+    again.mkdir()
+    for name in ("pygtrie.py", "setup.py", "test_pygtrie.py"):
+        (again / name).write_text("", encoding="utf-8")
+    result = init(again)
+    assert result.exit_code == 0, result.output
+    assert "target: pygtrie.py (the only module)" in result.output
+    assert "tests: test_pygtrie.py (the test files at the project's root)" in result.output
 
 
 def test_a_src_layout_wins_and_a_dependency_group_of_pytest_alone_is_not_installed(tmp_path):

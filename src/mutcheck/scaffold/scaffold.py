@@ -27,6 +27,7 @@ from mutcheck.scaffold.suite_needs import suite_needs
 CATALOG = "mutants"
 CATALOG_EXAMPLE = "guards.toml"
 IGNORED = ("/mutcheck-results/",)  # where the actions and the README's commands put reports
+_SCRIPTS = {"setup", "conftest", "noxfile", "tasks", "fabfile", "manage", "conf", "docs"}  # no module to mutate
 NOT_PACKAGES = {"tests", "test", "testing", "docs", "doc", "examples", "benchmarks", "scripts", "build", "dist"}
 LOWEST_PYTHON = 11  # mutcheck needs Python 3.11 or later
 _GITHUB = re.compile(r"^([A-Za-z0-9][A-Za-z0-9-]{0,38})/([A-Za-z0-9._-]{1,100})@([A-Za-z0-9._/-]{1,200})$")
@@ -89,11 +90,10 @@ def detect_target(root: Path, document: dict[str, object]) -> Choice:
         for pattern in ("src/*/__init__.py", "*/__init__.py")
     }
     candidates = found["src/*/__init__.py"] or found["*/__init__.py"]  # a src/ layout says where the code is
-    if not candidates:
-        message = "no package found (src/NAME/__init__.py or NAME/__init__.py); give --target"
-        raise InputError([Problem(str(root), "", "target", message)])
-    project = document.get("project")
+    project = declared_project(root, document).get("project")
     name = project.get("name") if isinstance(project, dict) else None
+    if not candidates:
+        return _single_module(root, name)
     if isinstance(name, str):
         named = [path for path in candidates if _normalized(Path(path).name) == _normalized(name)]
         if named:
@@ -101,6 +101,30 @@ def detect_target(root: Path, document: dict[str, object]) -> Choice:
     if len(candidates) == 1:
         return Choice(tuple(candidates), "the only package" + (" under src/" if found["src/*/__init__.py"] else ""))
     return Choice(tuple(candidates), "every package found; none is named like the project")
+
+
+def _single_module(root: Path, name: object) -> Choice:
+    """A project of one module (`pygtrie.py` at the root or under src/): the one named like the
+    project, else the only module that is neither a test nor a build or tool script."""
+    modules = sorted(
+        path.relative_to(root).as_posix()
+        for pattern in ("src/*.py", "*.py")
+        for path in root.glob(pattern)
+        if not _is_test_file(path.name) and path.stem not in _SCRIPTS
+    )
+    if isinstance(name, str):
+        named = [module for module in modules if _normalized(Path(module).stem) == _normalized(name)]
+        if named:
+            return Choice((named[0],), f'the module named like the project, "{name}"')
+    if len(modules) == 1:
+        return Choice(tuple(modules), "the only module")
+    message = "no package found (src/NAME/__init__.py or NAME/__init__.py), nor one module to mutate; give --target"
+    raise InputError([Problem(str(root), "", "target", message)])
+
+
+def _is_test_file(name: str) -> bool:
+    """A file pytest collects by its default `python_files`, or one named test.py or tests.py."""
+    return name.startswith("test_") or name.endswith("_test.py") or name in ("test.py", "tests.py")
 
 
 def _ini_testpaths(path: Path) -> list[str] | None:
@@ -132,7 +156,10 @@ def detect_tests(root: Path, document: dict[str, object]) -> Choice:
     for name in ("tests", "test"):
         if (root / name).is_dir():
             return Choice((name,), f"the {name}/ directory")
-    message = "no tests found (pytest testpaths, tests/ or test/); give --tests"
+    beside = sorted(path.name for path in root.glob("*.py") if _is_test_file(path.name))
+    if beside:
+        return Choice(tuple(beside), "the test files at the project's root")
+    message = "no tests found (pytest testpaths, tests/ or test/, test files at the root); give --tests"
     raise InputError([Problem(str(root), "", "tests", message)])
 
 
