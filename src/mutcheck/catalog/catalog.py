@@ -1,5 +1,6 @@
 """The catalog: `mutants/*.toml` loaded into Mutant records and checked field by field."""
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -254,28 +255,27 @@ def _absent_languages_once(problems: list[Problem], languages: tuple[str, ...], 
     """A configured language no entry has a text in is one problem naming the setting (a catalog
     written in fewer languages than `languages`), not a missing translation per text."""
     kept = [language for language in languages if language in written]
+    if not kept:  # no text in any of them: every entry's own problems say more
+        return problems
     for language in languages:
+        if language in written:
+            continue
         missing = [
             problem
             for problem in problems
             if problem.message == _MISSING
-            and problem.field.endswith(f".{language}")
+            and problem.field.endswith("." + language)
             and not problem.source.endswith(FAMILIES_FILE)
         ]
-        if language in written or not missing or not kept:
-            continue
-        first = missing[0]
-        message = (
-            f"no catalog entry has a {language!r} text ({len(missing)} missing, the first {first.source}: "
-            f"{first.entry}: {first.field}): write them, or set languages = {_toml_strings(kept)} in [tool.mutcheck]"
-        )
-        problems = [problem for problem in problems if problem not in missing]
-        problems.insert(0, Problem("pyproject.toml", "", "tool.mutcheck.languages", message))
+        if missing:
+            first = missing[0]
+            message = (
+                f"no catalog entry has a {language!r} text ({len(missing)} missing, the first {first.source}: "
+                f"{first.entry}: {first.field}): write them, or set languages = {json.dumps(kept)} in [tool.mutcheck]"
+            )
+            setting = Problem("pyproject.toml", "", "tool.mutcheck.languages", message)
+            problems = [setting] + [problem for problem in problems if problem not in missing]
     return problems
-
-
-def _toml_strings(values: list[str]) -> str:
-    return "[" + ", ".join(f'"{value}"' for value in values) + "]"
 
 
 def joined_catalogs(folders: dict[str, Catalog]) -> Catalog:

@@ -70,24 +70,20 @@ def _break(match: re.Match[str]) -> str:
 
 
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
+_CELL_PIPE = "\\|"  # a pipe, even in a code span, would split a table cell
 
 
 def catalog_inline(value: object) -> Markup:
     """A catalog text (title, why, hint): literal like `inline`, but a backtick span of it stays a
     code span, as its author wrote it (`self.clear()` deleted). Inside one nothing links, mentions
-    or renders; invisible characters are spelled out there too, and a pipe is escaped (it would
-    split a table cell)."""
-    parts = _CODE_SPAN.split(_capped(" ".join(str(value).split())))  # text, code, text, …, text
-    shown = [
-        Markup("`{}`".format(visible(part).replace("|", "\\|"))) if index % 2 else _spaced(part)
-        for index, part in enumerate(parts)
-    ]
-    return Markup("").join(shown)
-
-
-def _spaced(text: str) -> Markup:
-    """`inline`, keeping a space at either end (it parts the text from a code span beside it)."""
-    return Markup(" " * text.startswith(" ")) + inline(text) + Markup(" " * (text.endswith(" ") and text != " "))
+    or renders; invisible characters are spelled out there too."""
+    shown = []
+    for index, part in enumerate(_CODE_SPAN.split(_capped(" ".join(str(value).split())))):  # text, code, …, text
+        seen = visible(part)
+        shown.append(
+            f"`{seen.replace('|', _CELL_PIPE)}`" if index % 2 else _broken(_LINKING, _SPECIAL.sub(r"\\\1", seen))
+        )
+    return Markup("".join(shown))
 
 
 def listing(values: list[str]) -> Markup:

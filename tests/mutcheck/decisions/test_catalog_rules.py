@@ -405,3 +405,40 @@ def test_an_id_alias_or_family_two_targets_catalogs_use_differently_is_refused(t
         "mutants/b/b.toml: X: id: duplicate id 'A1', also in mutants/a/a.toml",
         "mutants/b/families.toml: gate: family: declared in mutants/a too, with another title: give each its own id",
     ]
+
+
+ENGLISH = {"en": "t"}
+FAMILY_IN_ENGLISH = '[family.gate]\nen = "gate"\n'
+
+
+def test_a_language_no_entry_has_is_one_line_naming_the_setting_first_and_the_rest_stays(tmp_path):
+    files = {
+        "mutants/families.toml": FAMILY_IN_ENGLISH,  # its own missing title is its own line
+        "mutants/a.toml": entry_text(title=ENGLISH, why=ENGLISH, colour="red"),
+        "mutants/b.toml": entry_text(id="B1", match="x < 9", title=ENGLISH, why=ENGLISH),
+    }
+    assert problems(tmp_path, files) == [
+        "pyproject.toml: tool.mutcheck.languages: no catalog entry has a 'zh' text (4 missing, the first "
+        'mutants/a.toml: A1: title.zh): write them, or set languages = ["en"] in [tool.mutcheck]',
+        "mutants/families.toml: gate: title.zh: missing translation",
+        "mutants/a.toml: A1: colour: unknown key",
+    ]
+
+
+def test_a_language_one_file_has_is_a_missing_translation_in_another(tmp_path):
+    files = {
+        "mutants/a.toml": entry_text(),  # both languages
+        "mutants/b.toml": entry_text(id="B1", match="x < 9", title=ENGLISH),
+    }
+    assert problems(tmp_path, files) == ["mutants/b.toml: B1: title.zh: missing translation"]
+
+
+def test_no_text_in_any_configured_language_is_said_entry_by_entry(tmp_path):
+    assert entry_problems(tmp_path, title={"fr": "t"}, why={"fr": "t"}) == [
+        "mutants/a.toml: A1: title.en: missing translation",
+        "mutants/a.toml: A1: title.zh: missing translation",
+        "mutants/a.toml: A1: title.fr: language not in tool.mutcheck.languages (expected en and zh)",
+        "mutants/a.toml: A1: why.en: missing translation",
+        "mutants/a.toml: A1: why.zh: missing translation",
+        "mutants/a.toml: A1: why.fr: language not in tool.mutcheck.languages (expected en and zh)",
+    ]

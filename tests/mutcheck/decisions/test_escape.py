@@ -2,7 +2,7 @@
 
 from markupsafe import Markup
 
-from mutcheck.core.escape import INLINE_LIMIT, fence, finalize, inline, listing, visible
+from mutcheck.core.escape import INLINE_LIMIT, catalog_inline, fence, finalize, inline, listing, visible
 
 ZWSP = "\u200b"
 
@@ -61,3 +61,13 @@ def test_finalize_escapes_what_is_not_already_markup():
     assert finalize("<b>") == "\\<b\\>"
     trusted = Markup("<b>")
     assert finalize(trusted) is trusted
+
+
+def test_a_catalog_texts_code_spans_stay_code_and_the_rest_is_escaped():
+    shown = catalog_inline("the  `deepcopy` of <b> by @someone, `a|b @x` and `c` kept")
+    assert shown == f"the `deepcopy` of \\<b\\> by @{ZWSP}someone, `a\\|b @x` and `c` kept"
+    assert isinstance(shown, Markup)
+    assert catalog_inline("`a` `b`") == "`a` `b`"
+    assert catalog_inline("an unclosed `tick") == "an unclosed \\`tick"  # no span: escaped as text
+    assert catalog_inline("`x\u202ey` z\u200b") == "`x<U+202E>y` z\\<U+200B\\>"  # invisible, in code and out
+    assert catalog_inline("y" * (INLINE_LIMIT + 5)) == "y" * (INLINE_LIMIT - 1) + "…"
