@@ -428,9 +428,12 @@ def test_a_language_no_entry_has_is_one_line_naming_the_setting_first_and_the_re
 def test_a_language_one_file_has_is_a_missing_translation_in_another(tmp_path):
     files = {
         "mutants/a.toml": entry_text(),  # both languages
-        "mutants/b.toml": entry_text(id="B1", match="x < 9", title=ENGLISH),
+        "mutants/b.toml": entry_text(id="B1", match="x < 9", title=ENGLISH, why=ENGLISH),  # English alone
     }
-    assert problems(tmp_path, files) == ["mutants/b.toml: B1: title.zh: missing translation"]
+    assert problems(tmp_path, files) == [
+        "mutants/b.toml: B1: title.zh: missing translation",
+        "mutants/b.toml: B1: why.zh: missing translation",
+    ]
 
 
 def test_no_text_in_any_configured_language_is_said_entry_by_entry(tmp_path):
