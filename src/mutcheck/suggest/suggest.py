@@ -105,9 +105,9 @@ def _targets(request: SuggestRequest, config: Config) -> list[tuple[str, str | N
                 problems.append(Problem(place, "", "", "holds no Python file of a target of the project"))
         else:
             files = [place]
-        for file in files:
+        for file in (file for file in files if file not in chosen):  # a file given twice is read once
             try:
-                chosen.setdefault(file, _read_target(config, file, scope or None))
+                chosen[file] = _read_target(config, file, scope or None)
             except InputError as error:
                 problems += error.problems
     if problems:
@@ -308,18 +308,16 @@ def suggest(request: SuggestRequest, console: Console) -> tuple[list[Suggestions
     if request.out is not None and len(chosen) > 1:
         message = f"names one catalog file, and {len(chosen)} files were given: leave --out out, or give one FILE"
         raise InputError([Problem("--out", str(request.out), "", message)])
-    groups: dict[str, list[Suggestions]] = {}  # by the catalog of the target that holds the file
+    groups: dict[str, tuple[Config, list[Suggestions]]] = {}  # by the catalog of the target that holds the file
     texts = {}
     for file, scope, text in chosen:
         config = project.target_of(file)  # its tests run it, its catalog gets the entries
-        groups.setdefault(config.catalog, []).append(
-            Suggestions(file, scope, _out(request, config, file), project.languages[0])
-        )
+        made = groups.setdefault(config.catalog, (config, []))[1]
+        made.append(Suggestions(file, scope, _out(request, config, file), project.languages[0]))
         texts[file] = text
     declared = dict(catalog_of(project).families)  # every target's
-    everything = [suggestions for made in groups.values() for suggestions in made]
-    for made in groups.values():
-        config = project.target_of(made[0].file)
+    everything = [suggestions for _, made in groups.values() for suggestions in made]
+    for config, made in groups.values():
         for suggestions in made:
             suggestions.declared_families = declared
         proposals = {one.file: propose(texts[one.file], one.scope) for one in made}
