@@ -13,12 +13,11 @@ from rich.console import Console
 
 from mutcheck import __version__
 from mutcheck.catalog.config import Config, find_project_root, load_config
+from mutcheck.catalog.options import RunRequest
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.internal_error import report_internal_error
 from mutcheck.core.output_file import check_outputs, write_output
 from mutcheck.core.problems import InputError, Problem
-from mutcheck.engine.session import catalog_of
-from mutcheck.runner import RunRequest, run_catalog
 from mutcheck.sandbox.interrupt import interruption_in
 
 # LibCST, jsonschema, Jinja2 and the reports load inside the commands that use them: `run`
@@ -171,6 +170,7 @@ def list_command(
 ) -> None:
     """List the catalog: id, family, location and expectation."""
     from mutcheck import listing
+    from mutcheck.engine.session import catalog_of
 
     config = _config(project, profile)
     listed = listing.listed_mutants(config, catalog_of(config), families, only, diff_base, shard, lines=as_json)
@@ -221,6 +221,7 @@ def accept(names: tuple[str, ...], project: Path | None, profile: str | None) ->
     """Accept gaps `mutcheck suggest` found, once a person has read them: they become known gaps.
     A family, a catalog file or a target file accepts every gap awaiting review in it."""
     from mutcheck.catalog.catalog_edit import accept_gaps
+    from mutcheck.engine.session import catalog_of
 
     config = _config(project, profile)
     given = [_in_project(config.root, name) for name in names]
@@ -305,9 +306,11 @@ def run(
         markdown_path=markdown_path,
         html_path=html_path,
         stryker_path=stryker_path,
-        targets=targets,
+        chosen_targets=targets,
         fresh=fresh,
     )
+    from mutcheck.runner import run_catalog  # the engine loads only for the commands that run it
+
     sys.exit(run_catalog(request, _console()))
 
 

@@ -4,7 +4,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,7 +12,8 @@ from rich.console import Console
 
 from mutcheck import STARTED
 from mutcheck.catalog.catalog import REVERT_FAMILY, unknown_killers
-from mutcheck.catalog.config import Config, load_config
+from mutcheck.catalog.config import Config
+from mutcheck.catalog.options import RunOptions, RunRequest
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.extras import GENERIC, importing
 from mutcheck.core.git import head_sha
@@ -20,8 +21,7 @@ from mutcheck.core.output_file import check_outputs, write_output
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import target_files
 from mutcheck.core.texts import say
-from mutcheck.reuse.key import outcome_settings, run_key
-from mutcheck.reuse.module_code import digest
+from mutcheck.reuse.key import run_key
 from mutcheck.reuse.store import Store, WholeRun, load_store, save_store, store_path
 from mutcheck.reuse.whole import mutated_files, request_digest, stored_whole
 from mutcheck.sandbox.lab import remove_stale
@@ -29,31 +29,6 @@ from mutcheck.sandbox.lab import remove_stale
 if TYPE_CHECKING:  # the results' modules load once the run is over
     from mutcheck.catalog.catalog import Catalog
     from mutcheck.results.model import Results
-
-
-@dataclass(frozen=True)
-class RunRequest:
-    """What the command line asked for; None leaves a setting to the configuration."""
-
-    root: Path
-    profile: str | None = None
-    only: tuple[str, ...] = ()
-    diff_base: str | None = None
-    revert_base: str | None = None
-    shard: str | None = None
-    bail: bool = False
-    generic: bool | None = None
-    strict_generic: bool | None = None
-    jobs: int | None = None
-    timeout_factor: float | None = None
-    timeout_constant: float | None = None
-    baseline_rounds: int | None = None
-    json_path: Path | None = None
-    markdown_path: Path | None = None
-    html_path: Path | None = None
-    stryker_path: Path | None = None
-    targets: tuple[str, ...] = ()  # --target: only these of the project's targets
-    fresh: bool = False  # --fresh: reuse no stored outcome (the run still keeps its own)
 
 
 def _save_state(config: Config, results: "Results", lang: str) -> None:
@@ -69,17 +44,9 @@ def _save_state(config: Config, results: "Results", lang: str) -> None:
 def run_catalog(request: RunRequest, console: Console) -> ExitCode:
     """Run every selected mutant against the tests that reach it, target by target; report; the
     run's exit status."""
-    overrides = {
-        "jobs": request.jobs,
-        "timeout_factor": request.timeout_factor,
-        "timeout_constant": request.timeout_constant,
-        "baseline_rounds": request.baseline_rounds,
-        "generic": request.generic,
-        "strict_generic": request.strict_generic,
-    }
-    whole = load_config(request.root, overrides, request.profile)
-    config = whole.chosen_targets(request.targets)
-    if request.targets and request.only:
+    whole = request.config()
+    config = whole.chosen_targets(request.chosen_targets)
+    if request.chosen_targets and request.only:
         from mutcheck.engine.session import only_in_unchosen_targets
 
         if elsewhere := only_in_unchosen_targets(whole, config, request.only):
@@ -91,7 +58,7 @@ def run_catalog(request: RunRequest, console: Console) -> ExitCode:
         raise InputError([Problem("--revert", request.revert_base, "", message)])
     remove_stale()  # what runs killed outright left behind, even when no engine starts
     stores = _Stores(request.fresh, config.languages[0])
-    unchanged = [_unchanged_run(target, request, stores) for target in config.each_target()]
+    unchanged = [_unchanged_run(RunOptions(target, request), stores) for target in config.each_target()]
     if all(unchanged):  # nothing any target's run stood on changed: no catalog is applied, no test runs
         runs = [(target.target_name, *found) for target, found in zip(config.each_target(), unchanged, strict=True)]
     else:
@@ -142,7 +109,8 @@ def _run_targets(
             if request.only and not only:
                 continue  # --only chose none of this target's mutants
             console.print(say(config.languages[0], "progress", "target", name=target.target_name), highlight=False)
-        results, chosen = _run_target(target, catalog, replace(request, only=only), console, started, stores)
+        options = RunOptions(target, replace(request, only=only))
+        results, chosen = _run_target(options, catalog, console, started, stores)
         runs.append((target.target_name, results, chosen))
         started = time.monotonic()
     return runs
@@ -153,50 +121,22 @@ def _whole_runs(request: RunRequest) -> bool:
     return not (request.diff_base or request.revert_base)
 
 
-def _unchanged_run(config: Config, request: RunRequest, stores: _Stores) -> tuple["Results", int] | None:
+def _unchanged_run(options: RunOptions, stores: _Stores) -> tuple["Results", int] | None:
     """A target's stored run, taken whole when nothing it stood on changed (see `reuse.whole`)."""
-    store = stores.of(config)
-    if store is None or not _whole_runs(request):
+    store = stores.of(options.config)
+    if store is None or not _whole_runs(options.request):
         return None
-    found = stored_whole(store, config.root, _key(config, request), _request_digest(config, request))
+    found = stored_whole(store, options.config.root, run_key(options, os.environ), request_digest(options))
     if found is None:
         return None
     from mutcheck.results.unchanged import taken_whole
 
-    results = taken_whole(found[0], config.root, STARTED)
+    results = taken_whole(found[0], options.config.root, STARTED)
     return None if results is None else (results, found[1])
 
 
-def _key(config: Config, request: RunRequest) -> dict[str, str]:
-    """What every outcome of a target's run stands on (see `reuse.key`)."""
-    return run_key(outcome_settings(config, request.bail), config.root, os.environ)
-
-
-def _files_digest(root: Path, folders: list[str], suffix: str) -> str:
-    paths = sorted(path for folder in folders for path in (root / folder).rglob(f"*{suffix}") if path.is_file())
-    return digest("\0".join(f"{path.relative_to(root)}:{digest(path.read_bytes())}" for path in paths))
-
-
-def _request_digest(config: Config, request: RunRequest) -> str:
-    """What a target's results depend on besides its key, its tests' evidence and the files its mutants
-    edit (see `reuse.whole`): which mutants (the catalog), and how reported."""
-    facts = {
-        "only": request.only,
-        "shard": request.shard,
-        "targets": request.targets,
-        "catalog": _files_digest(config.root, [str(config.catalog_dir.relative_to(config.root))], ".toml"),
-        "generic": config.generic,
-        "strict_generic": config.strict_generic,
-        "languages": config.languages,
-        "jobs": config.jobs or os.cpu_count() or 1,
-    }
-    if config.generic:  # generic mutants come from the target's code itself: any line may make one
-        facts["target"] = _files_digest(config.root, list(config.target), ".py")
-    return request_digest(facts)
-
-
 def _run_target(
-    config: Config, catalog: "Catalog", request: RunRequest, console: Console, started: float, stores: _Stores
+    options: RunOptions, catalog: "Catalog", console: Console, started: float, stores: _Stores
 ) -> tuple["Results", int]:
     """One target's run: its results, and how many mutants it chose before `--shard` took its part.
     `started`: when this target's turn began (mutcheck's start for the first)."""
@@ -204,6 +144,8 @@ def _run_target(
     from mutcheck.engine.session import applied_or_drifted, engine_options, run_with_progress
     from mutcheck.reuse.reusing import ReuseRequest
     from mutcheck.selection.plan import Shard, narrow
+
+    config, request = options.config, options.request
 
     store_file = store_path(config.root, config.profile, config.target_name)
     shard = Shard.parse(request.shard) if request.shard else None
@@ -252,9 +194,8 @@ def _run_target(
     lang = config.languages[0]
     stored = stores.of(config)
     usable = None if stored is None else Store() if stored.damaged else stored  # damaged: as if none
-    reuse = ReuseRequest(usable, head_sha(config.root), _key(config, request), request.bail)
-    options = replace(engine_options(config, request.bail), reuse=reuse)
-    engine_run, prepared = run_with_progress(config, files, prepare, options, console)
+    reuse = ReuseRequest(usable, head_sha(config.root), run_key(options, os.environ), request.bail)
+    engine_run, prepared = run_with_progress(config, files, prepare, engine_options(options, reuse), console)
     kept = engine_run.kept
     applied, change = prepared.mutants, prepared.change
     engine_run.timings["startup"] = engine_started - started
@@ -270,28 +211,17 @@ def _run_target(
     from mutcheck.results.matrix import build_matrix
 
     matrix = build_matrix(engine_run, applied, request.bail, config.strict_generic)
-    facts = {
-        "jobs": options.jobs,
-        "bail": request.bail,
-        "baseline_rounds": options.baseline_rounds,
-        "shard": request.shard,
-        "only": list(request.only),
-        "diff_base": request.diff_base,
-        "revert_base": request.revert_base,
-        "generic": config.generic,
-        "strict_generic": config.strict_generic,
-        "languages": list(config.languages),
-        "chosen_targets": list(request.targets),
-    }
     engine_run.timings["total"] = time.monotonic() - started
     guard = change_guard_section(change, matrix, config.root) if change is not None else None
-    results = build_results(matrix, engine_run, catalog, config.root, facts, prepared.order, guard, prepared.drifts)
+    results = build_results(
+        matrix, engine_run, catalog, config.root, options.settings(), prepared.order, guard, prepared.drifts
+    )
     if kept is not None:
         from mutcheck.results.unchanged import whole_keepable
 
         if engine_run.kept_whole and _whole_runs(request) and whole_keepable(results):
             mutated = mutated_files(config.root, {mutant.file for mutant in results.mutants})
-            kept.whole = WholeRun(_request_digest(config, request), results.to_json(), len(prepared.order), mutated)
+            kept.whole = WholeRun(request_digest(options), results.to_json(), len(prepared.order), mutated)
         try:
             save_store(store_file, kept, carry=not request.fresh)
         except OSError as error:

@@ -87,3 +87,43 @@ def test_the_pytest_host_loads_neither_libcst_the_catalog_unidiff_nor_the_report
     assert "mutcheck.host.scheduler" in loaded
     others = ("libcst", "unidiff", "mutmut", "jinja2", "mutcheck.catalog", "mutcheck.report", "mutcheck.results")
     assert _heavy(loaded, others) == []
+
+
+def _shards(tmp_path: Path) -> list[Path]:
+    """The golden run cut into two `--shard k/n` results, mutant by mutant."""
+    document = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    paths = []
+    for part in (0, 1):
+        shard = {**document, "run": {**document["run"], "shard": f"{part + 1}/2"}}
+        shard["mutants"] = [m for index, m in enumerate(document["mutants"]) if index % 2 == part]
+        paths.append(tmp_path / f"shard{part + 1}.json")
+        paths[-1].write_text(json.dumps(shard), encoding="utf-8")
+    return paths
+
+
+@pytest.mark.parametrize("command", ["report", "merge", "comment"])
+def test_the_commands_that_read_a_saved_results_file_load_neither_the_engine_the_host_nor_libcst(tmp_path, command):
+    shards = _shards(tmp_path)
+    arguments = {
+        "report": [str(GOLDEN), "--format", "markdown", "-o", str(tmp_path / "comment.md")],
+        "merge": [*map(str, shards), "-o", str(tmp_path / "merged.json")],
+        # no server listens on port 9: the command reads the file and renders before it is refused
+        "comment": ["--repo", "octo/repo", "--pr", "1", "--results", str(GOLDEN), "--api-url", "http://127.0.0.1:9"],
+    }[command]
+    code = (
+        "import os\n"
+        "os.environ['GITHUB_TOKEN'] = 'token'\n"
+        "from mutcheck.cli import main\n"
+        "try:\n"
+        f"    main({[command, *arguments]!r}, standalone_mode=False)\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "except Exception as error:\n"
+        "    print(type(error).__name__)\n"
+    )
+    loaded = _loaded_after(code)
+    if command != "comment":
+        assert list(tmp_path.glob("merged.json" if command == "merge" else "comment.md")), "the command did its work"
+    engine_side = ("libcst", "mutmut", "mutcheck.engine", "mutcheck.mutation", "mutcheck.host", "mutcheck.reuse")
+    assert _heavy(loaded, (*engine_side, "mutcheck.runner")) == []
+    assert "mutcheck.results.results" in loaded  # it read the results file

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from mutcheck.catalog.setting_kind import CHOICE, OUTCOME, PLACE, setting
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import outside_project
 from mutcheck.core.texts import known_languages
@@ -24,23 +25,26 @@ class Target:
 
 @dataclass(frozen=True)
 class Config:
-    root: Path
-    target: tuple[str, ...] = ("src",)
-    catalog: str = "mutants"
-    tests: tuple[str, ...] = ("tests",)
-    pytest_args: tuple[str, ...] = ()
-    jobs: int = 0  # 0: one worker per CPU
-    timeout_factor: float = 5.0
-    timeout_constant: float = 1.0
-    baseline_rounds: int = 1
-    generic: bool = False  # also run mutmut's generic operator mutants
-    strict_generic: bool = False  # generic survivors fail the run
-    languages: tuple[str, ...] = ("en", "zh")  # every catalog text has exactly these; reports show them
-    profile: str | None = None  # the `[tool.mutcheck.profile.NAME]` applied over the table, if any
+    """Each field marked by what it can change (see `setting_kind`)."""
+
+    root: Path = setting(PLACE)
+    target: tuple[str, ...] = setting(OUTCOME, ("src",))
+    catalog: str = setting(CHOICE, "mutants")
+    tests: tuple[str, ...] = setting(OUTCOME, ("tests",))
+    pytest_args: tuple[str, ...] = setting(OUTCOME, ())
+    jobs: int = setting(CHOICE, 0)  # 0: one worker per CPU
+    timeout_factor: float = setting(OUTCOME, 5.0)
+    timeout_constant: float = setting(OUTCOME, 1.0)
+    baseline_rounds: int = setting(OUTCOME, 1)
+    generic: bool = setting(CHOICE, False)  # also run mutmut's generic operator mutants
+    strict_generic: bool = setting(CHOICE, False)  # generic survivors fail the run
+    languages: tuple[str, ...] = setting(CHOICE, ("en", "zh"))  # every catalog text has exactly these, shown in order
+    # The `[tool.mutcheck.profile.NAME]` applied over the table, if any: what it sets is in the other fields.
+    profile: str | None = setting(PLACE, None)
     # Several targets, each run against its own tests and catalog; then `target` and `tests` are
     # all of theirs and `catalog` the first one's. Empty: the table's target is the only one.
-    targets: tuple[Target, ...] = ()
-    target_name: str | None = None  # the target this configuration is one of, when there are several
+    targets: tuple[Target, ...] = setting(CHOICE, ())
+    target_name: str | None = setting(CHOICE, None)  # the target this configuration is one of, when there are several
 
     @property
     def catalog_dir(self) -> Path:

@@ -1,7 +1,6 @@
 """What every command that runs the engine shares: the catalog loaded, entries selected and
 applied, the engine's options and its run with progress."""
 
-import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -10,11 +9,12 @@ from rich.console import Console
 
 from mutcheck.catalog.catalog import REVERT_FAMILY, Catalog, joined_catalogs, load_catalog
 from mutcheck.catalog.config import Config
+from mutcheck.catalog.options import RunOptions
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.engine.engine import EngineOptions, EngineRun, Prepared, run_engine
 from mutcheck.engine.progress import Progress
 from mutcheck.reuse.guard import stamps, store_folder, undo_changes
-from mutcheck.reuse.key import outcome_settings
+from mutcheck.reuse.reusing import ReuseRequest
 
 if TYPE_CHECKING:
     from mutcheck.mutation.drift import Drift
@@ -103,15 +103,16 @@ def applied_or_drifted(
     return applied, drifts
 
 
-def engine_options(config: Config, bail: bool) -> EngineOptions:
-    """Made from the settings the reuse key takes (see `reuse.key`), so that none is left out of it."""
-    settings = outcome_settings(config, bail)
+def engine_options(options: RunOptions, reuse: ReuseRequest | None = None) -> EngineOptions:
+    """The engine's part of the run's options; `reuse`: None for runs that neither reuse nor keep."""
+    config = options.config
     return EngineOptions(
-        jobs=config.jobs or os.cpu_count() or 1,
-        bail=settings.bail,
-        timeout_factor=settings.timeout_factor,
-        timeout_constant=settings.timeout_constant,
-        baseline_rounds=settings.baseline_rounds,
+        jobs=options.jobs,
+        bail=options.request.bail,
+        timeout_factor=config.timeout_factor,
+        timeout_constant=config.timeout_constant,
+        baseline_rounds=config.baseline_rounds,
+        reuse=reuse,
     )
 
 

@@ -14,6 +14,7 @@ from rich.console import Console
 from mutcheck.catalog.catalog import Mutant
 from mutcheck.catalog.catalog_edit import Edits, edit_catalog_file
 from mutcheck.catalog.config import Config, load_config
+from mutcheck.catalog.options import RunOptions
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.module_scope import MODULE_SCOPE
 from mutcheck.core.problems import InputError, Problem
@@ -380,7 +381,11 @@ def harden(request: HardenRequest, console: Console) -> tuple[list[Hardening], E
             target = config.target_of(group[0].mutant.file)
             files = sorted({one.mutant.file for one in group})
             engine_run, prepared = run_with_progress(
-                target, files, lambda _progress, group=group: Prepared(group), engine_options(target, False), console
+                target,
+                files,
+                lambda _progress, group=group: Prepared(group),
+                engine_options(RunOptions.of(target)),
+                console,
             )
             matrix = build_matrix(engine_run, prepared.mutants, bail=False)
             if not matrix.baseline_ok:  # the targets before it keep what they proved, in the catalog too

@@ -3,6 +3,7 @@
 import hashlib
 import json
 import platform
+from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -142,19 +143,20 @@ def build_results(
     run: EngineRun,
     catalog: Catalog,
     root: Path,
-    facts: dict[str, Any],
+    settings: dict[str, Any],
     order: dict[str, int],
     change_guard: ChangeGuard | None = None,
     drifts: "list[Drift]" = (),
 ) -> Results:
-    """`facts`: the run's options, as `RunFacts` names them; `order`: each mutant's place among
-    every mutant the run chose before `--shard` took its part, so that merged shards list them as
-    the unsharded run does; `drifts`: the catalog entries the change moved away from."""
+    """`settings`: the run's (see `RunOptions.settings`), of which the run facts take those they
+    name; `order`: each mutant's place among every mutant the run chose before `--shard` took its
+    part, so that merged shards list them as the unsharded run does; `drifts`: the catalog entries
+    the change moved away from."""
     mutants = [_mutant_entry(result, order[result.applied.mutant.id]) for result in matrix.results]
     baseline = baseline_section(run)
     families = dict(catalog.families)
     if change_guard is not None:
-        families[REVERT_FAMILY] = revert_family(facts["languages"])
+        families[REVERT_FAMILY] = revert_family(settings["languages"])
     run_facts = RunFacts(
         mutcheck_version=__version__,
         python=platform.python_version(),
@@ -167,7 +169,7 @@ def build_results(
         timings={phase: round(seconds, 3) for phase, seconds in run.timings.items()},
         copy=CopyFacts(run.copy.files, run.copy.bytes, round(run.copy.seconds, 3)),
         controls=ControlFacts(**run.controls),
-        **facts,
+        **{each.name: settings[each.name] for each in fields(RunFacts) if each.name in settings},
     )
     return Results(
         run=run_facts,

@@ -12,14 +12,13 @@ import sys
 import sysconfig
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
 import iniconfig
 
 from mutcheck import __version__
-from mutcheck.catalog.config import Config
+from mutcheck.catalog.options import RunOptions
 from mutcheck.reuse.module_code import digest
 
 # Where pytest looks for its configuration, in each folder from the tests' up to the root.
@@ -32,33 +31,6 @@ READ_IN_PART = frozenset({"pyproject.toml", *_PYTEST_SECTIONS})
 _READ_AT_START = ("PYTHON", "PYTEST_", "LC_", "PY_COLORS", "NO_COLOR", "FORCE_COLOR", "COLUMNS", "LINES", "TERM")
 _READ_AT_START_WHOLE = ("LANG", "LANGUAGE", "TZ")
 _OWN = ("PYTEST_CURRENT_TEST",)
-
-
-@dataclass(frozen=True)
-class OutcomeSettings:
-    """Every setting that can change a test's outcome under a mutant, in one place: the key takes
-    them all (a setting added here is in the key)."""
-
-    pytest_args: tuple[str, ...]
-    tests: tuple[str, ...]
-    target: tuple[str, ...]
-    timeout_factor: float
-    timeout_constant: float
-    baseline_rounds: int
-    bail: bool
-
-
-def outcome_settings(config: Config, bail: bool) -> OutcomeSettings:
-    """The run's settings that change outcomes (the engine's options are made from these too)."""
-    return OutcomeSettings(
-        pytest_args=tuple(config.pytest_args),
-        tests=tuple(config.tests),
-        target=tuple(config.target),
-        timeout_factor=config.timeout_factor,
-        timeout_constant=config.timeout_constant,
-        baseline_rounds=config.baseline_rounds,
-        bail=bail,
-    )
 
 
 @cache
@@ -156,13 +128,14 @@ def config_files(root: Path, tests: Iterable[str]) -> dict[str, str]:
     return found
 
 
-def run_key(settings: OutcomeSettings, root: Path, environment: Mapping[str, str]) -> dict[str, str]:
-    """The key's parts, each a digest, by name (so that a changed one can be named)."""
+def run_key(options: RunOptions, environment: Mapping[str, str]) -> dict[str, str]:
+    """The key's parts, each a digest, by name (so that a changed one can be named). Its settings
+    are every one marked as changing outcomes (see `RunOptions.outcomes`)."""
     return {
         "python": digest(sys.version + sys.prefix),  # the interpreter, and the environment it runs in
         "packages": installed(),
         "mutcheck": mutcheck_itself(),
-        "settings": digest(json.dumps(asdict(settings), sort_keys=True)),
+        "settings": digest(json.dumps(options.outcomes(), sort_keys=True)),
         "variables": digest(json.dumps(start_variables(environment), sort_keys=True)),
-        "config": digest(json.dumps(config_files(root, settings.tests), sort_keys=True)),
+        "config": digest(json.dumps(config_files(options.config.root, options.config.tests), sort_keys=True)),
     }

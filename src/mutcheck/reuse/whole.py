@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from mutcheck.catalog.options import RunOptions
 from mutcheck.reuse.decide import Decider
 from mutcheck.reuse.module_code import digest
 from mutcheck.reuse.project_code import ProjectCode
@@ -16,9 +17,20 @@ from mutcheck.reuse.today import FileDigests, ProjectFiles, Today, project_reade
 from mutcheck.sandbox.scratch import project_files
 
 
-def request_digest(facts: dict[str, Any]) -> str:
-    """What a run's results depend on besides its key and evidence: which mutants, how reported."""
-    return digest(json.dumps(facts, sort_keys=True, default=str))
+def request_digest(options: RunOptions) -> str:
+    """What a target's results depend on besides its key, its tests' evidence and the files its
+    mutants edit: which mutants (the settings that choose them, the catalog's files; with generic
+    mutants, the target's code, any line of which may make one), and how reported."""
+    config = options.config
+    facts = {**options.choices(), "catalog_files": _files_digest(config.root, [config.catalog], ".toml")}
+    if config.generic:
+        facts["target_code"] = _files_digest(config.root, list(config.target), ".py")
+    return digest(json.dumps(facts, sort_keys=True))
+
+
+def _files_digest(root: Path, folders: list[str], suffix: str) -> str:
+    paths = sorted(path for folder in folders for path in (root / folder).rglob(f"*{suffix}") if path.is_file())
+    return digest("\0".join(f"{path.relative_to(root)}:{digest(path.read_bytes())}" for path in paths))
 
 
 def stored_whole(store: Store, root: Path, key: dict[str, str], request: str) -> tuple[dict[str, Any], int] | None:

@@ -14,6 +14,7 @@ from rich.console import Console
 
 from mutcheck.catalog.catalog import FAMILIES_FILE
 from mutcheck.catalog.config import Config, load_config
+from mutcheck.catalog.options import RunOptions
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import outside_project
@@ -324,7 +325,7 @@ def suggest(request: SuggestRequest, console: Console) -> tuple[list[Suggestions
 
         prepare = partial(_prepared, config, made, proposals, request.every)
         files = [one.file for one in made]
-        engine_run, prepared = run_with_progress(config, files, prepare, engine_options(config, bail=False), console)
+        engine_run, prepared = run_with_progress(config, files, prepare, engine_options(RunOptions.of(config)), console)
         matrix = build_matrix(engine_run, prepared.mutants, bail=False)
         if not matrix.baseline_ok:
             made[0].baseline = baseline_section(engine_run)
