@@ -43,8 +43,10 @@ from mutcheck.sandbox.imports import redirect_imports
 from mutcheck.sandbox.process import die_with_parent
 
 _MAX_CALLS = 200  # distinct calls kept per function: more adds time, not witnesses
-# a call's arguments as data, at most: larger ones make a test no one reads, and replays that crawl
+# a call's arguments as source, at most: larger ones make a test no one reads, and replays that crawl
 _MAX_CALL_SIZE = 20_000
+# as data (their trees, as JSON), at most: far beyond what such source takes, so not worth writing out
+_MAX_CALL_DATA = 10 * _MAX_CALL_SIZE
 TOO_LARGE = f"its arguments are too large for a test to write (over {_MAX_CALL_SIZE} characters)"
 # a making call's positional and keyword argument trees, and their imports
 _MakingCall = tuple[list[dict[str, Any]], dict[str, dict[str, Any]], set[tuple[str, str]]]
@@ -476,13 +478,19 @@ class Recorder:
             **({"class": made_by} if made_by is not None else {}),
         }
         key = json.dumps(call, sort_keys=True)
-        if len(key) > _MAX_CALL_SIZE:
+        if len(key) > _MAX_CALL_DATA or _source_size(call) > _MAX_CALL_SIZE:
             self.skipped[TOO_LARGE] += 1
             return
         if key in self.seen:
             return
         self.seen.add(key)
         self.calls.append({**call, "recorded": outcome})
+
+
+def _source_size(call: dict[str, Any]) -> int:
+    """How many characters a test takes to write the call's receiver, arguments and class."""
+    trees = [call["self"], *call["args"], *call["kwargs"].values(), call.get("class")]
+    return sum(len(format_tree(tree)) for tree in trees if tree is not None)
 
 
 def _pytest_args(spec: dict[str, Any]) -> list[str]:

@@ -1,8 +1,9 @@
 """The child, run as harden runs it: a method replayed on its rebuilt object or through its class; the
 objects the tests made recorded as the calls that made them; a replayed call held to its time limit;
-a property located by its getter."""
+a property located by its getter; a call kept by the size of the source a test writes for it."""
 
 import importlib
+import json
 import os
 import sys
 from pathlib import Path
@@ -261,6 +262,16 @@ def test_a_call_whose_arguments_are_too_large_for_a_test_is_not_kept(tmp_path: P
     recorded = run_child(lab, spec, timeout=120)
     assert [format_tree(call["args"][0]) for call in recorded["calls"]] == ["[1]"]
     assert recorded["skipped"] == {TOO_LARGE: 1}
+
+
+def test_a_call_is_measured_by_the_source_a_test_writes_not_by_its_data(tmp_path: Path) -> None:
+    # 1200 numbers take about 12,000 characters to write, one per line, and over 20,000 as data trees
+    tests = "from totals import total\n\n\ndef test_total():\n    assert total(list(range(1200))) > 0\n"
+    lab, spec = _recording(tmp_path, "totals", "def total(items):\n    return sum(items)\n", tests, "total")
+    recorded = run_child(lab, spec, timeout=120)
+    assert recorded["skipped"] == {}
+    [call] = recorded["calls"]
+    assert len(json.dumps(call["args"])) > 20_000 > len(format_tree(call["args"][0])) > 10_000
 
 
 def test_a_replay_gives_the_categories_of_the_warnings_the_call_gave_each_time(tmp_path: Path) -> None:
