@@ -15,6 +15,7 @@ from mutcheck.suggest.entries import entry_id, entry_table, most_specific, mutan
 from mutcheck.suggest.operators import OPERATORS, Proposal, propose
 
 TARGET = Path(__file__).resolve().parents[2] / "src/consolidation"
+BRIDGE = TARGET.parent / "bridge"
 LANGUAGES = ("en", "zh")
 
 
@@ -108,8 +109,9 @@ def one_line(code: str) -> str:
 
 @pytest.fixture(scope="module")
 def real_entries() -> list[tuple[Proposal, Mutant]]:
-    """Every proposal for the embedded target's code, with the entry texts it gets."""
-    proposals = [p for path in sorted(TARGET.glob("*.py")) for p in propose(path.read_text(encoding="utf-8"))]
+    """Every proposal for the embedded targets' code, with the entry texts it gets."""
+    paths = sorted([*TARGET.glob("*.py"), *BRIDGE.glob("*.py")])
+    proposals = [p for path in paths for p in propose(path.read_text(encoding="utf-8"))]
     return [(p, mutant_of(p, "f.py", "out.toml", LANGUAGES)) for p in proposals]
 
 

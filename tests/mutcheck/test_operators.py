@@ -118,7 +118,8 @@ def test_ternaries_clamps_and_accumulators():
         ('part["text"] if self.trim else self.raw', "self.raw"),
     }
     assert edits(source, "assign-not-accumulate") == {
-        ('self.signature += part["signature"]', 'self.signature = part["signature"]')
+        ('self.signature += part["signature"]', 'self.signature = part["signature"]'),
+        ('self.signature += part["signature"]', 'self.signature = self.signature or part["signature"]'),
     }
     assert edits(source, "remove-clamp") == {("min(at, len(parts))", "at"), ("min(at, len(parts))", "len(parts)")}
     assert edits(source, "ordering") == {

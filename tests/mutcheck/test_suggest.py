@@ -203,8 +203,12 @@ def test_an_edit_that_changes_nothing_is_counted_and_not_written(suggested):
     project, done = suggested
     written = entries(project / "mutants/suggested_tiny.toml")
     # `if word == "": continue` ends the loop's body, `if not counts: return None` the function's
-    assert not [t for t in written.values() if t["scope"] == "count_words" and "word ==" in t["match"]]
-    assert not [t for t in written.values() if "not counts" in t["match"]]
+    # (an edit of the loop's header may quote the whole loop: only edits that change the guards count)
+    changed = [t for t in written.values() if (t.get("replace") or "").count("word ==") < t["match"].count("word ==")]
+    assert not [t for t in changed if t["scope"] == "count_words"]
+    assert not [
+        t for t in written.values() if "not counts" in t["match"] and "not counts" not in (t.get("replace") or "")
+    ]
     assert [t for t in written.values() if t["scope"] == "count_words"]  # the rest of it is written
     assert row(done.stdout, "delete-guard")[6] == 2  # suggested, killed, survived, unreached, catalogued, arid, *no-op*
     assert row(done.stdout, "unwrap-guard")[6] == 2

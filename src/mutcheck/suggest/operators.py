@@ -11,6 +11,7 @@ from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvide
 
 from mutcheck.mutation.mutate import fragment_key
 from mutcheck.mutation.scopes import Scopes, dotted
+from mutcheck.suggest.data_edits import Literals, data_edits, returned_constants, returned_edits
 from mutcheck.suggest.no_ops import NoOps
 
 # Most guard-like first: with one suggestion per line, the first of these on a line is kept.
@@ -34,6 +35,15 @@ OPERATORS = (
     "swap-predicate",
     "skip-call",
     "narrow-membership",
+    "replace-literal",
+    "return-other",
+    "fallback-taken",
+    "drop-element",
+    "drop-term",
+    "off-by-one",
+    "reverse-order",
+    "first-only",
+    "rebind-not-change",
 )
 
 _FLIPPED = {
@@ -125,6 +135,7 @@ class _FileFacts:
         self.predicate_calls: dict[str, set[str]] = {}  # predicate name -> the argument sources it is called with
         self.functions = {name: node for name, node in scopes.items() if "." not in name}
         self.collections = dict(_constant_collections(module))  # module constants like `KINDS = ("a", "b")`
+        self.literals = Literals(module, parents, self.code)
         for node in _walk(module):
             self._learn(node)
 
@@ -235,6 +246,10 @@ class _Scope:
         self.function = function
         self.facts = facts
         self.no_ops = NoOps(function, facts.parents, facts.module)
+        self.returned = returned_constants(function, facts.code)
+        bound = [*(target.target for target in _scope_nodes(function) if isinstance(target, cst.AssignTarget))]
+        bound += [parameter.name for parameter in function.params.params + function.params.kwonly_params]
+        self.local_flags = sorted({node.value for node in bound if isinstance(node, cst.Name) and facts.is_flag(node)})
         self.expressions: Counter[str] = Counter()
         self.statement_runs: Counter[str] = Counter()
         for node in _walk(function):
@@ -273,7 +288,9 @@ class _Scope:
                 return match, edit.replace
         elif self._block_of(first) is not None:
             match = "".join(_statement_code(module, target) for target in edit.targets)
-            if self.statement_runs[fragment_key(match, expression=False)] == 1:
+            # runs of more statements than are counted (a whole body) are left to applying to refuse if repeated
+            counted = len(edit.targets) > 3 or self.statement_runs[fragment_key(match, expression=False)] == 1
+            if counted:
                 return match.strip("\n"), edit.replace
         return self._widened(edit)
 
@@ -393,16 +410,31 @@ def _edits(node: cst.CSTNode, scope: _Scope) -> Iterator[_Edit]:
         yield from _statement_edits(node, node.body[0], scope)
     elif isinstance(node, cst.Call):
         yield from _call_edits(node, facts)
+        yield from _literal_flag_swaps(node, scope)
     elif isinstance(node, cst.Subscript):
         yield from _index_edits(node, facts)
     elif isinstance(node, cst.IndentedBlock):
         yield from _swaps(node, facts)
+        if node is scope.function.body and scope.returned:
+            yield from _always_returned(node, scope)
     elif isinstance(node, cst.Attribute):
         yield from _flag_swaps(node, scope)
     elif isinstance(node, cst.DictElement):
         yield from _forced_value(node.value, None, facts)
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
         yield from _concatenation_swap(node, scope)
+    if isinstance(node, cst.Return):
+        yield from (_Edit(op, (target,), new) for op, target, new in returned_edits(node, scope.returned, facts.code))
+    for operator, target, replacement in data_edits(node, facts.parents, facts.literals, facts.code):
+        yield _Edit(operator, (target,), replacement)
+
+
+def _always_returned(body: cst.IndentedBlock, scope: _Scope) -> Iterator[_Edit]:
+    """The whole body (its docstring kept) replaced by `return C`, for each constant it returns."""
+    statements = tuple(body.body[1:] if _is_string_statement(body.body[0]) else body.body)
+    if len(statements) > 1:
+        for constant in scope.returned:
+            yield _Edit("return-other", statements, f"return {constant}")
 
 
 def _whitespace(operator: cst.CSTNode, flipped: type) -> dict:
@@ -518,6 +550,9 @@ def _statement_edits(
     if isinstance(statement, cst.AugAssign):
         assign = cst.Assign(targets=[cst.AssignTarget(statement.target)], value=statement.value)
         yield _Edit("assign-not-accumulate", (line,), facts.module.code_for_node(assign))
+        if isinstance(statement.operator, cst.AddAssign):  # the first value kept, later ones dropped
+            target = facts.code(statement.target)
+            yield _Edit("assign-not-accumulate", (line,), f"{target} = {target} or {facts.code(statement.value)}")
     if isinstance(statement, cst.Assign) and _is_boolean_expression(statement.value):
         yield from _forced(statement.value)
     if isinstance(statement, cst.Assign) and isinstance(statement.value, cst.Call):
@@ -577,6 +612,14 @@ def _call_edits(node: cst.Call, facts: _FileFacts) -> Iterator[_Edit]:
         for other in sorted(facts.predicate_calls):
             if other != name and codes[0] in facts.predicate_calls[other]:
                 yield _Edit("swap-predicate", (node,), f"{other}({codes[0]})")
+
+
+def _literal_flag_swaps(node: cst.Call, scope: _Scope) -> Iterator[_Edit]:
+    """`f(parts, True)` -> `f(parts, has_call)`: a constant passed where the function's own flag could decide."""
+    for arg in node.args:
+        if _is_bool_literal(arg.value):
+            for flag in scope.local_flags:
+                yield _Edit("swap-predicate", (arg.value,), flag)
 
 
 def _forced_value(value: cst.BaseExpression, keyword: cst.Name | None, facts: _FileFacts) -> Iterator[_Edit]:
