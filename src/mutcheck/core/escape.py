@@ -73,16 +73,18 @@ _CODE_SPAN = re.compile(r"`([^`\n]+)`")
 _CELL_PIPE = "\\|"  # a pipe, even in a code span, would split a table cell
 
 
-def catalog_inline(value: object) -> Markup:
+def catalog_inline(value: object, cell: bool = False) -> Markup:
     """A catalog text (title, why, hint): literal like `inline`, but a backtick span of it stays a
     code span, as its author wrote it (`self.clear()` deleted). Inside one nothing links, mentions
-    or renders; invisible characters are spelled out there too."""
+    or renders; invisible characters are spelled out there too. In a table's `cell` a code span's
+    pipe is escaped (it would end the cell); elsewhere a backslash in a code span would show."""
     shown = []
     for index, part in enumerate(_CODE_SPAN.split(_capped(" ".join(str(value).split())))):  # text, code, …, text
         seen = visible(part)
-        shown.append(
-            f"`{seen.replace('|', _CELL_PIPE)}`" if index % 2 else _broken(_LINKING, _SPECIAL.sub(r"\\\1", seen))
-        )
+        if index % 2:
+            shown.append(f"`{seen.replace('|', _CELL_PIPE)}`" if cell else f"`{seen}`")
+        else:
+            shown.append(_broken(_LINKING, _SPECIAL.sub(r"\\\1", seen)))
     return Markup("".join(shown))
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import mutcheck.catalog.options
 import mutcheck.engine.session
-import mutcheck.runner
 from mutcheck.cli import main
 from mutcheck.core.exit_code import ExitCode
 from tests.mutcheck.engine_project import make_project
@@ -29,7 +29,7 @@ def _details(output: str) -> Path:
 
 def test_an_unexpected_exception_in_run_is_one_line_and_exit_5(tmp_path, monkeypatch):
     project = make_project(tmp_path / "project")
-    monkeypatch.setattr(mutcheck.runner, "load_config", _defect)
+    monkeypatch.setattr(mutcheck.catalog.options, "load_config", _defect)  # `run` reads its configuration there
     result = CliRunner().invoke(main, ["run", "--project", str(project)])
     assert result.exit_code == ExitCode.INTERNAL_ERROR, result.output
     details = _details(result.output)
@@ -52,9 +52,9 @@ def test_the_installed_entry_point_prints_no_traceback(tmp_path):
     """A real process: stderr is the one line, stdout is empty."""
     project = make_project(tmp_path / "project")
     program = (
-        "import sys, mutcheck.runner\n"
+        "import sys, mutcheck.catalog.options\n"
         "def defect(*a, **k): raise RuntimeError('a defect')\n"
-        "mutcheck.runner.load_config = defect\n"
+        "mutcheck.catalog.options.load_config = defect\n"
         "from mutcheck.cli import main\n"
         "main(['run', '--project', sys.argv[1]])\n"
     )
