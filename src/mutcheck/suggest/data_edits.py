@@ -136,7 +136,8 @@ def data_edits(
     elif isinstance(node, cst.For | cst.CompFor) and not isinstance(node.iter, cst.List | cst.Tuple | cst.Set):
         iterated = code(node.iter)
         called = (dotted(node.iter.func) or "").split(".")[-1] if isinstance(node.iter, cst.Call) else ""
-        if called not in _ITERATORS:  # reversed() takes sequences and views, not iterators
+        # reversed() takes sequences and views, not iterators; `any(…)`, `sum(…)`, a set do not see the order
+        if called not in _ITERATORS and not _order_blind(node, parents):
             yield "reverse-order", node.iter, f"reversed({iterated})"
         if called not in (*_ITERATORS, *_VIEWS):  # a slice takes sequences only
             yield "first-only", node.iter, f"{iterated}[:1]"
@@ -155,6 +156,20 @@ def _line_of(node: cst.CSTNode, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> c
     statement = parents.get(node) if isinstance(node, cst.Call) else node
     line = parents.get(statement) if isinstance(statement, cst.Expr | cst.Assign) else None
     return line if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 else None
+
+
+def _order_blind(loop: cst.For | cst.CompFor, parents: Mapping[cst.CSTNode, cst.CSTNode]) -> bool:
+    """A comprehension whose items' order nothing sees: a set's, or the one argument of `any`, `all`,
+    `sum`, `min`, `max`, `sorted`, `len`, `set`, `frozenset`, `Counter`."""
+    comprehension = parents.get(loop)
+    while isinstance(comprehension, cst.CompFor):  # a nested `for` clause
+        comprehension = parents.get(comprehension)
+    if isinstance(comprehension, cst.SetComp):
+        return True
+    argument = parents.get(comprehension) if isinstance(comprehension, cst.GeneratorExp | cst.ListComp) else None
+    call = parents.get(argument) if isinstance(argument, cst.Arg) else None
+    blind = ("any", "all", "sum", "min", "max", "sorted", "len", "set", "frozenset", "Counter")
+    return isinstance(call, cst.Call) and len(call.args) == 1 and (dotted(call.func) or "").split(".")[-1] in blind
 
 
 def _collection_edits(node: cst.List | cst.Tuple | cst.Set, code: Code) -> Iterator[DataEdit]:

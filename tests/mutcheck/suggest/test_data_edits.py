@@ -125,6 +125,21 @@ def test_order_first_item_and_in_place_changes():
     assert accumulate == {"found[:] = [part]", "found[:] = later"}
 
 
+def test_an_order_nothing_sees_is_not_reversed():
+    source = """\
+    def seen(chunk, parts):
+        found = any(part.ok for part in chunk.parts)
+        kinds = {part.kind for part in parts}
+        return found, kinds, [part.kind for part in parts]
+    """
+    listed = (
+        "return found, kinds, [part.kind for part in parts]",
+        "return found, kinds, [part.kind for part in reversed(parts)]",
+    )
+    assert edits(source, "reverse-order") == {listed}  # the list's order shows
+    assert ("chunk.parts", "chunk.parts[:1]") in edits(source, "first-only")  # `any` sees only the first
+
+
 def test_iterators_are_neither_reversed_nor_sliced_and_targets_keep_their_members():
     source = """\
     def walk(pairs, mapping):
