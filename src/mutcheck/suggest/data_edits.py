@@ -206,9 +206,15 @@ def _term_edits(node: cst.BinaryOperation, code: Code) -> Iterator[DataEdit]:
 
 
 def _argument(arg: cst.Arg, code: Code) -> str:
-    """An argument's source without the comma after it."""
+    """An argument's source without the comma after it (a bare generator given its brackets)."""
     prefix = f"{arg.keyword.value}=" if arg.keyword is not None else str(arg.star)
-    return prefix + code(arg.value)
+    return prefix + _bracketed(arg.value, code)
+
+
+def _bracketed(value: cst.BaseExpression, code: Code) -> str:
+    """The value's source, in brackets unless it is one operand already (a name, a call, an item)."""
+    atomic = isinstance(value, cst.Name | cst.Attribute | cst.Call | cst.Subscript | cst.List | cst.SimpleString)
+    return code(value) if atomic or value.lpar else f"({code(value)})"
 
 
 def _call_edits(node: cst.Call, parents: Mapping[cst.CSTNode, cst.CSTNode], code: Code) -> Iterator[DataEdit]:
@@ -224,9 +230,7 @@ def _call_edits(node: cst.Call, parents: Mapping[cst.CSTNode, cst.CSTNode], code
         elif method in ("append", "extend") and plain and len(positional) == 1:
             line = _line_of(node, parents)
             if line is not None:
-                value = code(positional[0].value)
-                if isinstance(positional[0].value, cst.GeneratorExp) and not positional[0].value.lpar:
-                    value = f"({value})"  # `f(x for x in y)` needs its own brackets anywhere else
+                value = _bracketed(positional[0].value, code)  # `f(x for x in y)`, `*(a or b)`
                 replaced = f"[{value}]" if method == "append" else value
                 yield "assign-not-accumulate", line, f"{owner}[:] = {replaced}"
                 if method == "extend":

@@ -125,6 +125,20 @@ def test_order_first_item_and_in_place_changes():
     assert accumulate == {"found[:] = [part]", "found[:] = later"}
 
 
+def test_a_bare_generator_or_an_expression_keeps_its_brackets_where_it_moves():
+    source = """\
+    def names(value, args, fields):
+        args.extend(value or [])
+        return sorted(str(name) for name in value if name not in fields)
+    """
+    assert edits(source, "rebind-not-change") == {("args.extend(value or [])", "args = [*args, *(value or [])]")}
+    assert ("args.extend(value or [])", "args[:] = (value or [])") in edits(source, "assign-not-accumulate")
+    reversed_order = "sorted((str(name) for name in value if name not in fields), reverse=True)"
+    assert ("sorted(str(name) for name in value if name not in fields)", reversed_order) in edits(
+        source, "reverse-order"
+    )
+
+
 def test_an_order_nothing_sees_is_not_reversed():
     source = """\
     def seen(chunk, parts):
