@@ -233,6 +233,12 @@ class _Writer:
     def note(self, *lines: str) -> None:
         self.steps += [(None, "", line) for line in lines]
 
+    def say_notes(self, report: Callable[[str], None]) -> None:
+        """The choices noted so far, said now (before something slow); the writes stay planned."""
+        for _, _, line in (step for step in self.steps if step[0] is None):
+            report(line)
+        self.steps = [step for step in self.steps if step[0] is not None]
+
     def create(self, relative: str, text: str, what: str = "") -> None:
         path = self.root / relative
         if path.exists() or path.is_symlink():
@@ -419,6 +425,7 @@ def _workflows(
     if proving is None:
         writer.note("install: not proven (--skip-install-proof): CI is the first to build an environment from it")
     else:
+        writer.say_notes(proving)  # what was chosen, before the proof's minutes
         proving(f"install: proving `{install.line}`: a fresh environment built from it must collect the tests ...")
         started = time.monotonic()
         if problem := install_problem(suite, install.line):

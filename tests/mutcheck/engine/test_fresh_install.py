@@ -72,6 +72,9 @@ def test_a_line_that_does_not_collect_in_a_fresh_environment_is_refused_and_noth
     assert not (project / ".github").exists() and not (project / "mutants").exists()
 
 
+PHASES = ("target: ", "install: -e .", "install: proving", "wrote ", "install: proven")
+
+
 def test_the_venv_inside_is_no_project_code_and_a_dependencys_extra_is_installed_and_proven(project):
     done = init(project)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -79,5 +82,9 @@ def test_the_venv_inside_is_no_project_code_and_a_dependencys_extra_is_installed
         done.stdout
     )
     assert "install: proven: a fresh environment built from it collects the tests" in done.stdout
+    # the choices are said before the proof's minutes begin; the files are written after it
+    lines = done.stdout.splitlines()
+    at = {prefix: next(i for i, line in enumerate(lines) if line.startswith(prefix)) for prefix in PHASES}
+    assert at["target: "] < at["install: -e ."] < at["install: proving"] < at["wrote "] < at["install: proven"]
     workflow = (project / ".github" / "workflows" / "mutcheck.yml").read_text(encoding="utf-8")
     assert 'install: "-e . requests[socks]"' in workflow
