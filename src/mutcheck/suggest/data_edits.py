@@ -11,6 +11,19 @@ import libcst as cst
 
 from mutcheck.mutation.scopes import dotted
 
+# The operators only these edits make, most guard-like first (they also make `skip-call`,
+# `ordering`, `assign-not-accumulate` and `delete-state-change` edits, operators of the guards').
+DATA_OPERATORS = (
+    "replace-literal",
+    "return-other",
+    "fallback-taken",
+    "drop-element",
+    "drop-term",
+    "off-by-one",
+    "reverse-order",
+    "first-only",
+    "rebind-not-change",
+)
 DataEdit = tuple[str, cst.CSTNode, str | None]  # operator, the node it replaces, the replacement
 Code = Callable[[cst.CSTNode], str]
 

@@ -11,7 +11,7 @@ from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvide
 
 from mutcheck.mutation.mutate import fragment_key
 from mutcheck.mutation.scopes import Scopes, dotted
-from mutcheck.suggest.data_edits import Literals, data_edits, returned_constants, returned_edits
+from mutcheck.suggest.data_edits import DATA_OPERATORS, Literals, data_edits, returned_constants, returned_edits
 from mutcheck.suggest.no_ops import NoOps
 
 # Most guard-like first: with one suggestion per line, the first of these on a line is kept.
@@ -35,15 +35,7 @@ OPERATORS = (
     "swap-predicate",
     "skip-call",
     "narrow-membership",
-    "replace-literal",
-    "return-other",
-    "fallback-taken",
-    "drop-element",
-    "drop-term",
-    "off-by-one",
-    "reverse-order",
-    "first-only",
-    "rebind-not-change",
+    *DATA_OPERATORS,  # after the guards': by default they fill lines no other suggestion has
 )
 
 _FLIPPED = {

@@ -7,21 +7,11 @@ from pathlib import Path
 import pytest
 
 from mutcheck.catalog.config import load_config
+from mutcheck.suggest.data_edits import DATA_OPERATORS
 from mutcheck.suggest.operators import propose
 from mutcheck.suggest.suggest import applied_proposals
 
 REPOSITORY = Path(__file__).resolve().parents[3]
-DATA_OPERATORS = (
-    "replace-literal",
-    "return-other",
-    "fallback-taken",
-    "drop-element",
-    "drop-term",
-    "off-by-one",
-    "reverse-order",
-    "first-only",
-    "rebind-not-change",
-)
 
 
 def edits(source: str, operator: str) -> set[tuple[str, str | None]]:
