@@ -239,7 +239,7 @@ class _Scope:
         self.facts = facts
         self.no_ops = NoOps(function, facts.parents, facts.module)
         self.returned = returned_constants(function, facts.code)
-        bound = [*(target.target for target in _scope_nodes(function) if isinstance(target, cst.AssignTarget))]
+        bound = [target.target for target in _scope_nodes(function) if isinstance(target, cst.AssignTarget)]
         bound += [parameter.name for parameter in function.params.params + function.params.kwonly_params]
         self.local_flags = sorted({node.value for node in bound if isinstance(node, cst.Name) and facts.is_flag(node)})
         self.expressions: Counter[str] = Counter()
