@@ -1,10 +1,10 @@
 """A person's file rewritten in place as they keep it: its line endings, the file a symlink names,
 its permissions; written whole or not at all."""
 
-import os
 import re
-import shutil
 from pathlib import Path
+
+from mutcheck.core.atomic_write import write_atomically
 
 _BARE_NEWLINE = re.compile(r"(?<!\r)\n")
 
@@ -27,11 +27,6 @@ def rewrite(path: Path, text: str) -> None:
     and the file it names is replaced, with its permission bits. Written beside it, then moved."""
     target = path.resolve() if path.is_symlink() else path
     before = read_as_kept(target) if target.is_file() else None
-    partial = target.with_name(target.name + ".mutcheck-partial")
-    try:
-        partial.write_bytes(in_its_line_endings(text, before).encode("utf-8"))
-        if before is not None:
-            shutil.copymode(target, partial)
-        os.replace(partial, target)
-    finally:
-        partial.unlink(missing_ok=True)
+    write_atomically(
+        target, in_its_line_endings(text, before).encode("utf-8"), mode_of=target if before is not None else None
+    )

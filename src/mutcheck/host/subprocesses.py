@@ -11,6 +11,7 @@ import json
 import os
 from pathlib import Path
 
+from mutcheck.core.atomic_write import write_atomically
 from mutcheck.host.reach import Reach
 from mutcheck.host.wire import HostSpec, SubprocessSpec
 from mutcheck.sandbox.imports import redirect_imports
@@ -75,8 +76,6 @@ def start_in_subprocess(spec_path: str) -> None:
     record = Path(spec.reached) / f"{os.getpid()}-{test}.json"
 
     def write() -> None:
-        partial = record.with_suffix(".partial")  # read only once whole
-        partial.write_text(json.dumps(reach.stop_test().covered), encoding="utf-8")
-        os.replace(partial, record)
+        write_atomically(record, json.dumps(reach.stop_test().covered).encode("utf-8"))  # read only once whole
 
     atexit.register(write)

@@ -1,20 +1,19 @@
 """The saved state: where the last results of a project's runs are kept, in the user's cache folder, and found."""
 
 import hashlib
-import os
 import shlex
 import stat
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
 from platformdirs import user_cache_dir
 
+from mutcheck.core.atomic_write import write_atomically
 from mutcheck.core.git import head_sha
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.results.model import Results
-from mutcheck.results.results import write_results
+from mutcheck.results.results import results_json
 
 KEPT_HEADS = 5  # per project: the last run at each of its five most recently run heads
 NO_HEAD = "no-commit"  # the key of a project outside git, or with no commit yet
@@ -44,16 +43,10 @@ def _file_of(root: Path, head: str | None, profile: str | None) -> Path:
 def save_run(root: Path, results: Results, profile: str | None = None) -> Path:
     """Keep `results` as the project's last run at its head, and forget all but the last heads.
 
-    Written under a temporary name and renamed, so a reader never sees half a file."""
+    Written whole or not at all, so a reader never sees half a file."""
     target = _file_of(root, results.run.head_sha, profile)
     target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".saving-", suffix=".json")
-    os.close(handle)
-    try:
-        write_results(Path(temporary), results)
-        os.replace(temporary, target)
-    finally:
-        Path(temporary).unlink(missing_ok=True)
+    write_atomically(target, results_json(results).encode("utf-8"))
     for stale in _saved_files(target.parent)[KEPT_HEADS:]:
         stale.unlink(missing_ok=True)
     return target

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from platformdirs import user_cache_dir
 
+from mutcheck.core.atomic_write import write_atomically
+
 LOCK, LEDGER = ".lock", ".ledger"
 _KEPT_PER_NAME = 8  # ledger lines kept per file: a few earlier writes, for runs that read before them
 # inode, size and status-change time (ns): any write, replacement or `utime` changes one; no user can set it back
@@ -61,9 +63,7 @@ def record_write(path: Path, data: bytes) -> None:
         if (folder / name).exists():
             kept.setdefault(name, []).append(found)
     text = "".join(f"{name} {found}\n" for name, digests in kept.items() for found in digests[-_KEPT_PER_NAME:])
-    temporary = folder / f"{LEDGER}.{os.getpid()}"
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, folder / LEDGER)
+    write_atomically(folder / LEDGER, text.encode("utf-8"))
 
 
 def stamps(folder: Path) -> dict[str, Stamp]:

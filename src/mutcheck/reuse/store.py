@@ -11,14 +11,13 @@ The store is data a run checks, never trusts: anything in it that is not exactly
 
 import base64
 import json
-import os
-import tempfile
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mutcheck.core.atomic_write import write_atomically
 from mutcheck.core.outcome import ERROR, FAILED, ORDER_DEPENDENT, PASSED, SKIPPED, TIMEOUT
 from mutcheck.reuse.guard import folder_lock, record_write, store_folder
 from mutcheck.reuse.module_code import digest
@@ -286,11 +285,5 @@ def save_store(path: Path, store: Store, carry: bool = True) -> None:
                     builder.carry(there, name)
                 store.files = {**there.files, **store.files}
         text = json.dumps(_document(store), separators=(",", ":"))
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".saving-", suffix=".json")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as file:
-                file.write(text)
-            os.replace(temporary, path)
-        finally:
-            Path(temporary).unlink(missing_ok=True)
+        write_atomically(path, text.encode())
         record_write(path, text.encode())
