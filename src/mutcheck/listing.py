@@ -10,7 +10,8 @@ from mutcheck.catalog.catalog import Catalog, Mutant
 from mutcheck.catalog.config import Config
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.engine.session import applied_mutants, unknown_only
-from mutcheck.selection.plan import Shard, narrow
+from mutcheck.selection.narrow import narrow
+from mutcheck.selection.shard import Shard
 
 
 @dataclass(frozen=True)

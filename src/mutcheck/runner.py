@@ -143,7 +143,8 @@ def _run_target(
     from mutcheck.engine.engine import Prepared
     from mutcheck.engine.session import applied_or_drifted, engine_options, run_with_progress
     from mutcheck.reuse.reusing import ReuseRequest
-    from mutcheck.selection.plan import Shard, narrow
+    from mutcheck.selection.narrow import narrow
+    from mutcheck.selection.shard import Shard
 
     config, request = options.config, options.request
 

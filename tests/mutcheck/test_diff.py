@@ -6,7 +6,7 @@ from click.testing import CliRunner
 
 from mutcheck.cli import main
 from mutcheck.core.exit_code import ExitCode
-from mutcheck.selection.plan import entry_lines
+from mutcheck.selection.diff import entry_lines
 from tests.mutcheck.engine_project import commit_all, entry, make_engine_project
 from tests.mutcheck.results_docs import document
 

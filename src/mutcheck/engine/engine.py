@@ -45,7 +45,7 @@ from mutcheck.sandbox.process import stop_session_leader
 from mutcheck.sandbox.scratch import ScratchCopy, copy_project
 from mutcheck.selection.kept_results import keepers
 from mutcheck.selection.line_reach import FileLines, line_reach
-from mutcheck.selection.plan import select_tests
+from mutcheck.selection.reaching_tests import select_tests
 
 REACH_KINDS = ("covered", "cached", "subprocess")  # how a baseline test can reach a target function
 

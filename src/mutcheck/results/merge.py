@@ -7,7 +7,7 @@ from mutcheck.core.problems import InputError, Problem
 from mutcheck.results.model import Baseline, ControlFacts, CopyFacts, Results, RunFacts
 from mutcheck.results.results import summarize
 from mutcheck.results.results_check import shown
-from mutcheck.selection.plan import Shard
+from mutcheck.selection.shard import Shard
 
 # What was run: shards that differ in one of these are shards of different runs.
 SAME_IN_EVERY_SHARD = (

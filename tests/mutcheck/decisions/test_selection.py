@@ -13,7 +13,10 @@ from mutcheck.core.problems import InputError
 from mutcheck.core.source_text import Span
 from mutcheck.host import timeouts
 from mutcheck.mutation.mutate import AppliedMutant
-from mutcheck.selection.plan import Shard, changed_entries, changed_lines, entry_lines, in_diff, narrow, select_tests
+from mutcheck.selection.diff import changed_entries, changed_lines, entry_lines, in_diff
+from mutcheck.selection.narrow import narrow
+from mutcheck.selection.reaching_tests import select_tests
+from mutcheck.selection.shard import Shard
 from tests.mutcheck.decisions.problems import problem_lines
 
 IDS = [f"M{number}" for number in range(60)]

@@ -5,7 +5,7 @@ import json
 import os
 
 from mutcheck.mutation.revert import revert_change
-from mutcheck.selection.plan import changed_lines
+from mutcheck.selection.diff import changed_lines
 from tests.mutcheck.hostile.commands import invoke
 from tests.mutcheck.revert_project import (
     BASE_SOURCE,

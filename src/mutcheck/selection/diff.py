@@ -1,42 +1,14 @@
-"""Which mutants run, and which tests run under each, with what time limit."""
+"""`--diff BASE`: the lines a change touched, and whether a mutant is in it (its code, its catalog
+entry or its expected killers' files)."""
 
-import hashlib
 import re
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from unidiff import PatchSet
 
-from mutcheck.catalog.catalog import Catalog
 from mutcheck.core import git
-from mutcheck.core.module_scope import is_module_code
-from mutcheck.core.problems import InputError, Problem
-
-if TYPE_CHECKING:  # the host imports this module, and must not load LibCST
-    from mutcheck.mutation.mutate import AppliedMutant
-
-
-@dataclass(frozen=True)
-class Shard:
-    index: int  # 1-based
-    count: int
-
-    @classmethod
-    def parse(cls, text: str) -> "Shard":
-        try:
-            index, count = (int(part) for part in text.split("/"))
-        except ValueError:
-            index = count = 0
-        if not 1 <= index <= count:
-            raise InputError([Problem("--shard", "", "", f"expected k/n with 1 <= k <= n, got {text!r}")])
-        return cls(index, count)
-
-    def keeps(self, mutant_id: str) -> bool:
-        """Deterministic, and independent of the catalog's order and size."""
-        digest = int.from_bytes(hashlib.sha256(mutant_id.encode()).digest()[:8], "big")
-        return digest % self.count == self.index - 1
+from mutcheck.mutation.mutate import AppliedMutant
 
 
 def _git(root: Path, base: str, *args: str) -> str:
@@ -120,7 +92,7 @@ def changed_entries(root: Path, changed: Changed, catalog_files: set[str]) -> se
     }
 
 
-def in_diff(applied: "AppliedMutant", changed: Changed, entries: set[tuple[str, str]]) -> bool:
+def in_diff(applied: AppliedMutant, changed: Changed, entries: set[tuple[str, str]]) -> bool:
     """The mutant's span touches changed lines, its catalog entry changed, or one of its expected
     killers' files changed."""
     if _touches(changed, applied.mutant.file, range(applied.span.start_line, applied.span.end_line + 1)):
@@ -128,29 +100,3 @@ def in_diff(applied: "AppliedMutant", changed: Changed, entries: set[tuple[str, 
     if (applied.mutant.source, applied.mutant.id) in entries:
         return True
     return any(test.split("::", 1)[0] in changed for test in applied.mutant.killed_by)
-
-
-def narrow(
-    root: Path, catalog: Catalog, applied: list["AppliedMutant"], diff_base: str | None, shard: Shard | None
-) -> list["AppliedMutant"]:
-    """`--diff BASE` and `--shard k/n` applied to the mutants `--only` chose: what `run` runs and `list` lists."""
-    if diff_base:
-        changed = changed_lines(root, diff_base)
-        entries = changed_entries(root, changed, {mutant.source for mutant in catalog.mutants})
-        applied = [mutant for mutant in applied if in_diff(mutant, changed, entries)]
-    if shard:
-        applied = [mutant for mutant in applied if shard.keeps(mutant.mutant.id)]
-    return applied
-
-
-def select_tests(scope: str, covered: list[set[str]], import_reached: set[str] = frozenset()) -> list[int]:
-    """Indices of the tests whose baseline run executed the scope (or anything nested in it); all
-    names are reach names (see `module_scope.reach_name`).
-
-    Module statements run at import, before any test, so no trace tells who depends on them: all.
-    So does a function that ran while pytest imported the project (a table built at import, a
-    decorator, a parametrize list): what it made may reach any test."""
-    prefix = scope + "."
-    if is_module_code(scope) or any(name == scope or name.startswith(prefix) for name in import_reached):
-        return list(range(len(covered)))
-    return [index for index, names in enumerate(covered) if scope in names or any(n.startswith(prefix) for n in names)]
