@@ -23,32 +23,32 @@ CELLS = [
     ("3.13", "8.0"),
 ]
 ENGINE_TESTS = [
-    "tests/mutcheck/test_engine.py",
-    "tests/mutcheck/test_load.py",
-    "tests/mutcheck/test_order_dependent.py",
-    "tests/mutcheck/test_pytest_compat.py",
-    "tests/mutcheck/test_reach.py",
-    "tests/mutcheck/test_selection_threads.py",
-    "tests/mutcheck/test_subtests.py",
-    "tests/mutcheck/test_plugins.py",
-    "tests/mutcheck/test_timings.py",
-    "tests/mutcheck/test_clock.py",
+    "tests/mutcheck/engine/test_engine.py",
+    "tests/mutcheck/engine/test_load.py",
+    "tests/mutcheck/engine/test_order_dependent.py",
+    "tests/mutcheck/host/test_pytest_compat.py",
+    "tests/mutcheck/host/test_reach.py",
+    "tests/mutcheck/engine/test_selection_threads.py",
+    "tests/mutcheck/engine/test_subtests.py",
+    "tests/mutcheck/host/test_plugins.py",
+    "tests/mutcheck/engine/test_timings.py",
+    "tests/mutcheck/host/test_clock.py",
     "tests/mutcheck/hostile/test_processes.py",
     "tests/mutcheck/hostile/test_interrupts.py",
-    "tests/mutcheck/test_self_isolation.py",
-    "tests/mutcheck/test_real_shapes.py",
-    "tests/mutcheck/test_project_options.py",
+    "tests/mutcheck/sandbox/test_self_isolation.py",
+    "tests/mutcheck/mutation/test_real_shapes.py",
+    "tests/mutcheck/catalog/test_project_options.py",
     "tests/mutcheck/decisions/test_swap.py",
     "tests/mutcheck/decisions/test_scopes.py",
     "tests/mutcheck/decisions/test_edit_code.py",
     "tests/mutcheck/decisions/test_class_cell.py",
-    "tests/mutcheck/test_fallback_collection.py",
+    "tests/mutcheck/host/test_fallback_collection.py",
     "tests/mutcheck/host/test_replaced_source.py",
     "tests/mutcheck/host/test_fork_server.py",
     "tests/mutcheck/host/test_forked_fallback.py",
     "tests/mutcheck/mutation/test_outside.py",
 ]
-HARDEN_FLOW = "tests/mutcheck/test_harden.py::test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog"
+HARDEN_FLOW = "tests/mutcheck/harden/test_harden_command.py::test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog"
 # the tests in pytest-xdist's workers, one per core (at most 4), as the README's test command runs them
 WORKERS = ["-n", "auto", "--maxprocesses", "4"]
 EXTRAS = tomllib.loads(Path("pyproject.toml").read_text())["project"]["optional-dependencies"]
@@ -80,7 +80,7 @@ def engine(session: nox.Session, pytest: str) -> None:
     # command runs them on the oldest Python with the newest pytest)
     opposite_corner = (session.python, pytest) == ("3.13", "8.0")
     reuse = ["tests/mutcheck/reuse", "tests/mutcheck/host/test_observe.py"] if opposite_corner else []
-    harden = ["tests/mutcheck/test_harden.py", "tests/mutcheck/harden"] if opposite_corner else []
+    harden = ["tests/mutcheck/harden/test_harden_command.py", "tests/mutcheck/harden"] if opposite_corner else []
     # harden's whole-flow test (a fifth of this cell's time) runs in the README's test command only;
     # here its other tests drive the same child plugin, recording and proof runs
     whole_flow = ["--deselect", HARDEN_FLOW] if opposite_corner else []
@@ -93,26 +93,26 @@ def generic_oldest(session: nox.Session) -> None:
     """The generic operator tests with the oldest mutmut mutcheck supports. The test that compares
     with `mutmut run` needs a pytest before 9 there: mutmut 3.8.0's own runner fails under 9."""
     session.install("-e", ".[test]", f"mutmut=={OLDEST_MUTMUT}", "pytest==8.4.*")
-    session.run("python", "-m", "pytest", "-q", "tests/mutcheck/test_generic.py")
+    session.run("python", "-m", "pytest", "-q", "tests/mutcheck/mutation/test_generic.py")
 
 
 @nox.session(python="3.12")
 def plugins(session: nox.Session) -> None:
     """The plugin zoo: twenty-odd of the most used pytest plugins loaded at once, every verdict
-    compared with a plain pytest run (tests/mutcheck/test_plugin_zoo.py), with the newest pytest."""
+    compared with a plain pytest run (tests/mutcheck/host/test_plugin_zoo.py), with the newest pytest."""
     session.install("-e", ".[test]", "-r", "tests/mutcheck/plugin_zoo_requirements.txt")
     session.env["MUTCHECK_REQUIRE_PLUGINS"] = "1"
-    session.run("python", "-m", "pytest", "-q", *WORKERS, "tests/mutcheck/test_plugin_zoo.py")
+    session.run("python", "-m", "pytest", "-q", *WORKERS, "tests/mutcheck/host/test_plugin_zoo.py")
 
 
 # The tests that talk to the fake GitHub.
 GITHUB_TESTS = [
-    "tests/mutcheck/test_github.py",
-    "tests/mutcheck/test_github_contract.py",
-    "tests/mutcheck/test_inline_findings.py",
-    "tests/mutcheck/test_github_permissions.py",
-    "tests/mutcheck/test_github_rate_limits.py",
-    "tests/mutcheck/test_not_run.py",
+    "tests/mutcheck/publish/test_github.py",
+    "tests/mutcheck/publish/test_github_contract.py",
+    "tests/mutcheck/publish/test_inline_findings.py",
+    "tests/mutcheck/publish/test_github_permissions.py",
+    "tests/mutcheck/publish/test_github_rate_limits.py",
+    "tests/mutcheck/results/test_not_run.py",
     "tests/mutcheck/hostile/test_github_failures.py",
     "tests/mutcheck/hostile/test_artifacts.py",
     "tests/mutcheck/hostile/test_untrusted_text.py",

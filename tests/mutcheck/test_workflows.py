@@ -11,7 +11,7 @@ from pathlib import Path
 import yaml
 
 from tests.mutcheck.engine_project import make_engine_project
-from tests.mutcheck.test_harden import MUTANTS, gap_entry, make_harden_project
+from tests.mutcheck.harden.harden_project import MUTANTS, gap_entry, make_harden_project
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

@@ -22,6 +22,7 @@ from tests.mutcheck.browser import chromium
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER
 from tests.mutcheck.hostile.markdown_checks import split_languages
 from tests.mutcheck.npm_packages import stryker_schema
+from tests.mutcheck.paths import REPOSITORY
 from tests.mutcheck.results_docs import document, typed
 from tests.mutcheck.revert_project import (
     COMMENT_HUNK,
@@ -33,8 +34,6 @@ from tests.mutcheck.revert_project import (
     make_revert_project,
 )
 from tests.mutcheck.spans import at_location, patched
-
-REPOSITORY = Path(__file__).resolve().parents[2]
 
 
 def _run(project: Path, *args: str) -> tuple[object, dict]:

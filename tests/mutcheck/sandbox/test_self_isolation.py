@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 
 from mutcheck.sandbox.scratch import copy_project
+from tests.mutcheck.paths import REPOSITORY
 from tests.mutcheck.site_venvs import venv_seeing_ours
-
-REPOSITORY = Path(__file__).resolve().parents[2]
 
 PROFILE = """
 [tool.mutcheck.profile.isolation]

@@ -11,8 +11,8 @@ from mutcheck.catalog.config import load_config
 from mutcheck.cli import main
 from mutcheck.core.exit_code import ExitCode
 from tests.mutcheck.engine_project import ENGLISH_ONLY, GOOD_ENTRY, english_project, entry, make_project
+from tests.mutcheck.paths import REPOSITORY
 
-REPOSITORY = Path(__file__).resolve().parents[2]
 CATALOG_FILE = "mutants/catalog.toml"
 LANGUAGES = ("en", "zh")  # the default of [tool.mutcheck] languages, which this repository uses
 

@@ -9,9 +9,9 @@ from click.testing import CliRunner
 
 from mutcheck.cli import main
 from mutcheck.core.exit_code import ExitCode
+from tests.mutcheck.paths import REPOSITORY
 
 REF = "f" * 40
-REPOSITORY = Path(__file__).resolve().parents[2]
 
 
 def init(project: Path, *args: str):

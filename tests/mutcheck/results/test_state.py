@@ -15,6 +15,7 @@ from mutcheck.results.results import load_results
 from mutcheck.results.state import KEPT_HEADS, current_run, project_folder, save_run
 from mutcheck.reuse.store import store_path
 from tests.mutcheck.engine_project import make_engine_project
+from tests.mutcheck.paths import GOLDEN
 from tests.mutcheck.results_docs import document
 
 SUBSET = ["--only", "SWAP", "--only", "SURVIVOR"]
@@ -141,7 +142,7 @@ def test_an_unwritable_cache_is_a_warning_and_leaves_the_exit_status_alone(tmp_p
 
 def at_head(head: str, seconds: float = 1.0) -> Results:
     """The golden results, as if run at `head` and taking `seconds`."""
-    golden = load_results(Path(__file__).parent / "golden" / "results.json")
+    golden = load_results(GOLDEN / "results.json")
     return replace(golden, run=replace(golden.run, head_sha=head, seconds=seconds))
 
 

@@ -22,9 +22,10 @@ from mutcheck.report.stryker import render_stryker
 from mutcheck.results.results import load_results
 from tests.mutcheck.hostile.markdown_checks import split_languages
 from tests.mutcheck.npm_packages import stryker_schema
+from tests.mutcheck.paths import TESTS
 from tests.mutcheck.results_docs import document, summary_of, typed
 
-HERE = Path(__file__).parent
+HERE = TESTS
 GOLDEN = HERE / "golden"
 RESULTS = json.loads((GOLDEN / "results.json").read_text(encoding="utf-8"))
 

@@ -11,9 +11,10 @@ import pytest
 
 from mutcheck.core.exit_code import ExitCode
 from tests.mutcheck.engine_project import make_engine_project
+from tests.mutcheck.paths import GOLDEN, REPOSITORY
 
-CHECKOUT = Path(__file__).resolve().parents[2]
-GOLDEN_RESULTS = Path(__file__).parent / "golden/results.json"
+CHECKOUT = REPOSITORY
+GOLDEN_RESULTS = GOLDEN / "results.json"
 
 
 @pytest.fixture(scope="module")

@@ -3,13 +3,13 @@
 import copy
 import io
 import json
-from pathlib import Path
 
 from mutcheck.core.escape import MARKER
 from mutcheck.publish.actions import ANNOTATION_LIMIT, annotations, publish_in_actions
+from tests.mutcheck.paths import GOLDEN
 from tests.mutcheck.results_docs import typed
 
-RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
+RESULTS = json.loads((GOLDEN / "results.json").read_text(encoding="utf-8"))
 
 
 def test_a_survivor_and_a_mutant_no_test_runs_are_annotated_on_the_mutated_line():

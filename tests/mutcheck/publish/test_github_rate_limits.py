@@ -3,7 +3,6 @@
 import json
 import time
 from datetime import UTC, datetime
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -13,9 +12,10 @@ from mutcheck.core.exit_code import ExitCode
 from mutcheck.publish import github
 from mutcheck.publish.publish import PublishError, publish
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, Failure, FakeGitHub
+from tests.mutcheck.paths import GOLDEN
 from tests.mutcheck.results_docs import typed
 
-RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
+RESULTS = json.loads((GOLDEN / "results.json").read_text(encoding="utf-8"))
 COMMENTS = rf".*/issues/{NUMBER}/comments"
 PRIMARY = "API rate limit exceeded for installation ID 1."
 SECONDARY = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."

@@ -12,10 +12,10 @@ from mutcheck.core import texts
 from mutcheck.report.html import render_html
 from mutcheck.report.html_source import source_files
 from tests.mutcheck.browser import chromium, page_requests
+from tests.mutcheck.paths import GOLDEN, REPOSITORY
 from tests.mutcheck.results_docs import typed
 
-RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
-REPOSITORY = Path(__file__).resolve().parents[2]
+RESULTS = json.loads((GOLDEN / "results.json").read_text(encoding="utf-8"))
 ARTIFACTS = REPOSITORY / "build" / "test-artifacts"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 WINDOW = (1400, 2400)

@@ -15,9 +15,10 @@ from mutcheck.core.exit_code import ExitCode
 from mutcheck.publish import github
 from mutcheck.publish.publish import PublishError, publish
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, Failure, FakeGitHub
+from tests.mutcheck.paths import GOLDEN
 from tests.mutcheck.results_docs import typed
 
-RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
+RESULTS = json.loads((GOLDEN / "results.json").read_text(encoding="utf-8"))
 REPOSITORY = f"{OWNER}/{NAME}"
 HEAD = RESULTS["run"]["head_sha"]
 

@@ -1,7 +1,6 @@
 """What each request asks GitHub for, and how a refusal names the permission the failing endpoint needs."""
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -9,9 +8,10 @@ from mutcheck.core.escape import MARKER
 from mutcheck.publish import github
 from mutcheck.publish.publish import PublishError, publish
 from tests.mutcheck.fake_github import NAME, NUMBER, OWNER, Failure, FakeGitHub, refused_for_lack_of
+from tests.mutcheck.paths import GOLDEN
 from tests.mutcheck.results_docs import typed
 
-RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
+RESULTS = json.loads((GOLDEN / "results.json").read_text(encoding="utf-8"))
 HEAD = RESULTS["run"]["head_sha"]
 
 

@@ -1,7 +1,6 @@
 """Verdicts and expectation checks on synthetic engine runs (no process started)."""
 
 import json
-from pathlib import Path
 
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.line_reach import LineReach
@@ -9,6 +8,7 @@ from mutcheck.core.verdicts import UNMET_KINDS, Unmet
 from mutcheck.engine.engine import BaselineRound
 from mutcheck.results.matrix import build_matrix
 from tests.mutcheck.engine_runs import applied, engine_run
+from tests.mutcheck.paths import REPOSITORY
 
 
 def test_parametrized_killer_named_without_parameters():
@@ -122,7 +122,7 @@ def test_a_known_gap_identical_after_compiling_can_never_be_killed():
 
 
 def test_every_problem_a_run_can_write_is_one_the_results_schema_accepts():
-    schema = json.loads((Path(__file__).parents[2] / "src/mutcheck/schemas/results-v1.schema.json").read_text())
+    schema = json.loads((REPOSITORY / "src/mutcheck/schemas/results-v1.schema.json").read_text())
     problem = schema["properties"]["mutants"]["items"]["properties"]["problems"]["items"]
     assert set(problem["properties"]["kind"]["enum"]) == set(UNMET_KINDS)
 

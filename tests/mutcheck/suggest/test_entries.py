@@ -5,7 +5,6 @@ import datetime
 import re
 import tomllib
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +12,9 @@ from mutcheck.catalog.catalog import NAME, Mutant
 from mutcheck.core.texts import say
 from mutcheck.suggest.entries import entry_id, entry_table, most_specific, mutant_of, render
 from mutcheck.suggest.operators import OPERATORS, Proposal, propose
+from tests.mutcheck.paths import REPOSITORY
 
-TARGET = Path(__file__).resolve().parents[2] / "src/consolidation"
+TARGET = REPOSITORY / "src/consolidation"
 BRIDGE = TARGET.parent / "bridge"
 LANGUAGES = ("en", "zh")
 

@@ -18,6 +18,7 @@ from mutcheck.report.stryker import render_stryker
 from tests.mutcheck.browser import chromium
 from tests.mutcheck.engine_project import CATALOG, make_engine_project
 from tests.mutcheck.npm_packages import npm_package, stryker_schema
+from tests.mutcheck.paths import TESTS
 from tests.mutcheck.results_docs import document, typed
 from tests.mutcheck.spans import at_location, patched
 
@@ -110,7 +111,7 @@ def test_results_written_before_replacements_were_recorded_still_render(run, tmp
 def viewed(report: dict, tmp_path: Path) -> dict:
     """What Stryker's viewer shows of `report` in headless Chromium (see stryker_viewer.html)."""
     page = tmp_path / "viewer.html"
-    shutil.copyfile(Path(__file__).with_name("stryker_viewer.html"), page)
+    shutil.copyfile(TESTS / "stryker_viewer.html", page)
     script = npm_package("mutation-testing-elements") / "dist" / "mutation-test-elements.js"
     shutil.copyfile(script, tmp_path / "mutation-test-elements.js")
     (tmp_path / "report.js").write_text(f"const REPORT = {json.dumps(report)};\n", encoding="utf-8")

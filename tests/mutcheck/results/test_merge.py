@@ -11,6 +11,7 @@ from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.problems import InputError
 from mutcheck.results.merge import merge_results
 from tests.mutcheck.engine_project import make_engine_project
+from tests.mutcheck.paths import GOLDEN
 from tests.mutcheck.results_docs import document, typed
 
 # SWAP falls in shard 1/2, NESTED in 2/2; both are killed as catalogued.
@@ -112,7 +113,7 @@ def test_shards_of_different_counts_are_refused(shards):
 
 
 def test_a_huge_shard_count_lists_a_few_missing_shards():
-    results = document(Path(__file__).parent / "golden/results.json")
+    results = document(GOLDEN / "results.json")
     results["run"]["shard"] = "3/1000000000000"
     with pytest.raises(InputError) as raised:
         merge_results([(Path("a.json"), typed(results))])

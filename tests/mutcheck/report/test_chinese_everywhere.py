@@ -4,7 +4,6 @@ ids, paths, code, witnesses) is taken out, the only Latin words are names no lan
 import copy
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,9 +15,10 @@ from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.texts import say
 from mutcheck.report.render import render
 from tests.mutcheck.engine_project import make_engine_project
+from tests.mutcheck.paths import GOLDEN
 from tests.mutcheck.results_docs import document, summary_of, typed
 
-RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
+RESULTS = json.loads((GOLDEN / "results.json").read_text(encoding="utf-8"))
 # Names, not words of a language: the tool, the language, tools and formats, catalog fields.
 NAMES = {"mutcheck", "Python", "mutmut", "JSON", "HTML", "JSONL", "git", "killed_by", "survives"}
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z_]+|[A-Za-z]")

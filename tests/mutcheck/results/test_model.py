@@ -2,15 +2,15 @@
 
 import copy
 import json
-from pathlib import Path
 
 import jsonschema
 
 from mutcheck.core.verdicts import Unmet
 from mutcheck.results.model import Results
 from mutcheck.results.results import load_results, schema, write_results
+from tests.mutcheck.paths import GOLDEN as GOLDEN_FOLDER
 
-GOLDEN = Path(__file__).parent / "golden" / "results.json"
+GOLDEN = GOLDEN_FOLDER / "results.json"
 DOCUMENT = json.loads(GOLDEN.read_text(encoding="utf-8"))
 
 

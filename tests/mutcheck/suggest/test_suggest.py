@@ -19,8 +19,7 @@ from mutcheck.suggest.operators import propose
 from mutcheck.suggest.suggest import applied_proposals, edit_of
 from tests.mutcheck.cli_runs import mutcheck
 from tests.mutcheck.engine_project import families, pyproject
-
-REPOSITORY = Path(__file__).resolve().parents[2]
+from tests.mutcheck.paths import REPOSITORY
 
 SOURCE = '''\
 """Suggest fixture target."""
