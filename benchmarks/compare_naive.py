@@ -40,7 +40,7 @@ sys.path[:0] = [str(REPOSITORY / "src"), str(REPOSITORY)]
 from common import end_on_sigterm, run_child  # noqa: E402
 
 from mutcheck.catalog.config import load_config  # noqa: E402
-from mutcheck.engine.session import catalog_of  # noqa: E402
+from mutcheck.catalog.project_catalog import catalog_of  # noqa: E402
 from mutcheck.host.timeouts import test_limit  # noqa: E402
 from mutcheck.mutation.mutate import apply_mutant  # noqa: E402
 from tests.mutcheck.naive import NaiveRun, naive_run  # noqa: E402

@@ -24,7 +24,7 @@ REPOSITORY = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(REPOSITORY / "src"), str(REPOSITORY)]
 
 from mutcheck.catalog.config import load_config  # noqa: E402
-from mutcheck.engine.session import catalog_of  # noqa: E402
+from mutcheck.catalog.project_catalog import catalog_of  # noqa: E402
 from mutcheck.mutation.mutate import apply_mutant  # noqa: E402
 
 EMBEDDED = ("src/consolidation", "src/bridge")

@@ -5,11 +5,12 @@ from dataclasses import dataclass
 from mutcheck.catalog.catalog import unknown_killers
 from mutcheck.catalog.catalog_edit import edit_catalog_file
 from mutcheck.catalog.config import Config
+from mutcheck.catalog.project_catalog import catalog_of
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.problems import InputError
 from mutcheck.core.texts import say
 from mutcheck.engine.collect import collect_test_ids
-from mutcheck.engine.session import applied_or_drifted, catalog_of
+from mutcheck.engine.session import applied_or_drifted
 from mutcheck.mutation.drift import Drift
 from mutcheck.mutation.mutate import unmarked_equivalents
 

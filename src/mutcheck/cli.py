@@ -170,7 +170,7 @@ def list_command(
 ) -> None:
     """List the catalog: id, family, location and expectation."""
     from mutcheck import listing
-    from mutcheck.engine.session import catalog_of
+    from mutcheck.catalog.project_catalog import catalog_of
 
     config = _config(project, profile)
     listed = listing.listed_mutants(config, catalog_of(config), families, only, diff_base, shard, lines=as_json)
@@ -221,7 +221,7 @@ def accept(names: tuple[str, ...], project: Path | None, profile: str | None) ->
     """Accept gaps `mutcheck suggest` found, once a person has read them: they become known gaps.
     A family, a catalog file or a target file accepts every gap awaiting review in it."""
     from mutcheck.catalog.catalog_edit import accept_gaps
-    from mutcheck.engine.session import catalog_of
+    from mutcheck.catalog.project_catalog import catalog_of
 
     config = _config(project, profile)
     given = [_in_project(config.root, name) for name in names]

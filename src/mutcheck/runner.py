@@ -94,7 +94,8 @@ def _run_targets(
     config: Config, request: RunRequest, console: Console, stores: _Stores
 ) -> list[tuple[str | None, "Results", int]]:
     """Each target's run, one after the other: its name, results and how many mutants it chose."""
-    from mutcheck.engine.session import target_catalogs, unknown_only
+    from mutcheck.catalog.project_catalog import target_catalogs
+    from mutcheck.engine.session import unknown_only
 
     joined, targets = target_catalogs(config)  # several: they agree on ids and families
     if len(targets) > 1:  # with one target, its run names its unknown --only itself

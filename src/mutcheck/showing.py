@@ -7,10 +7,10 @@ from rich.console import Console
 from rich.markup import escape
 
 from mutcheck.catalog.config import Config
+from mutcheck.catalog.project_catalog import catalog_of
 from mutcheck.core.escape import visible
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.texts import say
-from mutcheck.engine.session import catalog_of
 from mutcheck.mutation.mutate import MutationError, apply_mutant
 from mutcheck.report.terminal import print_diff, print_plain
 from mutcheck.report.view import as_change

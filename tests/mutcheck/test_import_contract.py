@@ -127,3 +127,27 @@ def test_the_commands_that_read_a_saved_results_file_load_neither_the_engine_the
     engine_side = ("libcst", "mutmut", "mutcheck.engine", "mutcheck.mutation", "mutcheck.host", "mutcheck.reuse")
     assert _heavy(loaded, (*engine_side, "mutcheck.runner")) == []
     assert "mutcheck.results.results" in loaded  # it read the results file
+
+
+def test_show_loads_neither_the_engine_the_pytest_host_nor_reuse():
+    """`show` applies today's entry to today's code to draw its diff (LibCST, and the host's code-object
+    comparison that says whether the mutant can be swapped in); it runs nothing."""
+    code = (
+        "from mutcheck.cli import main\n"
+        "try:\n"
+        f"    main(['show', 'S1', '--project', {str(REPOSITORY)!r}], standalone_mode=False)\n"
+        "except SystemExit:\n"
+        "    pass\n"
+    )
+    loaded = _loaded_after(code)
+    assert "mutcheck.showing" in loaded and "libcst" in loaded  # it drew the diff
+    engine_side = (
+        "mutcheck.engine",
+        "mutcheck.host",
+        "mutcheck.reuse",
+        "mutcheck.runner",
+        "mutmut",
+        "pytest",
+        "_pytest",
+    )
+    assert _heavy(loaded, engine_side) == ["mutcheck.host", "mutcheck.host.swap"]

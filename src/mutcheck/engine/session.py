@@ -1,15 +1,15 @@
 """What every command that runs the engine shares: the catalog loaded, entries selected and
 applied, the engine's options and its run with progress."""
 
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from mutcheck.catalog.catalog import REVERT_FAMILY, Catalog, joined_catalogs, load_catalog
+from mutcheck.catalog.catalog import REVERT_FAMILY, Catalog
 from mutcheck.catalog.config import Config
 from mutcheck.catalog.options import RunOptions
+from mutcheck.catalog.project_catalog import catalog_of, target_catalogs
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.engine.engine import EngineOptions, EngineRun, Prepared, run_engine
 from mutcheck.engine.progress import Progress
@@ -20,21 +20,6 @@ if TYPE_CHECKING:
     from mutcheck.mutation.drift import Drift
     from mutcheck.mutation.mutate import AppliedMutant
     from mutcheck.mutation.revert import Change
-
-
-def target_catalogs(config: Config) -> tuple[Catalog, list[tuple[Config, Catalog]]]:
-    """Every target's catalog joined (the one target's, alone), and each target's configuration with
-    its catalog; each catalog is read once."""
-    parts = [(one, load_catalog(one.catalog_dir, one.root, one.languages)) for one in config.each_target()]
-    joined = parts[0][1] if len(parts) == 1 else joined_catalogs({one.catalog: catalog for one, catalog in parts})
-    for source in joined.ignored:
-        print(f"warning: {source} is mutmut's copy of a project file, not a catalog file: not read", file=sys.stderr)
-    return joined, parts
-
-
-def catalog_of(config: Config) -> Catalog:
-    """The catalog of the configuration's target, or every target's joined."""
-    return target_catalogs(config)[0]
 
 
 def unknown_only(

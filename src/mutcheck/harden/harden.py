@@ -15,6 +15,7 @@ from mutcheck.catalog.catalog import Mutant
 from mutcheck.catalog.catalog_edit import Edits, edit_catalog_file
 from mutcheck.catalog.config import Config, load_config
 from mutcheck.catalog.options import RunOptions
+from mutcheck.catalog.project_catalog import catalog_of
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.module_scope import MODULE_SCOPE
 from mutcheck.core.problems import InputError, Problem
@@ -22,7 +23,7 @@ from mutcheck.core.project_paths import outside_project
 from mutcheck.core.rewrite import read_as_kept, rewrite
 from mutcheck.core.verdicts import NO_COVERAGE, SURVIVED
 from mutcheck.engine.engine import Prepared
-from mutcheck.engine.session import catalog_of, engine_options, run_with_progress
+from mutcheck.engine.session import engine_options, run_with_progress
 from mutcheck.harden.child import TOO_LARGE
 from mutcheck.harden.children import ChildFailed, Lab, run_child
 from mutcheck.harden.proof import fails_in_checkout, mutant_in, prove

@@ -15,6 +15,7 @@ from rich.console import Console
 from mutcheck.catalog.catalog import FAMILIES_FILE
 from mutcheck.catalog.config import Config, load_config
 from mutcheck.catalog.options import RunOptions
+from mutcheck.catalog.project_catalog import catalog_of
 from mutcheck.core.exit_code import ExitCode
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.project_paths import outside_project
@@ -23,7 +24,7 @@ from mutcheck.core.source_text import read_source
 from mutcheck.core.toml_file import read_toml
 from mutcheck.core.verdicts import KILLED, SURVIVED, TIMEOUT
 from mutcheck.engine.engine import Prepared
-from mutcheck.engine.session import catalog_of, engine_options, run_with_progress
+from mutcheck.engine.session import engine_options, run_with_progress
 from mutcheck.mutation.mutate import AppliedMutant, MutationError, apply_mutant, file_code_of
 from mutcheck.results.build import baseline_section
 from mutcheck.results.matrix import MutantResult, build_matrix

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 import mutcheck.catalog.options
-import mutcheck.engine.session
+import mutcheck.catalog.project_catalog
 from mutcheck.cli import main
 from mutcheck.core.exit_code import ExitCode
 from tests.mutcheck.engine_project import make_project
@@ -41,7 +41,8 @@ def test_an_unexpected_exception_in_run_is_one_line_and_exit_5(tmp_path, monkeyp
 
 def test_every_command_has_the_same_boundary(tmp_path, monkeypatch):
     project = make_project(tmp_path / "project")
-    monkeypatch.setattr(mutcheck.engine.session, "load_catalog", _defect)  # every command loads the catalog there
+    # every command reads the catalog through project_catalog
+    monkeypatch.setattr(mutcheck.catalog.project_catalog, "load_catalog", _defect)
     for command in (["list"], ["check"], ["show", "B1"]):
         result = CliRunner().invoke(main, [*command, "--project", str(project)])
         assert result.exit_code == ExitCode.INTERNAL_ERROR, (command, result.output)
