@@ -13,9 +13,10 @@ from mutcheck.report.html import render_html
 from mutcheck.report.markdown import render_markdown
 from tests.mutcheck.engine_project import make_engine_project
 from tests.mutcheck.hostile.markdown_checks import CHINESE_SECTION, assert_inert, tokens
+from tests.mutcheck.paths import GOLDEN
 from tests.mutcheck.results_docs import document, summary_of, typed
 
-RESULTS = json.loads((Path(__file__).parent / "golden" / "results.json").read_text(encoding="utf-8"))
+RESULTS = json.loads((GOLDEN / "results.json").read_text(encoding="utf-8"))
 
 UNCOMMITTED = {
     "en": "with uncommitted changes to tracked files",
