@@ -41,6 +41,7 @@ def test_the_repository_keeps_every_contract():
         ("core/problems.py", "from mutcheck.report import render", "stages import only the stages below them"),
         ("host/clock.py", "import mutcheck.catalog.catalog", "the host loads neither"),
         ("report/view.py", "from mutcheck.results import matrix", "the reports render a results file without"),
+        ("harden/project_child.py", "import mutcheck.catalog.catalog", "harden's child, in the project's interpreter"),
     ],
 )
 def test_an_import_against_the_contract_breaks_it(tmp_path, module, added, contract):

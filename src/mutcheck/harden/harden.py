@@ -24,10 +24,9 @@ from mutcheck.core.rewrite import read_as_kept, rewrite
 from mutcheck.core.verdicts import NO_COVERAGE, SURVIVED
 from mutcheck.engine.engine import Prepared
 from mutcheck.engine.session import engine_options, run_with_progress
-from mutcheck.harden.child import TOO_LARGE
-from mutcheck.harden.children import ChildFailed, Lab, run_child
+from mutcheck.harden.child_process import ChildFailed, Lab, run_child
+from mutcheck.harden.project_child import TOO_LARGE
 from mutcheck.harden.proof import fails_in_checkout, mutant_in, prove
-from mutcheck.harden.test_source import WrittenTest, same_checks, snippet, write_test
 from mutcheck.harden.tests_file import merged_file, ours
 from mutcheck.harden.variations import donors, edit_constants, novel, variations
 from mutcheck.harden.witness import (
@@ -44,6 +43,7 @@ from mutcheck.harden.witness import (
     without_places,
     witnesses,
 )
+from mutcheck.harden.witness_source import WrittenTest, same_checks, snippet, write_test
 from mutcheck.mutation.mutate import AppliedMutant, MutationError, apply_mutant
 from mutcheck.report.terminal import baseline_failures
 from mutcheck.results.build import baseline_section

@@ -6,7 +6,7 @@ import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from mutcheck.harden.children import ChildFailed, Lab, run_child
+from mutcheck.harden.child_process import ChildFailed, Lab, run_child
 from mutcheck.mutation.mutate import AppliedMutant
 from mutcheck.sandbox.scratch import remove_bytecode
 

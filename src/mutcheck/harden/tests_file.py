@@ -4,8 +4,8 @@ added there (classes, constants, decorators, async tests, aliases, comments) is 
 
 import libcst as cst
 
-from mutcheck.harden.test_source import WrittenTest
 from mutcheck.harden.values import import_lines
+from mutcheck.harden.witness_source import WrittenTest
 
 HEADER = "# Tests written by `mutcheck harden`: each kills a catalogued mutant the suite let survive.\n"
 _HEADER_REST = "# Each was kept only once it passed three times on the original code and failed with the mutant.\n"

@@ -18,11 +18,11 @@ import pytest
 
 from mutcheck.catalog.catalog import Mutant
 from mutcheck.harden.lines_run import lines_run
-from mutcheck.harden.test_source import write_test
 from mutcheck.harden.tests_file import HEADER
 from mutcheck.harden.values import Unwritable, checked_tree, format_tree, namespace, tree_of
 from mutcheck.harden.variations import novel, variations
 from mutcheck.harden.witness import Witness
+from mutcheck.harden.witness_source import write_test
 from mutcheck.report.markdown import render_inline_finding
 from mutcheck.results.results import load_results
 from tests.mutcheck.cli_runs import mutcheck

@@ -3,7 +3,7 @@ it must pass there; what it said when it did not."""
 
 from pathlib import Path
 
-from mutcheck.harden.children import Lab
+from mutcheck.harden.child_process import Lab
 from mutcheck.harden.proof import fails_in_checkout
 
 TESTS = """\

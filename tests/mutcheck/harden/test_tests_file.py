@@ -4,8 +4,8 @@ only harden's own functions are replaced or added, and the imports they need tha
 import ast
 
 from mutcheck.core.rewrite import in_its_line_endings
-from mutcheck.harden.test_source import WrittenTest
 from mutcheck.harden.tests_file import HEADER, merged_file, ours
+from mutcheck.harden.witness_source import WrittenTest
 
 PERSON = """
 import json as js

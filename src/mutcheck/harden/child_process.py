@@ -54,7 +54,7 @@ def run_child(lab: Lab, spec: dict[str, Any], timeout: float, hash_seed: int | N
     log = lab.folder / f"harden-{number}.log"
     with log.open("w", encoding="utf-8") as output:
         child = subprocess.Popen(
-            machinery_command("harden.child", spec_path),
+            machinery_command("harden.project_child", spec_path),
             cwd=lab.project,
             stdin=subprocess.DEVNULL,
             stdout=output,

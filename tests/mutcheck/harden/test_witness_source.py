@@ -3,9 +3,9 @@
 import threading
 
 from mutcheck.catalog.catalog import Mutant
-from mutcheck.harden.test_source import write_test
 from mutcheck.harden.values import observed_tree, tree_of
 from mutcheck.harden.witness import Witness
+from mutcheck.harden.witness_source import write_test
 
 _MUTANT = Mutant(
     "M-UNION", "guard", "src/shapes.py", "Bag.union", "isinstance(self, Bag)", "True", (), None, "fixture",

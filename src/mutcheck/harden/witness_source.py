@@ -11,7 +11,7 @@ from typing import Any
 
 from mutcheck.catalog.catalog import Mutant
 from mutcheck.core.texts import say
-from mutcheck.harden.child import (
+from mutcheck.harden.project_child import (
     ASYNC_GENERATOR,
     ASYNCIO_RUN,
     CLASS,

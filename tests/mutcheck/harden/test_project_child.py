@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from mutcheck.harden.child import METHOD, PROPERTY, TOO_LARGE, Refused, locate
-from mutcheck.harden.children import Lab, run_child
+from mutcheck.harden.child_process import Lab, run_child
+from mutcheck.harden.project_child import METHOD, PROPERTY, TOO_LARGE, Refused, locate
 from mutcheck.harden.values import format_tree, tree_of
 
 
