@@ -1,13 +1,13 @@
 """Starting `harden`'s child in the scratch copy, and reading its answer: nothing it starts outlives it."""
 
+import dataclasses
 import itertools
-import json
 import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from mutcheck.harden.wire import Answer, ChildSpec, read_answer
 from mutcheck.sandbox.imports import Relocation, machinery_command
 from mutcheck.sandbox.process import SESSION_TAG, new_session_tag, stop_session_leader
 
@@ -28,21 +28,21 @@ class ChildFailed(Exception):
     """The child ended without an answer (it timed out, or crashed): the message says which."""
 
 
-def run_child(lab: Lab, spec: dict[str, Any], timeout: float, hash_seed: int | None = None) -> dict[str, Any]:
+def run_child(lab: Lab, spec: ChildSpec, timeout: float, hash_seed: int | None = None) -> Answer:
     """`spec` run by the child in the copy; its answer. ChildFailed when it gives none in `timeout` seconds.
     `hash_seed`: the child's `PYTHONHASHSEED` (else the environment's, random by default)."""
     number = next(_numbers)
     spec_path, answer = lab.folder / f"harden-{number}.json", lab.folder / f"harden-{number}.answer.json"
-    full = {
-        **spec,
-        "project": str(lab.project),
-        "roots": [str(lab.root)],
-        "scratch": str(lab.folder),
-        "parent": os.getpid(),
-        "answer": str(answer),
-        "pytest_args": list(lab.pytest_args),
-    }
-    spec_path.write_text(json.dumps(full), encoding="utf-8")
+    full = dataclasses.replace(
+        spec,
+        project=str(lab.project),
+        roots=[str(lab.root)],
+        scratch=str(lab.folder),
+        parent=os.getpid(),
+        answer=str(answer),
+        pytest_args=list(lab.pytest_args),
+    )
+    full.write(spec_path)
     tag = new_session_tag()
     environment = {
         **Relocation([lab.root], lab.project).environment(os.environ),
@@ -71,4 +71,4 @@ def run_child(lab: Lab, spec: dict[str, Any], timeout: float, hash_seed: int | N
     if not answer.is_file():
         tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-1:] or ["no output"]
         raise ChildFailed(f"ended (exit status {child.returncode}) without an answer: {tail[0][:200]}")
-    return json.loads(answer.read_text(encoding="utf-8"))
+    return read_answer(spec.mode, answer)

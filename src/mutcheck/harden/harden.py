@@ -6,7 +6,6 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import libcst as cst
 from rich.console import Console
@@ -25,10 +24,20 @@ from mutcheck.core.verdicts import NO_COVERAGE, SURVIVED
 from mutcheck.engine.engine import Prepared
 from mutcheck.engine.session import engine_options, run_with_progress
 from mutcheck.harden.child_process import ChildFailed, Lab, run_child
-from mutcheck.harden.project_child import TOO_LARGE
 from mutcheck.harden.proof import fails_in_checkout, mutant_in, prove
 from mutcheck.harden.tests_file import merged_file, ours
 from mutcheck.harden.variations import donors, edit_constants, novel, variations
+from mutcheck.harden.wire import (
+    RECORD,
+    REPLAY,
+    TOO_LARGE,
+    Call,
+    ChildSpec,
+    Located,
+    Observed,
+    RecordAnswer,
+    ReplayAnswer,
+)
 from mutcheck.harden.witness import (
     NOT_REPRODUCED,
     RECORDED,
@@ -177,22 +186,25 @@ class _Hardener:
         path.parent.mkdir(parents=True, exist_ok=True)
         rewrite(path, merged_file(self.previous, self.kept))
 
-    def _replays(self, located: dict[str, Any], calls: list[dict[str, Any]], applied: AppliedMutant) -> Any:
+    def _replays(
+        self, located: Located, calls: list[Call], applied: AppliedMutant
+    ) -> tuple[list[list[Observed]], list[list[Observed]]]:
         """Each call made twice on the original (the lines it ran traced the first time) and once on
         the mutant; what each did. The mutant's replay hashes strings as the original's first one
         does, so a set's order is no difference between them; the original's second replay hashes
         them otherwise, so a result that depends on that order is seen to change."""
-        spec = {"mode": "replay", "tests": [], "calls": calls, "rounds": 1, "call_limit": _CALL_LIMIT, **located}
+        spec = ChildSpec(REPLAY, [], located=located, calls=calls, rounds=1, call_limit=_CALL_LIMIT)
         timeout = _REPLAY_TIMEOUT + _REPLAY_PER_CALL * len(calls)
-        first = run_child(self.lab, {**spec, "trace": True}, timeout, hash_seed=_SEED)
+        first = run_child(self.lab, dataclasses.replace(spec, trace=True), timeout, hash_seed=_SEED)
         second = run_child(self.lab, spec, timeout, hash_seed=_SEED + 1)
         with mutant_in(self.lab, applied):
             mutants = run_child(self.lab, spec, timeout, hash_seed=_SEED)
         for answer in (first, second, mutants):
-            if "refused" in answer:
-                raise ChildFailed(answer["refused"])
-        originals = [one + other for one, other in zip(first["observed"], second["observed"], strict=True)]
-        return originals, mutants["observed"]
+            assert isinstance(answer, ReplayAnswer)
+            if answer.refused is not None:
+                raise ChildFailed(answer.refused)
+        originals = [one + other for one, other in zip(first.observed, second.observed, strict=True)]
+        return originals, mutants.observed
 
     def harden(self, result: MutantResult, tests: list[str]) -> Hardening:
         """A witness among the tests' calls of the mutated function; failing one, where not every call
@@ -225,21 +237,23 @@ class _Hardener:
         module's functions through which they reached it, with how often. `line`: the mutant's, which
         picks a property's getter or refuses its setter (None: any getter)."""
         file = str(self.lab.project / applied.mutant.file)
-        spec = {"mode": "record", "tests": tests, "file": file, "qualname": called, "line": line}
+        spec = ChildSpec(RECORD, tests, file=file, qualname=called, line=line)
         try:
             recorded = run_child(self.lab, spec, _RECORD_TIMEOUT)
         except ChildFailed as error:
             hardening.reason = f"recording its tests {error}"
             return Counter()
-        if recorded["refused"]:
-            hardening.reason = f"{called}: {recorded['refused']}"
+        assert isinstance(recorded, RecordAnswer)
+        if recorded.refused:
+            hardening.reason = f"{called}: {recorded.refused}"
             return Counter()
-        entries, calls, skipped = Counter(recorded["entries"]), recorded["calls"], Counter(recorded["skipped"])
+        entries, calls, skipped = Counter(recorded.entries), recorded.calls, Counter(recorded.skipped)
         hardening.calls, hardening.calls_scope = len(calls), bool(calls) or bool(skipped)
         if not calls:
             hardening.reason = _summary(skipped) or f"its tests never call {called} by its name"
             return entries
-        located = recorded["located"]
+        located = recorded.located
+        assert located is not None, "a call is recorded only once the function was located"
         try:
             found, of_recorded = self._search(hardening, located, calls, applied, skipped)
         except ChildFailed as error:
@@ -255,8 +269,8 @@ class _Hardener:
     def _search(
         self,
         hardening: Hardening,
-        located: dict[str, Any],
-        calls: list[dict[str, Any]],
+        located: Located,
+        calls: list[Call],
         applied: AppliedMutant,
         skipped: Counter[str],
     ) -> tuple[list[Witness], Counter[str]]:
@@ -283,8 +297,8 @@ class _Hardener:
 
     def _witnesses(
         self,
-        located: dict[str, Any],
-        calls: list[dict[str, Any]],
+        located: Located,
+        calls: list[Call],
         applied: AppliedMutant,
         origin: str,
         skipped: Counter[str],
@@ -302,7 +316,7 @@ class _Hardener:
         return found, lines
 
     def _proven(
-        self, hardening: Hardening, applied: AppliedMutant, located: dict[str, Any], found: list[Witness]
+        self, hardening: Hardening, applied: AppliedMutant, located: Located, found: list[Witness]
     ) -> Hardening:
         reasons = []
         for witness in found[:_PROVEN_TRIES]:

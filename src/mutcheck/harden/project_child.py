@@ -1,7 +1,8 @@
 """The child `harden` runs its project code in, inside a scratch copy: it records the calls the tests
 make to one function, replays calls as source, or runs pytest on named tests.
 
-One JSON spec in (argv), one JSON answer out (the spec's `answer` path). The modes:
+One spec in (its file named in argv), one answer out (at the spec's `answer` path), as `wire.py`
+defines them. The modes:
 - `record`: the tests run with the function wrapped; each call whose arguments can be written as
   source is kept with what the function did (its return value or exception, and the arguments
   afterwards: a change in place is behaviour too). The constructors of the module's classes are
@@ -37,29 +38,48 @@ from typing import Any
 import pytest
 
 from mutcheck.harden.lines_run import lines_run
-from mutcheck.harden.values import Made, Unwritable, checked_tree, format_tree, namespace, observed_tree, tree_of
+from mutcheck.harden.values import Made, Tree, Unwritable, checked_tree, format_tree, namespace, observed_tree, tree_of
+from mutcheck.harden.wire import (
+    ANYIO_MARK,
+    ASYNC_GENERATOR,
+    ASYNCIO_MARK,
+    ASYNCIO_RUN,
+    CLASS,
+    CONSTRUCTOR,
+    COROUTINE,
+    FUNCTION,
+    GENERATOR,
+    MAX_CALL_SIZE,
+    METHOD,
+    PROPERTY,
+    PYTEST,
+    RECORD,
+    REPLAY,
+    STATIC,
+    TOO_LARGE,
+    Call,
+    ChildSpec,
+    Located,
+    Observed,
+    PytestAnswer,
+    RecordAnswer,
+    ReplayAnswer,
+    write_answer,
+)
 from mutcheck.host.pytest_options import switch_off_xdist
 from mutcheck.sandbox.imports import redirect_imports
 from mutcheck.sandbox.process import die_with_parent
 
 _MAX_CALLS = 200  # distinct calls kept per function: more adds time, not witnesses
-# a call's arguments as source, at most: larger ones make a test no one reads, and replays that crawl
-_MAX_CALL_SIZE = 20_000
-# as data (their trees, as JSON), at most: far beyond what such source takes, so not worth writing out
-_MAX_CALL_DATA = 10 * _MAX_CALL_SIZE
-TOO_LARGE = f"its arguments are too large for a test to write (over {_MAX_CALL_SIZE} characters)"
+# a call's arguments as data (their trees, as JSON), at most: far beyond what their source takes
+# (MAX_CALL_SIZE), so not worth writing out
+_MAX_CALL_DATA = 10 * MAX_CALL_SIZE
 # a making call's positional and keyword argument trees, and their imports
-_MakingCall = tuple[list[dict[str, Any]], dict[str, dict[str, Any]], set[tuple[str, str]]]
+_MakingCall = tuple[list[Tree], dict[str, Tree], set[tuple[str, str]]]
 _MAX_MADE = 2000  # constructor calls kept: objects made later are written from their attributes
 # how many calls of one batch may reach their time limit before the rest are not made: a mutant that
 # loops forever costs seconds, not the whole batch
 _UNFINISHED_MAX = 3
-
-FUNCTION, METHOD, STATIC, CLASS, CONSTRUCTOR = "function", "method", "static", "class", "constructor"
-PROPERTY = "property"  # its getter: a test reads the attribute
-COROUTINE, GENERATOR, ASYNC_GENERATOR = "coroutine", "generator", "async-generator"
-# how the project's tests run a coroutine: pytest-asyncio's mark, anyio's, or asyncio.run in a plain test
-ASYNCIO_MARK, ANYIO_MARK, ASYNCIO_RUN = "asyncio", "anyio", "run"
 
 
 class Refused(Exception):
@@ -140,10 +160,10 @@ def _raised(error: BaseException) -> dict[str, str]:
     return {"module": kind.__module__, "qualname": kind.__qualname__, "message": str(error)[:300]}
 
 
-def _trees(values: dict[str, Any], made: Made | None = None, observe: bool = False) -> tuple[dict[str, Any], set]:
+def _trees(values: dict[str, Any], made: Made | None = None, observe: bool = False) -> tuple[dict[str, Tree], set]:
     """Each value's checked tree, or observed tree (or its Unwritable message under `!name`)."""
     imports: set[tuple[str, str]] = set()
-    trees: dict[str, Any] = {}
+    trees: dict[str, Tree] = {}
     for name, value in values.items():
         try:
             trees[name] = observed_tree(value, imports) if observe else checked_tree(value, imports, made)
@@ -168,7 +188,7 @@ def _made(call: Any) -> tuple[Any, BaseException | None]:
         return None, error
 
 
-def _outcome(result: Any, error: BaseException | None) -> dict[str, Any]:
+def _outcome(result: Any, error: BaseException | None) -> Observed:
     """What one call did, as data: its return value's observed tree, or the exception it raised."""
     if error is not None:
         return {"raised": _raised(error)}
@@ -187,7 +207,7 @@ def _named(receiver: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, An
     return {**receiver, **{f"arg{i}": value for i, value in enumerate(args)}, **kwargs}
 
 
-def _after(receiver: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+def _after(receiver: dict[str, Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Observed:
     trees, imports = _trees(_named(receiver, args, kwargs), observe=True)
     return {"after": trees, "after_imports": sorted(imports)}
 
@@ -205,13 +225,13 @@ class Recorder:
     """The pytest plugin of `record`: wraps the function (and the module's constructors) once the
     tests are collected."""
 
-    def __init__(self, spec: dict[str, Any]) -> None:
+    def __init__(self, spec: ChildSpec) -> None:
         self.spec = spec
-        self.calls: list[dict[str, Any]] = []
+        self.calls: list[Call] = []
         self.seen: set[str] = set()
         self.skipped: Counter[str] = Counter()
         self.refused: str | None = None
-        self.located: dict[str, Any] = {}
+        self.located: Located | None = None
         self.depth = 0  # inside the recorded function: its calls to itself are part of the outer call
         self.checking = 0  # writing trees: the objects their checks build are no objects of the tests
         self.made: Made = {}
@@ -224,35 +244,35 @@ class Recorder:
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         try:
-            module = _module_of(self.spec["file"])
+            module = _module_of(self.spec.file)
         except Refused as error:
             self.refused = str(error)
             return
         self.files = {module.__file__, os.path.realpath(module.__file__)}
         try:
-            kind, owner, function = locate(module, self.spec["qualname"], self.spec.get("line"))
+            kind, owner, function = locate(module, self.spec.qualname, self.spec.line)
         except Refused as error:
             self.refused = str(error)
             return
         positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
         parameters = [p.name for p in inspect.signature(function).parameters.values() if p.kind in positional]
-        self.located = {
-            "module": module.__name__,
-            "kind": kind,
-            "flavour": flavour(function),
-            "async_style": _async_style(session),
-            "qualname": self.spec["qualname"],
-            "parameters": parameters,
-            "file": os.path.realpath(module.__file__),
-            "sys_path": list(sys.path),  # as pytest's `pythonpath` and the conftests left it: replays import alike
-        }
+        self.located = Located(
+            module=module.__name__,
+            kind=kind,
+            qualname=self.spec.qualname,
+            parameters=parameters,
+            flavour=flavour(function),
+            async_style=_async_style(session),
+            file=os.path.realpath(module.__file__),
+            sys_path=list(sys.path),  # as pytest's `pythonpath` and the conftests left it: replays import alike
+        )
         for cls in list(vars(module).values()):
             if inspect.isclass(cls) and cls.__module__ == module.__name__:
                 for method, attribute in list(vars(cls).items()):
                     if isinstance(attribute, classmethod) and inspect.isfunction(attribute.__func__):
                         setattr(cls, method, classmethod(self._factory(method, attribute.__func__)))
         wrapper = self._wrapper(kind, owner, function)  # after the factories: a class method recorded is wrapped once
-        name = self.spec["qualname"].split(".")[-1]
+        name = self.spec.qualname.split(".")[-1]
         if kind == FUNCTION:  # every module that imported it by name calls it through its own global
             for loaded in list(sys.modules.values()):
                 namespace_ = getattr(loaded, "__dict__", None)
@@ -422,7 +442,7 @@ class Recorder:
             elif file != __file__:
                 break
             frame = frame.f_back
-        if entry is not None and entry != self.spec["qualname"]:
+        if entry is not None and entry != self.spec.qualname:
             self.entries[entry] += 1
 
     def _done(
@@ -467,8 +487,8 @@ class Recorder:
         imports: set[tuple[str, str]],
         positional: tuple[Any, ...],
         kwargs: dict[str, Any],
-        outcome: dict[str, Any],
-        made_by: dict[str, Any] | None,
+        outcome: Observed,
+        made_by: Call | None,
     ) -> None:
         call = {
             "self": given.get("self"),
@@ -478,7 +498,7 @@ class Recorder:
             **({"class": made_by} if made_by is not None else {}),
         }
         key = json.dumps(call, sort_keys=True)
-        if len(key) > _MAX_CALL_DATA or _source_size(call) > _MAX_CALL_SIZE:
+        if len(key) > _MAX_CALL_DATA or _source_size(call) > MAX_CALL_SIZE:
             self.skipped[TOO_LARGE] += 1
             return
         if key in self.seen:
@@ -487,37 +507,37 @@ class Recorder:
         self.calls.append({**call, "recorded": outcome})
 
 
-def _source_size(call: dict[str, Any]) -> int:
+def _source_size(call: Call) -> int:
     """How many characters a test takes to write the call's receiver, arguments and class."""
     trees = [call["self"], *call["args"], *call["kwargs"].values(), call.get("class")]
     return sum(len(format_tree(tree)) for tree in trees if tree is not None)
 
 
-def _pytest_args(spec: dict[str, Any]) -> list[str]:
+def _pytest_args(spec: ChildSpec) -> list[str]:
     # pytest's cache lives in the scratch folder, wherever the project's configuration puts it
-    return [*spec["tests"], *spec["pytest_args"], "-o", f"cache_dir={Path(spec['scratch']) / 'pytest-cache'}"]
+    return [*spec.tests, *spec.pytest_args, "-o", f"cache_dir={Path(spec.scratch) / 'pytest-cache'}"]
 
 
-def _record(spec: dict[str, Any]) -> dict[str, Any]:
+def _record(spec: ChildSpec) -> RecordAnswer:
     recorder = Recorder(spec)
     code = pytest.main(_pytest_args(spec), plugins=[recorder])
-    return {
-        "exit": int(code),
-        "refused": recorder.refused,
-        "located": recorder.located,
-        "calls": recorder.calls,
-        "skipped": dict(recorder.skipped),
-        "entries": dict(recorder.entries),
-    }
+    return RecordAnswer(
+        exit=int(code),
+        refused=recorder.refused,
+        located=recorder.located,
+        calls=recorder.calls,
+        skipped=dict(recorder.skipped),
+        entries=dict(recorder.entries),
+    )
 
 
-def _built(tree: dict[str, Any], names: dict[str, Any]) -> Any:
+def _built(tree: Tree, names: dict[str, Any]) -> Any:
     return eval(format_tree(tree), names)  # source the recording child wrote
 
 
-def _replayed(spec: dict[str, Any], call: dict[str, Any], owner: Any, module: Any, trace: bool) -> dict[str, Any]:
+def _replayed(spec: ChildSpec, located: Located, call: Call, owner: Any, module: Any, trace: bool) -> Observed:
     """One call built from its source and made: what it did (and, traced, the lines it ran)."""
-    name = spec["qualname"].split(".")[-1]
+    name = located.qualname.split(".")[-1]
     try:
         names = namespace({tuple(pair) for pair in call["imports"]})
         receiver = _built(call["self"], names) if call.get("self") is not None else None
@@ -525,21 +545,21 @@ def _replayed(spec: dict[str, Any], call: dict[str, Any], owner: Any, module: An
         kwargs = {key: _built(tree, names) for key, tree in call["kwargs"].items()}
     except Exception as error:  # the source no longer builds: the copy's code differs
         return {"unbuildable": f"{type(error).__name__}: {error}"}
-    if spec["kind"] == CONSTRUCTOR:  # the class, or the subclass the tests made that keeps its constructor
+    if located.kind == CONSTRUCTOR:  # the class, or the subclass the tests made that keeps its constructor
         target = _built(call["class"], names) if call.get("class") else owner
     elif call.get("unbound"):  # `self` of another type: the method as its class holds it
         target = functools.partial(getattr(owner, name), receiver)
-    elif spec["kind"] == PROPERTY:
+    elif located.kind == PROPERTY:
         target = functools.partial(getattr, receiver, name)
     else:
-        target = getattr({METHOD: receiver, FUNCTION: module}.get(spec["kind"], owner), name)
-    made = lambda: _made(lambda: _consumed(spec["flavour"], target(*args, **kwargs)))  # noqa: E731
+        target = getattr({METHOD: receiver, FUNCTION: module}.get(located.kind, owner), name)
+    made = lambda: _made(lambda: _consumed(located.flavour, target(*args, **kwargs)))  # noqa: E731
     try:
-        with _time_limit(spec["call_limit"]), warnings.catch_warnings(record=True) as caught:
+        with _time_limit(spec.call_limit), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")  # each replay sees every warning the call gives, not only its first
-            (result, error), ran = lines_run(spec["file"], spec["qualname"], made) if trace else (made(), set())
+            (result, error), ran = lines_run(located.file, located.qualname, made) if trace else (made(), set())
     except _TooLong:
-        return {"unfinished": f"did not finish in {spec['call_limit']} s"}
+        return {"unfinished": f"did not finish in {spec.call_limit} s"}
     after = _after({"self": receiver} if receiver is not None else {}, tuple(args), kwargs)
     warned = sorted({(one.category.__module__, one.category.__qualname__) for one in caught})
     return {
@@ -587,26 +607,29 @@ def _consumed(kind: str, value: Any) -> Any:
     return value
 
 
-def _replay(spec: dict[str, Any]) -> dict[str, Any]:
-    sys.path[:] = spec["sys_path"]
-    module = importlib.import_module(spec["module"])
-    if os.path.realpath(getattr(module, "__file__", "") or "") != spec["file"]:  # else the replay proves nothing
-        return {"refused": f"outside pytest, {spec['module']} imports from {module.__file__}, not the tests' file"}
+def _replay(spec: ChildSpec) -> ReplayAnswer:
+    located = spec.located
+    assert located is not None, "a replay names the function the recording located"
+    sys.path[:] = located.sys_path
+    module = importlib.import_module(located.module)
+    if os.path.realpath(getattr(module, "__file__", "") or "") != located.file:  # else the replay proves nothing
+        return ReplayAnswer(f"outside pytest, {located.module} imports from {module.__file__}, not the tests' file", [])
     try:
-        _kind, owner, _function = locate(module, spec["qualname"])  # the mutant moves lines: the recording chose
+        _kind, owner, _function = locate(module, located.qualname)  # the mutant moves lines: the recording chose
     except Refused as error:
-        return {"refused": str(error)}
-    traced, observed, unfinished = spec.get("trace", False), [], 0
-    for call in spec["calls"]:
-        rounds = []
-        for round_ in range(spec["rounds"]):
+        return ReplayAnswer(str(error), [])
+    observed: list[list[Observed]] = []
+    unfinished = 0
+    for call in spec.calls:
+        rounds: list[Observed] = []
+        for round_ in range(spec.rounds):
             if unfinished >= _UNFINISHED_MAX:
                 rounds.append({"unfinished": f"not made: {unfinished} calls before it did not finish"})
                 continue
-            rounds.append(_replayed(spec, call, owner, module, traced and not round_))
+            rounds.append(_replayed(spec, located, call, owner, module, spec.trace and not round_))
             unfinished += "unfinished" in rounds[-1]
         observed.append(rounds)
-    return {"observed": observed}
+    return ReplayAnswer(None, observed)
 
 
 class _Outcomes:
@@ -630,20 +653,20 @@ class _Outcomes:
                 self.messages[report.nodeid] = (message.strip().splitlines() or [""])[0][:200]
 
 
-def _pytest(spec: dict[str, Any]) -> dict[str, Any]:
+def _pytest(spec: ChildSpec) -> PytestAnswer:
     plugin = _Outcomes()
     code = pytest.main(_pytest_args(spec), plugins=[plugin])
-    return {"exit": int(code), "outcomes": plugin.outcomes, "messages": plugin.messages}
+    return PytestAnswer(int(code), plugin.outcomes, plugin.messages)
 
 
 def main() -> None:
-    spec = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
-    die_with_parent(signal.SIGKILL, spec["parent"])
+    spec = ChildSpec.read(Path(sys.argv[1]))
+    die_with_parent(signal.SIGKILL, spec.parent)
     sys.dont_write_bytecode = True
-    temporary = Path(spec["scratch"]) / "tmp"
+    temporary = Path(spec.scratch) / "tmp"
     temporary.mkdir(exist_ok=True)
     os.environ["TMPDIR"] = str(temporary)
     tempfile.tempdir = None
-    redirect_imports([Path(root) for root in spec["roots"]], Path(spec["project"]))
-    answer = {"record": _record, "replay": _replay, "pytest": _pytest}[spec["mode"]](spec)
-    Path(spec["answer"]).write_text(json.dumps(answer), encoding="utf-8")
+    redirect_imports([Path(root) for root in spec.roots], Path(spec.project))
+    answer = {RECORD: _record, REPLAY: _replay, PYTEST: _pytest}[spec.mode](spec)
+    write_answer(answer, Path(spec.answer))

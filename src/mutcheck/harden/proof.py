@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from mutcheck.harden.child_process import ChildFailed, Lab, run_child
+from mutcheck.harden.wire import PYTEST, ChildSpec, PytestAnswer
 from mutcheck.mutation.mutate import AppliedMutant
 from mutcheck.sandbox.scratch import remove_bytecode
 
@@ -41,14 +42,14 @@ class _Ran:
 def _ran(lab: Lab, test: str) -> _Ran:
     """The one test's run by plain pytest."""
     try:
-        answer = run_child(lab, {"mode": "pytest", "tests": [test]}, _TIMEOUT)
+        answer = run_child(lab, ChildSpec(PYTEST, [test]), _TIMEOUT)
     except ChildFailed as error:
         return _Ran(None, "", str(error))
-    outcomes = answer["outcomes"]
-    if len(outcomes) != 1:
-        return _Ran(None, "", f"pytest ran {len(outcomes)} tests for it (exit status {answer['exit']})")
-    ((nodeid, outcome),) = outcomes.items()
-    return _Ran(outcome, nodeid, answer["messages"].get(nodeid, ""))
+    assert isinstance(answer, PytestAnswer)
+    if len(answer.outcomes) != 1:
+        return _Ran(None, "", f"pytest ran {len(answer.outcomes)} tests for it (exit status {answer.exit})")
+    ((nodeid, outcome),) = answer.outcomes.items()
+    return _Ran(outcome, nodeid, answer.messages.get(nodeid, ""))
 
 
 def prove(lab: Lab, applied: AppliedMutant, out: str, text: str, name: str) -> tuple[str | None, str]:

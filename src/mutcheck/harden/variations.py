@@ -22,7 +22,8 @@ import textwrap
 from collections.abc import Iterator
 from typing import Any
 
-from mutcheck.harden.values import format_tree, tree_of
+from mutcheck.harden.values import Tree, format_tree, tree_of
+from mutcheck.harden.wire import Call
 
 LIMIT = 2000
 _ITEMS = 6  # the first items of a container that are dropped or repeated one by one
@@ -76,16 +77,14 @@ def _leaf_values(value: object, strings: list[str], numbers: list[int]) -> Itera
         yield None  # an optional name or model left out
 
 
-def _places(
-    tree: dict[str, Any], shape: Shape, path: tuple[int, ...] = ()
-) -> Iterator[tuple[tuple[int, ...], Shape, dict[str, Any]]]:
+def _places(tree: Tree, shape: Shape, path: tuple[int, ...] = ()) -> Iterator[tuple[tuple[int, ...], Shape, Tree]]:
     """Every node of a tree with its path (item indexes) and shape, depth first."""
     yield path, shape, tree
     for index, (_, accessor, item) in enumerate(tree.get("items", [])):
         yield from _places(item, (*shape, re.sub(r"^\[\d+\]$", "[*]", accessor)), (*path, index))
 
 
-def donors(calls: list[dict[str, Any]]) -> Donors:
+def donors(calls: list[Call]) -> Donors:
     """The items of the lists, tuples and dicts of every recorded call, by shape: what a variation
     can add at the same shape of another call."""
     found: Donors = {}
@@ -98,14 +97,14 @@ def donors(calls: list[dict[str, Any]]) -> Donors:
     return found
 
 
-def _slots(call: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+def _slots(call: Call) -> Iterator[tuple[str, Tree]]:
     yield from ((str(index), tree) for index, tree in enumerate(call["args"]))
     yield from call["kwargs"].items()
     if call["self"] is not None:
         yield "self", call["self"]
 
 
-def _kind(node: dict[str, Any]) -> str:
+def _kind(node: Tree) -> str:
     """ "sequence" for a list or plain tuple, "dict" for a dict, "" for anything else."""
     if node.get("open") in ("[", "("):
         return "sequence"
@@ -114,7 +113,7 @@ def _kind(node: dict[str, Any]) -> str:
     return ""
 
 
-def _edited(tree: dict[str, Any], path: tuple[int, ...], items: list[list[Any]]) -> dict[str, Any]:
+def _edited(tree: Tree, path: tuple[int, ...], items: list[list[Any]]) -> Tree:
     """A copy of the tree with the node at `path` holding `items` (a one-item tuple keeps its comma)."""
     variant = copy.deepcopy(tree)
     node = _at(variant, path)
@@ -124,7 +123,7 @@ def _edited(tree: dict[str, Any], path: tuple[int, ...], items: list[list[Any]])
     return variant
 
 
-def _with_node(tree: dict[str, Any], path: tuple[int, ...], node: dict[str, Any]) -> dict[str, Any]:
+def _with_node(tree: Tree, path: tuple[int, ...], node: Tree) -> Tree:
     """A copy of the tree with `node` in place of the node at `path`."""
     variant = copy.deepcopy(tree)
     replaced = _at(variant, path)
@@ -138,21 +137,21 @@ def _changed_texts(text: str, edit: tuple[list[str], list[int]]) -> list[str]:
     return [format_tree(tree_of(changed, set())) for changed in _leaf_values(ast.literal_eval(text), *edit)]
 
 
-def _at(tree: dict[str, Any], path: tuple[int, ...]) -> dict[str, Any]:
+def _at(tree: Tree, path: tuple[int, ...]) -> Tree:
     for index in path:
         tree = tree["items"][index][2]
     return tree
 
 
-def _near_edit(node: dict[str, Any], strings: list[str]) -> bool:
+def _near_edit(node: Tree, strings: list[str]) -> bool:
     """Whether a node's source holds one of the edit's strings (a key or value the edit reads)."""
     text = format_tree(node)
     return any(format_tree(tree_of(constant, set())) in text for constant in strings)
 
 
 def _tree_variants(
-    tree: dict[str, Any], shape: Shape, edit: tuple[list[str], list[int]], pool: Donors, near: bool
-) -> Iterator[dict[str, Any]]:
+    tree: Tree, shape: Shape, edit: tuple[list[str], list[int]], pool: Donors, near: bool
+) -> Iterator[Tree]:
     """The variants at the places near the edit (`near`), or at the others: one from each place in
     turn, deepest first, so that a bounded run reaches every place."""
     places = sorted(_places(tree, shape), key=lambda place: -len(place[0]))
@@ -167,14 +166,14 @@ def _tree_variants(
 
 
 def _variants_at(
-    tree: dict[str, Any],
+    tree: Tree,
     path: tuple[int, ...],
     shape: Shape,
-    node: dict[str, Any],
+    node: Tree,
     edit: tuple[list[str], list[int]],
     pool: Donors,
     near: bool,
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[Tree]:
     """At one place: the items or keys other calls hold there (near when they hold the edit's
     strings), then its own changes."""
     place_near = _near_edit(node, edit[0])
@@ -187,7 +186,7 @@ def _variants_at(
         yield from _place_variants(tree, path, node, edit, unwrap=shape[:1] != ("self",) or bool(path))
 
 
-def _additions(node: dict[str, Any], recorded: list[list[Any]]) -> list[list[Any]]:
+def _additions(node: Tree, recorded: list[list[Any]]) -> list[list[Any]]:
     """The items recorded at this shape in other calls that the node lacks: for a dict, keys it has not."""
     kind = _kind(node)
     if kind == "dict":
@@ -200,8 +199,8 @@ def _additions(node: dict[str, Any], recorded: list[list[Any]]) -> list[list[Any
 
 
 def _place_variants(
-    tree: dict[str, Any], path: tuple[int, ...], node: dict[str, Any], edit: tuple[list[str], list[int]], unwrap: bool
-) -> Iterator[dict[str, Any]]:
+    tree: Tree, path: tuple[int, ...], node: Tree, edit: tuple[list[str], list[int]], unwrap: bool
+) -> Iterator[Tree]:
     """One leaf changed, or one container's items dropped, repeated, reversed or an empty mapping filled,
     or (`unwrap`) an object built from a collection given as that collection instead."""
     if "text" in node:
@@ -236,7 +235,7 @@ def _place_variants(
         yield _edited(tree, path, items[::-1])
 
 
-def _retyped(items: list[list[Any]], open_: str, close: str) -> dict[str, Any]:
+def _retyped(items: list[list[Any]], open_: str, close: str) -> Tree:
     """The same items in another kind of collection (a set's as a list, a list's as a one-pass iterator)."""
     accessor = "[{}]" if open_ in ("[", "(") else ""
     if open_ == "(" and len(items) == 1:
@@ -245,7 +244,7 @@ def _retyped(items: list[list[Any]], open_: str, close: str) -> dict[str, Any]:
     return {"open": open_, "close": close, "items": retyped}
 
 
-def _held(node: dict[str, Any]) -> dict[str, Any] | None:
+def _held(node: Tree) -> Tree | None:
     """The list, set or dict an object's source builds it from (`OrderedSet([1, 2])`), if that is all it takes."""
     if node.get("open", "(") == "(" or not node["open"].endswith("(") or len(node["items"]) != 1:
         return None
@@ -253,7 +252,7 @@ def _held(node: dict[str, Any]) -> dict[str, Any] | None:
     return held if not prefix and held.get("open") in ("[", "{") else None
 
 
-def _unbound_self(call: dict[str, Any]) -> Iterator[dict[str, Any]]:
+def _unbound_self(call: Call) -> Iterator[Call]:
     """A method called through its class on the collection its object was built from
     (`OrderedSet.union([1, 2], ...)`): a guard on the type of `self` is reached."""
     held = None if call["self"] is None or call.get("unbound") else _held(call["self"])
@@ -262,12 +261,12 @@ def _unbound_self(call: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 
 def variations(
-    calls: list[dict[str, Any]],
+    calls: list[Call],
     strings: list[str],
     numbers: list[int],
     pool: Donors | None = None,
-    known: list[dict[str, Any]] | None = None,
-) -> list[dict[str, Any]]:
+    known: list[Call] | None = None,
+) -> list[Call]:
     """Up to LIMIT distinct calls, each one of `calls` (its index is the variant's `parent`) with one
     place changed (at each place, the edit's constants first): first at places near the edit, then
     elsewhere, round-robin over the calls so that every call gets some. The items added come from
@@ -279,7 +278,7 @@ def variations(
         for parent, call in enumerate(calls)
     ]
     seen = {_key(call) for call in [*calls, *(known or [])]}
-    found: list[dict[str, Any]] = []
+    found: list[Call] = []
     while per_call and len(found) < LIMIT:
         for parent, variants in [*per_call[: len(calls)]]:
             variant = next(variants, None)
@@ -293,13 +292,11 @@ def variations(
     return found
 
 
-def _key(call: dict[str, Any]) -> str:
+def _key(call: Call) -> str:
     return json.dumps({name: call.get(name) for name in ("self", "args", "kwargs", "class")}, sort_keys=True)
 
 
-def novel(
-    varied: list[dict[str, Any]], varied_lines: list[list[int]], parents_lines: list[list[int]]
-) -> list[dict[str, Any]]:
+def novel(varied: list[Call], varied_lines: list[list[int]], parents_lines: list[list[int]]) -> list[Call]:
     """The variations that ran a line of the function their recorded call did not (each new set of
     lines once): those worth a second change, as a fuzzer keeps the inputs that reach new code."""
     found, seen = [], set()
@@ -311,9 +308,7 @@ def novel(
     return found
 
 
-def _call_variants(
-    call: dict[str, Any], edit: tuple[list[str], list[int]], pool: Donors, near: bool
-) -> Iterator[dict[str, Any]]:
+def _call_variants(call: Call, edit: tuple[list[str], list[int]], pool: Donors, near: bool) -> Iterator[Call]:
     base = {key: call[key] for key in ("self", "args", "kwargs", "imports", "unbound", "class") if key in call}
     yield from _everywhere(base, edit, near)
     if not near:
@@ -329,7 +324,7 @@ def _call_variants(
             yield {**base, "self": variant}
 
 
-def _everywhere(call: dict[str, Any], edit: tuple[list[str], list[int]], near: bool) -> Iterator[dict[str, Any]]:
+def _everywhere(call: Call, edit: tuple[list[str], list[int]], near: bool) -> Iterator[Call]:
     """A string the call holds at more than one place (a model name passed as an argument and kept in
     an item's metadata), changed at all of them at once: a guard comparing the two is reached."""
     found: dict[str, int] = {}

@@ -7,6 +7,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from mutcheck.harden.wire import Call, Observed
+
 RECORDED, VARIATION, TWO_CHANGES = "recorded", "variation", "two-changes"
 SAME = "the mutant does what the original does"
 UNBUILDABLE = "its source does not build the arguments again"
@@ -19,9 +21,9 @@ _ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")  # an object's id in a repr: ano
 
 @dataclass(frozen=True)
 class Witness:
-    call: dict[str, Any]  # self, args, kwargs (trees) and the imports they need
-    original: dict[str, Any]  # what the original did: result or raised, after, and their imports
-    mutant: dict[str, Any]
+    call: Call  # self, args, kwargs (trees) and the imports they need
+    original: Observed  # what the original did: result or raised, after, and their imports
+    mutant: Observed
     origin: str  # RECORDED, VARIATION or TWO_CHANGES
     differs: tuple[str, ...]  # "result", "raised", or the name of an argument changed in place
 
@@ -30,7 +32,7 @@ class Witness:
         return len(json.dumps(self.call)) + len(json.dumps(self.original.get("result")))
 
 
-def _observable(outcome: dict[str, Any]) -> dict[str, Any]:
+def _observable(outcome: Observed) -> Observed:
     """What a test can assert of a call: its value, the type it raised (messages are left out:
     they are worded, not behaviour), the categories of the warnings it gave, the arguments afterwards."""
     raised = outcome.get("raised")
@@ -53,7 +55,7 @@ def _unordered(tree: Any) -> Any:
     return {**tree, "items": items}
 
 
-def differences(original: dict[str, Any], mutant: dict[str, Any]) -> tuple[str, ...]:
+def differences(original: Observed, mutant: Observed) -> tuple[str, ...]:
     """Which observable parts of two outcomes differ."""
     first, second = _observable(original), _observable(mutant)
     found = [part for part in ("result", "raised", "warned") if first[part] != second[part]]
@@ -62,7 +64,7 @@ def differences(original: dict[str, Any], mutant: dict[str, Any]) -> tuple[str, 
     return tuple(found)
 
 
-def _settled_message(rounds: list[dict[str, Any]]) -> dict[str, Any]:
+def _settled_message(rounds: list[Observed]) -> Observed:
     """The first replay's outcome; its exception's message left out (None) when the replays' differ."""
     first = rounds[0]
     raised = first.get("raised")
@@ -87,9 +89,9 @@ def without_places(witness: Witness, places: tuple[str, ...]) -> Witness | None:
 
 
 def witnesses(
-    calls: list[dict[str, Any]],
-    originals: list[list[dict[str, Any]]],
-    mutants: list[list[dict[str, Any]]],
+    calls: list[Call],
+    originals: list[list[Observed]],
+    mutants: list[list[Observed]],
     origin: str,
     skipped: Counter[str],
 ) -> list[Witness]:

@@ -7,11 +7,11 @@ import keyword
 import re
 import textwrap
 from dataclasses import dataclass
-from typing import Any
 
 from mutcheck.catalog.catalog import Mutant
 from mutcheck.core.texts import say
-from mutcheck.harden.project_child import (
+from mutcheck.harden.values import Tree, format_tree, holds_state, import_lines
+from mutcheck.harden.wire import (
     ASYNC_GENERATOR,
     ASYNCIO_RUN,
     CLASS,
@@ -21,8 +21,8 @@ from mutcheck.harden.project_child import (
     GENERATOR,
     METHOD,
     PROPERTY,
+    Located,
 )
-from mutcheck.harden.values import Tree, format_tree, holds_state, import_lines
 from mutcheck.harden.witness import Witness
 
 _WIDTH = 88
@@ -142,17 +142,17 @@ def _assertion(expr: str, expected: Tree) -> str:
     return head + format_tree(expected, 4)
 
 
-def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, Any], witness: Witness) -> WrittenTest:
+def write_test(mutant: Mutant, languages: tuple[str, ...], located: Located, witness: Witness) -> WrittenTest:
     """The test of one witness: the recorded (or varied) input as source, the call, and assertions
     on what the original does where the mutant does otherwise."""
     imports: set[tuple[str, str]] = {tuple(pair) for pair in witness.call["imports"]}  # type: ignore[misc]
     imports |= {tuple(pair) for pair in witness.original.get("imports", [])}  # type: ignore[misc]
     imports |= {tuple(pair) for pair in witness.original.get("after_imports", [])}  # type: ignore[misc]
-    module, kind, qualname = located["module"], located["kind"], located["qualname"]
+    module, kind, qualname = located.module, located.kind, located.qualname
     owner_path, name = qualname.rpartition(".")[0], qualname.rpartition(".")[2]
     imports.add((module, qualname.split(".")[0]))
     taken = {imported for _, imported in imports} | {"result", "raised", "pytest", "asyncio", "collected"}
-    parameters = list(located["parameters"])
+    parameters = list(located.parameters)
     if kind in (METHOD, PROPERTY, CLASS, CONSTRUCTOR):
         parameters = parameters[1:]
     lines, arguments, variables = [], [], {}
@@ -185,7 +185,7 @@ def write_test(mutant: Mutant, languages: tuple[str, ...], located: dict[str, An
             arguments.append(f"{key}={variables[key]}")
         else:
             arguments.append(f"{key}={format_tree(tree, 4)}")
-    flavour, style = located.get("flavour", ""), located.get("async_style", ASYNCIO_RUN)
+    flavour, style = located.flavour, located.async_style
     in_loop = flavour in (COROUTINE, ASYNC_GENERATOR) and style != ASYNCIO_RUN  # an async test
     written_call = callee if kind == PROPERTY else _call_source(callee, arguments)
     if kind == METHOD and not witness.call.get("unbound") and not witness.call["kwargs"]:

@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 from mutcheck.harden.harden import EQUIVALENT_IN_PRACTICE, GAVE_UP, PLACED, without_witness
-from mutcheck.harden.project_child import TOO_LARGE
+from mutcheck.harden.wire import TOO_LARGE
 from mutcheck.harden.witness import NOT_REPRODUCED, SAME, UNBUILDABLE, UNFINISHED, UNSTEADY, UNWRITABLE_RESULT
 from tests.mutcheck.cli_runs import mutcheck
 from tests.mutcheck.engine_project import families, pyproject, write_files

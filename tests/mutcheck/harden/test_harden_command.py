@@ -21,6 +21,7 @@ from mutcheck.harden.lines_run import lines_run
 from mutcheck.harden.tests_file import HEADER
 from mutcheck.harden.values import Unwritable, checked_tree, format_tree, namespace, tree_of
 from mutcheck.harden.variations import novel, variations
+from mutcheck.harden.wire import Located
 from mutcheck.harden.witness import Witness
 from mutcheck.harden.witness_source import write_test
 from mutcheck.report.markdown import render_inline_finding
@@ -439,12 +440,12 @@ def test_a_call_too_long_for_one_line_names_each_argument_first() -> None:
     )  # fmt: skip
     words = "a sentence long enough to push the call past the line's width"
     call = {"self": None, "args": [tree_of(1, set())], "kwargs": {"text": tree_of(words, set())}, "imports": []}
-    located = {"module": "histories", "kind": "function", "qualname": "role_of", "parameters": ["message", "text"]}
+    located = Located(module="histories", kind="function", qualname="role_of", parameters=["message", "text"])
     witness = Witness(call, {"result": tree_of(2, set())}, {"result": tree_of(3, set())}, "variation", ("result",))
     source = write_test(mutant, ("en",), located, witness).source
     assert f'    text = "{words}"\n' in source and "    result = role_of(message, text=text)\n" in source
     long_name = "the_message_" * 6
-    source = write_test(mutant, ("en",), {**located, "parameters": [long_name]}, witness).source
+    source = write_test(mutant, ("en",), dataclasses.replace(located, parameters=[long_name]), witness).source
     call = f"    result = role_of(\n        {long_name},\n        text=text,\n    )\n"
     assert call in source and compile(source, "test.py", "exec")
     assert max(len(line) for line in source.splitlines()) <= 88
@@ -481,7 +482,7 @@ def test_a_written_test_imports_only_what_it_uses() -> None:
         {"en": "imports"}, {"en": "a dropped item's type"}, None, (), "mutants/histories.toml",
     )  # fmt: skip
     call = {"self": None, "args": [tree_of([None], set())], "kwargs": {}, "imports": [["pkg.parts", "Part"]]}
-    located = {"module": "histories", "kind": "function", "qualname": "role_of", "parameters": ["parts"]}
+    located = Located(module="histories", kind="function", qualname="role_of", parameters=["parts"])
     witness = Witness(call, {"result": tree_of(2, set())}, {"result": tree_of(3, set())}, "variation", ("result",))
     assert write_test(mutant, ("en",), located, witness).imports == {("histories", "role_of")}
 

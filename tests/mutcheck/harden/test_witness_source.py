@@ -1,9 +1,11 @@
 """The test written for a witness whose method was called through its class, on a `self` of another type."""
 
 import threading
+from dataclasses import replace
 
 from mutcheck.catalog.catalog import Mutant
 from mutcheck.harden.values import observed_tree, tree_of
+from mutcheck.harden.wire import Located
 from mutcheck.harden.witness import Witness
 from mutcheck.harden.witness_source import write_test
 
@@ -21,7 +23,7 @@ def test_an_unbound_call_names_the_class_and_passes_self_first() -> None:
         "imports": [],
         "unbound": True,
     }
-    located = {"module": "shapes", "kind": "method", "qualname": "Bag.union", "parameters": ["self", "other"]}
+    located = Located(module="shapes", kind="method", qualname="Bag.union", parameters=["self", "other"])
     original, mutant = {"result": tree_of("Bag", set())}, {"result": tree_of("list", set())}
     written = write_test(_MUTANT, ("en",), located, Witness(call, original, mutant, "variation", ("result",)))
     assert "    bag = [1, 2]\n    result = Bag.union(bag, [3])\n" in written.source
@@ -32,14 +34,14 @@ def test_an_unbound_call_names_the_class_and_passes_self_first() -> None:
 def test_a_bound_call_is_made_on_the_rebuilt_object() -> None:
     built = {"open": "Bag(", "close": ")", "items": [["", "", tree_of([1, 2], set())]]}
     call = {"self": built, "args": [tree_of([3], set())], "kwargs": {}, "imports": [["shapes", "Bag"]]}
-    located = {"module": "shapes", "kind": "method", "qualname": "Bag.union", "parameters": ["self", "other"]}
+    located = Located(module="shapes", kind="method", qualname="Bag.union", parameters=["self", "other"])
     original, mutant = {"result": tree_of(3, set())}, {"result": tree_of(2, set())}
     written = write_test(_MUTANT, ("en",), located, Witness(call, original, mutant, "recorded", ("result",)))
     assert "    bag = Bag([1, 2])\n    result = bag.union([3])\n" in written.source
     private = write_test(
         _MUTANT,
         ("en",),
-        {**located, "qualname": "_Bag.union"},
+        replace(located, qualname="_Bag.union"),
         Witness(call, original, mutant, "recorded", ("result",)),
     )
     assert "    bag = Bag([1, 2])\n    result = bag.union([3])\n" in private.source  # no leading underscore
@@ -48,7 +50,7 @@ def test_a_bound_call_is_made_on_the_rebuilt_object() -> None:
 def _method_test(name: str, args: list, original: dict, mutant: dict) -> str:
     built = {"open": "Bag(", "close": ")", "items": [["", "", tree_of([1, 2], set())]]}
     call = {"self": built, "args": [tree_of(arg, set()) for arg in args], "kwargs": {}, "imports": [["shapes", "Bag"]]}
-    located = {"module": "shapes", "kind": "method", "qualname": f"Bag.{name}", "parameters": ["self", "other"]}
+    located = Located(module="shapes", kind="method", qualname=f"Bag.{name}", parameters=["self", "other"])
     witness = Witness(call, original, mutant, "recorded", ("result",))
     return write_test(_MUTANT, ("en",), located, witness).source
 
@@ -79,7 +81,7 @@ def test_a_special_method_keeps_its_call_where_the_operator_would_change_its_res
 def test_item_assignment_and_deletion_are_written_as_statements_where_no_result_is_asserted() -> None:
     after = {"after": {"self": tree_of([9], set())}}
     changed = {"after": {"self": tree_of([1], set())}}
-    located = {"module": "shapes", "kind": "method", "parameters": ["self", "index", "value"]}
+    located = Located(module="shapes", kind="method", qualname="", parameters=["self", "index", "value"])
     built = {"open": "Bag(", "close": ")", "items": [["", "", tree_of([1, 2], set())]]}
     for name, args, expected in [
         ("__setitem__", [slice(0, -1, None), [9]], "    bag[0:-1] = [9]\n"),
@@ -88,13 +90,13 @@ def test_item_assignment_and_deletion_are_written_as_statements_where_no_result_
     ]:
         call = {"self": built, "args": [tree_of(arg, set()) for arg in args], "kwargs": {}, "imports": []}
         witness = Witness(call, {**_returned(None), **after}, {**_returned(None), **changed}, "recorded", ("self",))
-        source = write_test(_MUTANT, ("en",), {**located, "qualname": f"Bag.{name}"}, witness).source
+        source = write_test(_MUTANT, ("en",), replace(located, qualname=f"Bag.{name}"), witness).source
         assert expected in source and compile(source, "test.py", "exec")
     # the mutant raised where the original did not: the call's value is asserted, so it stays a call
     call = {"self": built, "args": [tree_of(1, set())], "kwargs": {}, "imports": []}
     raised = {"raised": {"module": "builtins", "qualname": "IndexError", "message": "gone"}}
     witness = Witness(call, _returned(None), raised, "recorded", ("result", "raised"))
-    source = write_test(_MUTANT, ("en",), {**located, "qualname": "Bag.__delitem__"}, witness).source
+    source = write_test(_MUTANT, ("en",), replace(located, qualname="Bag.__delitem__"), witness).source
     assert "    result = bag.__delitem__(1)\n" in source
 
 
@@ -113,7 +115,7 @@ def test_a_constructor_recorded_through_a_subclass_is_called_as_that_subclass() 
         "imports": [["shapes", "Bag"]],
         "class": {"text": "Bag"},
     }
-    located = {"module": "shapes", "kind": "constructor", "qualname": "Base.__init__", "parameters": ["self", "items"]}
+    located = Located(module="shapes", kind="constructor", qualname="Base.__init__", parameters=["self", "items"])
     raised = {"raised": {"module": "builtins", "qualname": "ValueError", "message": "empty"}}
     witness = Witness(call, raised, _returned(None), "variation", ("raised",))
     written = write_test(_MUTANT, ("en",), located, witness)
@@ -143,7 +145,7 @@ def test_a_receiver_never_shadows_a_builtin_and_an_attribute_only_the_mutant_kee
     kept.parent = None  # the mutant no longer deletes it
     original = {"result": tree_of(None, set()), "after": {"self": observed_tree(removed, set())}}
     mutant = {"result": tree_of(None, set()), "after": {"self": observed_tree(kept, set())}}
-    located = {"module": "maps", "kind": "method", "qualname": "Dict.__setitem__", "parameters": ["self", "k", "v"]}
+    located = Located(module="maps", kind="method", qualname="Dict.__setitem__", parameters=["self", "k", "v"])
     written = write_test(_MUTANT, ("en",), located, Witness(call, original, mutant, "recorded", ("self",))).source
     assert '    dict_ = Dict({})\n    dict_["y"] = 1\n' in written
     assert '    assert ("parent" in vars(dict_)) is False\n' in written
@@ -156,7 +158,7 @@ def _setitem_test(original_after: object, mutant_after: object) -> str:
     call = {"self": made, "args": [tree_of("y", set()), tree_of(1, set())], "kwargs": {}, "imports": []}
     original = {"result": tree_of(None, set()), "after": {"self": observed_tree(original_after, set())}}
     mutant = {"result": tree_of(None, set()), "after": {"self": observed_tree(mutant_after, set())}}
-    located = {"module": "maps", "kind": "method", "qualname": "Dict.__setitem__", "parameters": ["self", "k", "v"]}
+    located = Located(module="maps", kind="method", qualname="Dict.__setitem__", parameters=["self", "k", "v"])
     return write_test(_MUTANT, ("en",), located, Witness(call, original, mutant, "recorded", ("self",))).source
 
 
@@ -185,7 +187,7 @@ def test_an_exception_the_mutant_raises_a_subclass_of_is_asserted_by_its_exact_t
 def test_a_warning_only_the_original_gives_is_expected_with_pytest_warns() -> None:
     warned = {**_returned(None), "warned": [["builtins", "DeprecationWarning"]]}
     call = {"self": None, "args": [], "kwargs": {}, "imports": []}
-    located = {"module": "shapes", "kind": "function", "qualname": "old_size", "parameters": []}
+    located = Located(module="shapes", kind="function", qualname="old_size", parameters=[])
     witness = Witness(call, warned, _returned(None), "recorded", ("warned",))
     written = write_test(_MUTANT, ("en",), located, witness).source
     assert "    with pytest.warns(DeprecationWarning):\n        old_size()\n" in written
