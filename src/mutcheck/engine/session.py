@@ -13,8 +13,9 @@ from mutcheck.catalog.project_catalog import catalog_of, target_catalogs
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.engine.engine import EngineOptions, EngineRun, Prepared, run_engine
 from mutcheck.engine.progress import Progress
-from mutcheck.reuse.guard import stamps, store_folder, undo_changes
+from mutcheck.reuse.guard import stamps, undo_changes
 from mutcheck.reuse.reusing import ReuseRequest
+from mutcheck.reuse.store import store_folder
 
 if TYPE_CHECKING:
     from mutcheck.mutation.drift import Drift

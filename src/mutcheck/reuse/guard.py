@@ -16,18 +16,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from platformdirs import user_cache_dir
-
 from mutcheck.core.atomic_write import write_atomically
 
 LOCK, LEDGER = ".lock", ".ledger"
 _KEPT_PER_NAME = 8  # ledger lines kept per file: a few earlier writes, for runs that read before them
 # inode, size and status-change time (ns): any write, replacement or `utime` changes one; no user can set it back
 Stamp = tuple[int, int, int]
-
-
-def store_folder() -> Path:
-    return Path(user_cache_dir("mutcheck")) / "reuse"
 
 
 @contextmanager

@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from platformdirs import user_cache_dir
+
 from mutcheck.core.atomic_write import write_atomically
 from mutcheck.core.outcome import ERROR, FAILED, ORDER_DEPENDENT, PASSED, SKIPPED, TIMEOUT
-from mutcheck.reuse.guard import folder_lock, record_write, store_folder
+from mutcheck.reuse.guard import folder_lock, record_write
 from mutcheck.reuse.module_code import digest
 from mutcheck.reuse.today import FileStatus
 
@@ -27,6 +29,11 @@ FORMAT, VERSION = "mutcheck-reuse", 4
 # never not-run; a time-out with how long it ran before it was stopped (see `decide`); order-dependent only with
 # the evidence of the run in the suite's order that settled it
 REUSABLE = frozenset({PASSED, FAILED, ERROR, SKIPPED, TIMEOUT, ORDER_DEPENDENT})
+
+
+def store_folder() -> Path:
+    """The folder of every project's store: the user's cache, where CI's cache step restores it."""
+    return Path(user_cache_dir("mutcheck")) / "reuse"
 
 
 @dataclass(frozen=True)
