@@ -48,7 +48,10 @@ ENGINE_TESTS = [
     "tests/mutcheck/host/test_forked_fallback.py",
     "tests/mutcheck/mutation/test_outside.py",
 ]
-HARDEN_FLOW = "tests/mutcheck/harden/test_harden_command.py::test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog"
+HARDEN_FLOW = (
+    "tests/mutcheck/harden/test_harden_command.py"
+    "::test_harden_writes_proven_tests_refuses_the_rest_and_updates_the_catalog"
+)
 # the tests in pytest-xdist's workers, one per core (at most 4), as the README's test command runs them
 WORKERS = ["-n", "auto", "--maxprocesses", "4"]
 EXTRAS = tomllib.loads(Path("pyproject.toml").read_text())["project"]["optional-dependencies"]
@@ -80,7 +83,7 @@ def engine(session: nox.Session, pytest: str) -> None:
     # command runs them on the oldest Python with the newest pytest)
     opposite_corner = (session.python, pytest) == ("3.13", "8.0")
     reuse = ["tests/mutcheck/reuse", "tests/mutcheck/host/test_observe.py"] if opposite_corner else []
-    harden = ["tests/mutcheck/harden/test_harden_command.py", "tests/mutcheck/harden"] if opposite_corner else []
+    harden = ["tests/mutcheck/harden"] if opposite_corner else []
     # harden's whole-flow test (a fifth of this cell's time) runs in the README's test command only;
     # here its other tests drive the same child plugin, recording and proof runs
     whole_flow = ["--deselect", HARDEN_FLOW] if opposite_corner else []
