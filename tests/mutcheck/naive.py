@@ -21,9 +21,18 @@ from mutcheck.catalog.catalog import load_catalog
 from mutcheck.mutation.mutate import apply_mutant
 
 _PLUGIN = """\
+import ctypes
 import os
+import signal
 
 _RECORD = os.environ["MUTCHECK_NAIVE_RECORD"]
+# a test worker killed outright takes this run with it (a mutant that loops would run on), done here
+# and not by importing mutcheck, so that the plain run loads nothing of mutcheck's (Linux: prctl)
+_prctl = getattr(ctypes.CDLL(None), "prctl", None)
+if _prctl is not None:
+    _prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+if os.getppid() != int(os.environ["MUTCHECK_NAIVE_PARENT"]):
+    os._exit(1)
 
 
 def _write(line):
@@ -108,6 +117,7 @@ def naive_run(
             **os.environ,
             "PYTHONPATH": os.pathsep.join([folder, *map(str, inside), os.environ.get("PYTHONPATH", "")]),
             "MUTCHECK_NAIVE_RECORD": str(record),
+            "MUTCHECK_NAIVE_PARENT": str(os.getpid()),
             "PYTHONDONTWRITEBYTECODE": "1",
         }
         # after the project's addopts, so it wins over a `-x` there: the matrix is every test's outcome
