@@ -134,11 +134,15 @@ def test_show_loads_neither_the_engine_the_pytest_host_nor_reuse():
     """`show` applies today's entry to today's code to draw its diff (LibCST, and the host's code-object
     comparison that says whether the mutant can be swapped in); it runs nothing."""
     code = (
+        "import contextlib, io\n"
         "from mutcheck.cli import main\n"
-        "try:\n"
-        f"    main(['show', 'S1', '--project', {str(REPOSITORY)!r}], standalone_mode=False)\n"
-        "except SystemExit:\n"
-        "    pass\n"
+        "shown = io.StringIO()\n"
+        "with contextlib.redirect_stdout(shown):\n"
+        "    try:\n"
+        f"        main(['show', 'G1', '--project', {str(REPOSITORY)!r}], standalone_mode=False)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "assert '+++ b/src/consolidation/' in shown.getvalue(), shown.getvalue()\n"
     )
     loaded = _loaded_after(code)
     assert "mutcheck.showing" in loaded and "libcst" in loaded  # it drew the diff
