@@ -7,7 +7,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from mutcheck.harden.wire import Answer, ChildSpec, read_answer
+from mutcheck.harden.wire import AnswerKind, ChildSpec, read_answer
 from mutcheck.sandbox.imports import Relocation, machinery_command
 from mutcheck.sandbox.process import SESSION_TAG, new_session_tag, stop_session_leader
 
@@ -28,8 +28,11 @@ class ChildFailed(Exception):
     """The child ended without an answer (it timed out, or crashed): the message says which."""
 
 
-def run_child(lab: Lab, spec: ChildSpec, timeout: float, hash_seed: int | None = None) -> Answer:
-    """`spec` run by the child in the copy; its answer. ChildFailed when it gives none in `timeout` seconds.
+def run_child(
+    lab: Lab, spec: ChildSpec, kind: type[AnswerKind], timeout: float, hash_seed: int | None = None
+) -> AnswerKind:
+    """`spec` run by the child in the copy; its answer, of the `kind` its mode gives. ChildFailed when it
+    gives none in `timeout` seconds.
     `hash_seed`: the child's `PYTHONHASHSEED` (else the environment's, random by default)."""
     number = next(_numbers)
     spec_path, answer = lab.folder / f"harden-{number}.json", lab.folder / f"harden-{number}.answer.json"
@@ -71,4 +74,4 @@ def run_child(lab: Lab, spec: ChildSpec, timeout: float, hash_seed: int | None =
     if not answer.is_file():
         tail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-1:] or ["no output"]
         raise ChildFailed(f"ended (exit status {child.returncode}) without an answer: {tail[0][:200]}")
-    return read_answer(spec.mode, answer)
+    return read_answer(kind, answer)

@@ -58,7 +58,7 @@ from mutcheck.report.terminal import baseline_failures
 from mutcheck.results.build import baseline_section
 from mutcheck.results.matrix import MutantResult, build_matrix
 from mutcheck.results.model import Hardened
-from mutcheck.results.results import load_results, write_results
+from mutcheck.results.results import load_results, rewrite_results
 from mutcheck.sandbox.lab import scratch_folder
 from mutcheck.sandbox.scratch import copy_project
 
@@ -195,12 +195,11 @@ class _Hardener:
         them otherwise, so a result that depends on that order is seen to change."""
         spec = ChildSpec(REPLAY, [], located=located, calls=calls, rounds=1, call_limit=_CALL_LIMIT)
         timeout = _REPLAY_TIMEOUT + _REPLAY_PER_CALL * len(calls)
-        first = run_child(self.lab, dataclasses.replace(spec, trace=True), timeout, hash_seed=_SEED)
-        second = run_child(self.lab, spec, timeout, hash_seed=_SEED + 1)
+        first = run_child(self.lab, dataclasses.replace(spec, trace=True), ReplayAnswer, timeout, hash_seed=_SEED)
+        second = run_child(self.lab, spec, ReplayAnswer, timeout, hash_seed=_SEED + 1)
         with mutant_in(self.lab, applied):
-            mutants = run_child(self.lab, spec, timeout, hash_seed=_SEED)
+            mutants = run_child(self.lab, spec, ReplayAnswer, timeout, hash_seed=_SEED)
         for answer in (first, second, mutants):
-            assert isinstance(answer, ReplayAnswer)
             if answer.refused is not None:
                 raise ChildFailed(answer.refused)
         originals = [one + other for one, other in zip(first.observed, second.observed, strict=True)]
@@ -239,11 +238,10 @@ class _Hardener:
         file = str(self.lab.project / applied.mutant.file)
         spec = ChildSpec(RECORD, tests, file=file, qualname=called, line=line)
         try:
-            recorded = run_child(self.lab, spec, _RECORD_TIMEOUT)
+            recorded = run_child(self.lab, spec, RecordAnswer, _RECORD_TIMEOUT)
         except ChildFailed as error:
             hardening.reason = f"recording its tests {error}"
             return Counter()
-        assert isinstance(recorded, RecordAnswer)
         if recorded.refused:
             hardening.reason = f"{called}: {recorded.refused}"
             return Counter()
@@ -445,7 +443,7 @@ def _annotate(path: Path, out: str, hardenings: list[Hardening]) -> None:
         dataclasses.replace(entry, hardened=proven[entry.id]) if entry.id in proven else entry
         for entry in results.mutants
     ]
-    write_results(path, dataclasses.replace(results, mutants=mutants))
+    rewrite_results(path, dataclasses.replace(results, mutants=mutants))
 
 
 def _one(hardener: _Hardener, result: MutantResult, tests: list[str], console: Console) -> Hardening:

@@ -42,10 +42,9 @@ class _Ran:
 def _ran(lab: Lab, test: str) -> _Ran:
     """The one test's run by plain pytest."""
     try:
-        answer = run_child(lab, ChildSpec(PYTEST, [test]), _TIMEOUT)
+        answer = run_child(lab, ChildSpec(PYTEST, [test]), PytestAnswer, _TIMEOUT)
     except ChildFailed as error:
         return _Ran(None, "", str(error))
-    assert isinstance(answer, PytestAnswer)
     if len(answer.outcomes) != 1:
         return _Ran(None, "", f"pytest ran {len(answer.outcomes)} tests for it (exit status {answer.exit})")
     ((nodeid, outcome),) = answer.outcomes.items()

@@ -6,7 +6,7 @@ which variations edit and the written test spells."""
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 Call = dict[str, Any]  # a recorded call: receiver, arguments and class as trees, their imports, what it did
 Observed = dict[str, Any]  # one replay of a call: its result or error as trees, the arguments after, lines run
@@ -92,15 +92,16 @@ class PytestAnswer:
 
 
 Answer = RecordAnswer | ReplayAnswer | PytestAnswer
-_ANSWERS: dict[str, type[Answer]] = {RECORD: RecordAnswer, REPLAY: ReplayAnswer, PYTEST: PytestAnswer}
+AnswerKind = TypeVar("AnswerKind", RecordAnswer, ReplayAnswer, PytestAnswer)
 
 
 def write_answer(answer: Answer, path: Path) -> None:
     path.write_text(json.dumps(asdict(answer)), encoding="utf-8")
 
 
-def read_answer(mode: str, path: Path) -> Answer:
+def read_answer(kind: type[AnswerKind], path: Path) -> AnswerKind:
+    """The answer the child wrote at `path`, as the mode the caller asked for answers (`kind`)."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    if mode == RECORD and data["located"] is not None:
+    if kind is RecordAnswer and data["located"] is not None:
         data["located"] = Located(**data["located"])
-    return _ANSWERS[mode](**data)
+    return kind(**data)

@@ -7,6 +7,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from mutcheck.core.atomic_write import write_atomically
 from mutcheck.core.exit_code import run_status
 from mutcheck.core.problems import InputError, Problem
 from mutcheck.core.verdicts import VERDICTS
@@ -48,9 +49,9 @@ def results_json(results: Results) -> str:
     return json.dumps(results.to_json(), indent=1, ensure_ascii=False) + "\n"
 
 
-def write_results(path: Path, results: Results) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(results_json(results), encoding="utf-8")
+def rewrite_results(path: Path, results: Results) -> None:
+    """The results file at `path` replaced by `results`, whole or not at all, keeping its permissions."""
+    write_atomically(path, results_json(results).encode("utf-8"), mode_of=path)
 
 
 def load_results(path: Path) -> Results:

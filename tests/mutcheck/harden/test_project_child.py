@@ -14,7 +14,17 @@ import pytest
 from mutcheck.harden.child_process import Lab, run_child
 from mutcheck.harden.project_child import Refused, locate
 from mutcheck.harden.values import format_tree, tree_of
-from mutcheck.harden.wire import METHOD, PROPERTY, RECORD, REPLAY, TOO_LARGE, ChildSpec, Located
+from mutcheck.harden.wire import (
+    METHOD,
+    PROPERTY,
+    RECORD,
+    REPLAY,
+    TOO_LARGE,
+    ChildSpec,
+    Located,
+    RecordAnswer,
+    ReplayAnswer,
+)
 
 
 def _recording(tmp_path: Path, module: str, source: str, tests: str, qualname: str) -> tuple[Lab, ChildSpec]:
@@ -61,7 +71,7 @@ def test_a_method_is_replayed_on_its_object_and_through_its_class_on_another_typ
         {"self": tree_of([1], set()), "args": suffix, "kwargs": {}, "imports": [], "unbound": True},
     ]
     lab, spec = _replaying(tmp_path, "shapes", _SHAPES, METHOD, "Bag.kind", calls)
-    answer = run_child(lab, spec, timeout=60)
+    answer = run_child(lab, spec, ReplayAnswer, timeout=60)
     results = [format_tree(rounds[0]["result"]) for rounds in answer.observed]
     assert results == ['"bag!"', '"list!"']
     assert format_tree(answer.observed[1][0]["after"]["self"]) == "[1]"
@@ -98,12 +108,12 @@ def test_widened_twice():
 
 def test_an_object_made_by_a_class_method_is_recorded_as_that_call(tmp_path: Path) -> None:
     lab, spec = _recording(tmp_path, "spans", _SPANS, _SPAN_TESTS, "Span.width")
-    answer = run_child(lab, replace(spec, tests=["tests/test_spans.py::test_width"]), timeout=120)
+    answer = run_child(lab, replace(spec, tests=["tests/test_spans.py::test_width"]), RecordAnswer, timeout=120)
     assert answer.exit == 0 and answer.located.kind == METHOD
     assert [format_tree(call["self"]) for call in answer.calls] == ["Span.closed(1, 3)"]
     assert format_tree(answer.calls[0]["recorded"]["result"]) == "2"
     # an object the recorded method made, passed by the test to its next call, is written as made
-    widened = run_child(lab, replace(spec, qualname="Span.widened"), timeout=120)
+    widened = run_child(lab, replace(spec, qualname="Span.widened"), RecordAnswer, timeout=120)
     assert [format_tree(call["self"]) for call in widened.calls] == ["Span.closed(1, 3)", "Span.closed(0, 4)"]
 
 
@@ -130,7 +140,7 @@ def test_lookup():
 
 def test_attribute_reads_made_while_writing_a_call_are_not_calls_of_the_tests(tmp_path: Path) -> None:
     lab, spec = _recording(tmp_path, "records", _LOOKUPS, _LOOKUP_TESTS, "Record.__getattr__")
-    answer = run_child(lab, spec, timeout=120)
+    answer = run_child(lab, spec, RecordAnswer, timeout=120)
     assert answer.skipped == {}
     assert [(format_tree(call["self"]), format_tree(call["args"][0])) for call in answer.calls] == [
         ('Record({"a": 1})', '"a"')
@@ -166,12 +176,12 @@ def test_a_constructor_inherited_by_a_subclass_is_recorded_and_replayed_as_a_cal
     tmp_path: Path,
 ) -> None:
     lab, spec = _recording(tmp_path, "bases", _BASES, _BASE_TESTS, "Base.__init__")
-    recorded = run_child(lab, spec, timeout=120)
+    recorded = run_child(lab, spec, RecordAnswer, timeout=120)
     # Counted's own constructor is another call: only Bag's, made by Base's constructor, is kept
     assert [(call["class"], format_tree(call["args"][0])) for call in recorded.calls] == [({"text": "Bag"}, "[1]")]
     replay = ChildSpec(REPLAY, [], located=recorded.located, calls=recorded.calls, rounds=1)
     replay = replace(replay, call_limit=5.0)
-    observed = run_child(lab, replay, timeout=120).observed[0][0]
+    observed = run_child(lab, replay, ReplayAnswer, timeout=120).observed[0][0]
     assert observed["type"] == "Bag" and observed["result"]["open"] == "Bag("
 
 
@@ -180,7 +190,8 @@ def test_a_replay_hashes_strings_with_the_seed_it_is_given(tmp_path: Path) -> No
     call = {"self": None, "args": [], "kwargs": {}, "imports": []}
     lab, spec = _replaying(tmp_path, "orders", source, "function", "order", [call])
     orders = [
-        format_tree(run_child(lab, spec, timeout=60, hash_seed=seed).observed[0][0]["result"]) for seed in (1, 1, 2)
+        format_tree(run_child(lab, spec, ReplayAnswer, timeout=60, hash_seed=seed).observed[0][0]["result"])
+        for seed in (1, 1, 2)
     ]
     assert orders[0] == orders[1] != orders[2]  # a set's order is the seed's: the same seed, the same order
 
@@ -199,7 +210,9 @@ def test_a_replayed_call_past_its_limit_is_unfinished_and_after_three_the_rest_a
         for items in (["a"], ["loop"], ["b", "c"], ["loop"], ["loop"], ["d"])
     ]
     lab, spec = _replaying(tmp_path, "loops", _LOOPS, "function", "settle", calls)
-    observed = [rounds[0] for rounds in run_child(lab, replace(spec, call_limit=0.5), timeout=60).observed]
+    observed = [
+        rounds[0] for rounds in run_child(lab, replace(spec, call_limit=0.5), ReplayAnswer, timeout=60).observed
+    ]
     assert [format_tree(one["result"]) if "result" in one else one["unfinished"] for one in observed] == [
         "1",
         "did not finish in 0.5 s",
@@ -250,7 +263,7 @@ def test_a_property_is_its_getter_when_that_holds_the_mutant_and_refused_in_its_
 def test_a_call_whose_arguments_are_too_large_for_a_test_is_not_kept(tmp_path: Path) -> None:
     tests = "from totals import total\n\n\ndef test_total():\n    assert total(list(range(10_000))) > total([1])\n"
     lab, spec = _recording(tmp_path, "totals", "def total(items):\n    return sum(items)\n", tests, "total")
-    recorded = run_child(lab, spec, timeout=120)
+    recorded = run_child(lab, spec, RecordAnswer, timeout=120)
     assert [format_tree(call["args"][0]) for call in recorded.calls] == ["[1]"]
     assert recorded.skipped == {TOO_LARGE: 1}
 
@@ -259,7 +272,7 @@ def test_a_call_is_measured_by_the_source_a_test_writes_not_by_its_data(tmp_path
     # 1200 numbers take about 12,000 characters to write, one per line, and over 20,000 as data trees
     tests = "from totals import total\n\n\ndef test_total():\n    assert total(list(range(1200))) > 0\n"
     lab, spec = _recording(tmp_path, "totals", "def total(items):\n    return sum(items)\n", tests, "total")
-    recorded = run_child(lab, spec, timeout=120)
+    recorded = run_child(lab, spec, RecordAnswer, timeout=120)
     assert recorded.skipped == {}
     [call] = recorded.calls
     assert len(json.dumps(call["args"])) > 20_000 > len(format_tree(call["args"][0])) > 10_000
@@ -269,5 +282,5 @@ def test_a_replay_gives_the_categories_of_the_warnings_the_call_gave_each_time(t
     source = "import warnings\n\n\ndef old():\n    warnings.warn('gone soon', DeprecationWarning)\n    return 1\n"
     call = {"self": None, "args": [], "kwargs": {}, "imports": []}
     lab, spec = _replaying(tmp_path, "olds", source, "function", "old", [call, call])
-    observed = run_child(lab, spec, timeout=60).observed
+    observed = run_child(lab, spec, ReplayAnswer, timeout=60).observed
     assert [rounds[0]["warned"] for rounds in observed] == [[["builtins", "DeprecationWarning"]]] * 2

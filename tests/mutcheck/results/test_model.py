@@ -7,7 +7,7 @@ import jsonschema
 
 from mutcheck.core.verdicts import Unmet
 from mutcheck.results.model import Results
-from mutcheck.results.results import load_results, schema, write_results
+from mutcheck.results.results import load_results, rewrite_results, schema
 from tests.mutcheck.paths import GOLDEN as GOLDEN_FOLDER
 
 GOLDEN = GOLDEN_FOLDER / "results.json"
@@ -16,7 +16,10 @@ DOCUMENT = json.loads(GOLDEN.read_text(encoding="utf-8"))
 
 def test_a_results_file_read_and_written_back_is_the_same_document_with_its_later_fields_filled(tmp_path):
     written = tmp_path / "again.json"
-    write_results(written, load_results(GOLDEN))
+    written.write_text("{}", encoding="utf-8")
+    written.chmod(0o640)
+    rewrite_results(written, load_results(GOLDEN))
+    assert written.stat().st_mode & 0o777 == 0o640  # replaced whole, its permissions kept
     again = json.loads(written.read_text(encoding="utf-8"))
     filled = {"run": {**DOCUMENT["run"], "uncommitted_changes": None}}  # null: not known, as the schema says
     filled["baseline"] = {**DOCUMENT["baseline"], "order_dependent": []}
