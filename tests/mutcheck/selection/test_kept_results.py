@@ -1,61 +1,19 @@
-"""A function whose result another keeps (a memo filled by an earlier test): its mutants run the
-keeper's tests too, and the verdict is a plain run's."""
+"""Which functions keep another's result beyond the call (a memo), through the functions that call
+it too (the run that follows a memo's value into a later test: `engine/test_kept_results_run.py`)."""
 
 from mutcheck.core.module_scope import reach_name
 from mutcheck.selection.kept_results import keepers
-from tests.mutcheck.cli_runs import mutant, run
-from tests.mutcheck.engine_project import FAMILIES, catalog_entry, pyproject, write_files
-from tests.mutcheck.naive import naive_run_of
-
-MEMO = """\
-class Patterns:
-    def __init__(self):
-        self._memo = {}
-
-    def _build(self, width):
-        return "-" * width
-
-    def _padded(self, width):
-        return self._build(width) + "|"
-
-    def __call__(self, width):
-        if width not in self._memo:
-            value = self._padded(width)
-            self._memo[width] = value
-        return self._memo[width]
-
-
-PATTERNS = Patterns()
-
-
-def rule(width):
-    return PATTERNS(width)
-
-
-def plain(width):
-    return "=" * width
-"""
-
-# the first test fills the memo and checks only the length; the second takes the memo's value
-MEMO_TESTS = """\
-from memo import plain, rule
-
-
-def test_rule_has_its_width():
-    assert len(rule(3)) == 4
-
-
-def test_rule_is_dashes():
-    assert rule(3) == "---|"
-
-
-def test_plain():
-    assert plain(2) == "=="
-"""
 
 
 def test_a_function_s_result_kept_by_another_is_kept_through_its_callers_too():
-    found = keepers(MEMO, "m.py")
+    source = (
+        "class Patterns:\n    def _build(self, width):\n        return '-' * width\n\n"
+        "    def _padded(self, width):\n        return self._build(width) + '|'\n\n"
+        "    def __call__(self, width):\n        if width not in self._memo:\n"
+        "            value = self._padded(width)\n            self._memo[width] = value\n"
+        "        return self._memo[width]\n\n\ndef plain(width):\n    return '=' * width\n"
+    )
+    found = keepers(source, "m.py")
     keeper = {reach_name("m.py", "Patterns.__call__")}
     assert found["_padded"] == keeper and found["_build"] == keeper  # `_padded` calls `_build`
     assert "plain" not in found and "_memo" not in found
@@ -73,27 +31,3 @@ def test_kept_in_an_attribute_or_by_a_method_that_keeps_it():
     assert found["make"] == {reach_name("b.py", "Box.fill")} and found["build"] == {reach_name("b.py", "Box.add")}
     assert "other" not in found and "convert" not in found  # returned, or kept in what the call made
     assert keepers("def broken(:\n", "c.py") == {}
-
-
-def test_a_mutant_whose_result_a_memo_hands_to_a_later_test_is_killed_by_that_test_as_a_plain_run_says(tmp_path):
-    catalog = catalog_entry(
-        "MEMO",
-        "Patterns._build",
-        '"-" * width',
-        '"+" * width',
-        'killed_by = ["tests/test_memo.py::test_rule_is_dashes"]',
-        file="src/memo.py",
-    )
-    files = {
-        "pyproject.toml": pyproject("memo-fixture", timeout_constant=5.0),
-        "src/memo.py": MEMO,
-        "tests/test_memo.py": MEMO_TESTS,
-        "mutants/families.toml": FAMILIES,
-        "mutants/catalog.toml": catalog,
-    }
-    project = write_files(tmp_path / "project", files)
-    _, output, data = run(project, "--fresh", "--jobs", "1")
-    entry = mutant(data, "MEMO")
-    naive = naive_run_of(project, "MEMO", ["tests"])
-    assert naive.failed == {"tests/test_memo.py::test_rule_is_dashes"}
-    assert (entry["verdict"], sorted(entry["killers"])) == ("killed", sorted(naive.failed)), output
