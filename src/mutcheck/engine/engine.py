@@ -47,7 +47,8 @@ from mutcheck.selection.kept_results import keepers
 from mutcheck.selection.line_reach import FileLines, line_reach
 from mutcheck.selection.reaching_tests import select_tests
 
-REACH_KINDS = ("covered", "cached", "subprocess")  # how a baseline test can reach a target function
+# how a baseline test can reach a target function (`shared`: through the value of a shared fixture it uses)
+REACH_KINDS = ("covered", "cached", "subprocess", "shared")
 
 if TYPE_CHECKING:  # LibCST loads while the host starts, not before
     from mutcheck.mutation.drift import Drift

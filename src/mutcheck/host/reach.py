@@ -58,6 +58,7 @@ class Reach:
         self.project = project  # also note the code of the project's files (see `relative_path`)
         self.paths: dict[str, str | None] = {}  # a code object's file -> its path in the project, or None
         self.code: list[set[str]] = [set()]  # the innermost sink's last: the test's, then each fixture's
+        self.shared: list[set[str]] = []  # per shared fixture being set up, the target functions started in it
         self.known_codes = known_codes  # None: every code object counts as held
         self.caches = list(caches)
         self.current: set[str] = set()
@@ -68,7 +69,7 @@ class Reach:
         self.monitoring = False
 
     def start_test(self) -> None:
-        self.current, self.fresh, self.code, self.ran = set(), set(), [set()], set()
+        self.current, self.fresh, self.code, self.ran, self.shared = set(), set(), [set()], set(), []
         self.line_events = {}  # each test's first start turns them on again (3.14 drops them with the tool id)
         self.hits = [wrapper.cache_info().hits for _, wrapper in self.caches]
         self.monitoring = _claim_tool(self._on_start, self._on_line if self.lines else None)
@@ -96,21 +97,25 @@ class Reach:
     def enter(self) -> None:
         """A fixture's setup begins: the code it runs is its own (code the test ran already reports again)."""
         self.code.append(set())
+        self.shared.append(set())
         if self.monitoring:
             sys.monitoring.restart_events()
 
-    def leave(self) -> list[str]:
-        """The fixture's setup is over: the code it ran; the test's code reports again."""
-        code = self.code.pop()
+    def leave(self) -> tuple[list[str], list[str]]:
+        """The fixture's setup is over: the project's code it ran, and the target functions that started
+        in it (every test that uses the fixture's value reaches them); the test's code reports again."""
+        code, started = self.code.pop(), self.shared.pop()
         if self.monitoring:
             sys.monitoring.restart_events()
-        return sorted(code)
+        return sorted(code), sorted(started)
 
     def _seen(self, code: CodeType) -> None:
         filename = code.co_filename
         if filename in self.target_files:
             name = reach_name(filename, code.co_qualname)
             self.current.add(name)
+            for started in self.shared:  # an inner fixture's setup is part of the outer one's
+                started.add(name)
             if self.known_codes is not None and id(code) not in self.known_codes:
                 self.fresh.add(name)
         if self.project is not None:

@@ -37,7 +37,16 @@ from mutcheck.host.subprocesses import SubprocessReach
 from mutcheck.host.swap import LiveFunctions, Swap, prepare_swap
 from mutcheck.host.timeouts import test_limit, time_limit
 from mutcheck.host.watch import Watch
-from mutcheck.host.wire import BaselineRan, HostSpec, MutantPlan, MutantRan, Seen, event_json, joined_fixtures
+from mutcheck.host.wire import (
+    BaselineRan,
+    HostSpec,
+    MutantPlan,
+    MutantRan,
+    Seen,
+    event_json,
+    joined_fixtures,
+    shared_reach,
+)
 
 RESUMES_PER_MUTANT = 2  # new children after time-outs, so a mutant that hangs every test stays bounded
 # fallback reasons: code the mutant changes runs while pytest imports the project (see `outside`)
@@ -46,7 +55,8 @@ RUN_WHILE_COLLECTING = {"import-time", "whole-file", *OUTSIDE}
 # Fallback reasons whose mutant a fresh host from the fork server can run: a copy's own file is needed
 # where a test may run the source by other means than importing it (`exec`, a subprocess).
 FORKABLE = {"import-time", "not-imported", "no-live-function", "no-marker", "no-evidence", "reads-source", *OUTSIDE}
-REACH_KINDS = ("covered", "fresh", "cached", "subprocess")  # what a baseline test reached, and how (see `Reach`)
+# what a baseline test reached, and how (see `Reach`; `shared`: through a shared fixture's value, see `shared_reach`)
+REACH_KINDS = ("covered", "fresh", "cached", "subprocess", "shared")
 
 
 def deal(files: list[str], jobs: int) -> list[list[int]]:
@@ -137,7 +147,10 @@ class Scheduler:
 
             children.append(fork(body))
         events = read_all(children)
-        return self._complete(events), joined_fixtures(events)
+        results = self._complete(events)
+        if watched:
+            shared_reach(results, events)
+        return results, joined_fixtures(events)
 
     def _complete(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """One result per test, in order; a test whose process died before reporting it is an error."""

@@ -66,11 +66,11 @@ class Watch:
         try:
             yield
         finally:
-            code = self.reach.leave() if self.reach else []
+            code, started = self.reach.leave() if self.reach else ([], [])
             seen = OBSERVER.end()
             seen.code |= set(code)
             seen = self._said(seen.without(self.earlier_fixtures.get(name)))
-            self.events.write({"fixture": name, "seen": seen.to_json()})
+            self.events.write({"fixture": name, "seen": seen.to_json(), "started": started})
 
 
 def active() -> Watch | None:

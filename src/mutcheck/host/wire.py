@@ -156,6 +156,20 @@ def joined_fixtures(events: Iterable[dict[str, Any]]) -> dict[str, Seen]:
     return joined
 
 
+def shared_reach(results: list[dict[str, Any]], events: Iterable[dict[str, Any]]) -> None:
+    """Each watched baseline result gains `shared`: the target functions started in the setup of a
+    shared fixture the test uses, whichever test set it up (a module's fixture is set up in the first
+    of its tests; the others take its value, which the mutated code made under the mutant)."""
+    started: dict[str, set[str]] = {}
+    for event in events:
+        if "fixture" in event:
+            started.setdefault(event["fixture"], set()).update(event.get("started", ()))
+    for result in results:
+        names = result.get("seen", {}).get("fixtures", ())
+        if reached := set().union(*(started.get(name, set()) for name in names)):
+            result["shared"] = sorted(reached)
+
+
 # -- the host's events, one JSON line each on the events pipe ------------------------------------
 
 

@@ -99,6 +99,22 @@ def test_a_generator_resumed_in_a_later_test_counts_for_that_test(reach, target)
     assert reach.stop_test().covered == named(target, "generator")
 
 
+def test_what_a_shared_fixture_s_setup_started_is_its_own_and_its_outer_fixture_s(reach, target):
+    module = target[0]
+    reach.start_test()
+    module.reached()  # before: the test's alone, and reported again inside the fixture
+    reach.enter()  # an outer fixture's setup
+    module.reached()
+    reach.enter()  # an inner one, set up for it
+    module.branch(True)
+    inner = reach.leave()
+    outer = reach.leave()
+    module.maker()  # after: the test's alone
+    assert inner[1] == named(target, "branch")
+    assert outer[1] == named(target, "branch", "reached")
+    assert reach.stop_test().covered == named(target, "branch", "maker", "reached")
+
+
 def test_nothing_outside_the_target_files_is_recorded(reach, target):
     reach.start_test()
     _in_a_thread(lambda: Path(".").resolve())

@@ -15,6 +15,7 @@ from mutcheck.host.wire import (
     UnusableOption,
     event_json,
     read_event,
+    shared_reach,
 )
 
 
@@ -65,3 +66,20 @@ def test_every_host_event_reads_back_equal_with_its_test_indices_as_numbers():
         assert "\n" not in line
         assert read_event(line) == event
     assert read_event(event_json(events[5])).outcomes == {0: "failed", 12: "passed"}
+
+
+def test_a_test_reaches_what_the_setups_of_the_shared_fixtures_it_uses_started_wherever_they_ran():
+    events = [
+        {"fixture": "rows", "seen": {}, "started": ["t.py::build"]},  # set up in one worker
+        {"fixture": "rows", "seen": {}, "started": ["t.py::load"]},  # and in another
+        {"fixture": "other", "seen": {}, "started": ["t.py::other"]},
+        {"fixture": "empty", "seen": {}, "started": []},
+    ]
+    results = [
+        {"test": 0, "seen": {"fixtures": ["rows", "tmp_path"]}},
+        {"test": 1, "seen": {"fixtures": ["empty"]}},
+        {"test": 2},  # not watched
+    ]
+    shared_reach(results, events)
+    assert results[0]["shared"] == ["t.py::build", "t.py::load"]
+    assert "shared" not in results[1] and "shared" not in results[2]

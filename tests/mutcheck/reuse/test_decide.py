@@ -142,6 +142,8 @@ def test_under_bail_no_test_after_a_reused_detection_runs():
     passing = {"t2": (PASSED, 1.0, "A"), "t1": (PASSED, 1.0, "B")}
     later = _decider(_store(passing), {"A": "1"}, bail=True).mutant("M", "E", ["t1", "t2", "t3"], LIMITS)
     assert later.reasons == {"t1": ["env:B"], "t3": [NOT_STORED]}
+    unstored = _decider(_store(passing), {"A": "1"}, bail=True).mutant("N", "E", ["t1", "t2"], LIMITS)
+    assert unstored.bail and unstored.joined(["t1", "t2"], {"t1": FAILED}) == {"t1": FAILED, "t2": NOT_RUN}
 
 
 def test_outcomes_joined_in_the_suite_s_order_from_those_run_now_and_those_reused():
@@ -163,3 +165,122 @@ def test_a_whole_run_stands_only_for_the_same_request_and_unchanged_evidence():
     assert _decider(store, {"A": "1"}).whole("R2") == ["request"]
     assert _decider(store, {"A": "2"}).whole("R") == ["env:A"]
     assert _decider(store, {"A": "1"}, key={}).whole("R") == ["key:python"]
+
+
+# -- what a label stands on besides its own bytes: other modules' bindings, and code reached by name ----
+EARLIER = {
+    "pkg/a.py": b"LIMIT = 1\n",
+    "pkg/c.py": b"from pkg.a import LIMIT\n\nREGISTRY = []\nREGISTRY.append(LIMIT)\n",
+    "pkg/d.py": b"class Box:\n    size = 1\n\n    def get(self):\n        return self.size\n",
+    "pkg/e.py": b"class TestBox:\n    size = 1\n",
+    "tests/test_x.py": b"class Box:\n    size = 1\n",
+    "pkg/n.py": b"class Holder:\n    class TestInner:\n        size = 1\n",
+}
+NOW = {
+    **EARLIER,
+    "pkg/a.py": b"LIMIT = 2\n",
+    "pkg/d.py": EARLIER["pkg/d.py"].replace(b"size = 1", b"size = 2"),
+    "pkg/e.py": b"class TestBox:\n    size = 2\n",
+    "tests/test_x.py": b"class Box:\n    size = 2\n",
+    "pkg/n.py": b"class Holder:\n    class TestInner:\n        size = 2\n",
+}
+
+
+def _code_decider(earlier: dict[str, bytes], now: dict[str, bytes], labels: dict[str, list[tuple[str, str]]]):
+    """A decider over a store whose only test is in tests/test_x.py, and each named set's index."""
+    code = ProjectCode(now.get, {path: path.removesuffix(".py").replace("/", ".") for path in earlier}, earlier)
+    store = Store()
+    builder = Builder(store)
+    sets = {name: builder.evidence(pairs) for name, pairs in labels.items()}
+    store.mutants["M"] = MutantOutcomes("E", "h", {"tests/test_x.py::test_t": StoredOutcome(PASSED, 1.0, None, 0)})
+    today = Today(ProjectFiles(Path("."), {}), {}, FileDigests(), code)
+    return Decider(store, today, {}), sets
+
+
+def test_a_module_s_effects_change_by_its_own_bytes_or_by_a_binding_they_refer_to():
+    decider, sets = _code_decider(
+        EARLIER,
+        {**NOW, "pkg/c.py": EARLIER["pkg/c.py"] + b"REGISTRY.append(0)\n"},
+        {"own": [("effects:pkg/c.py", digest(EARLIER["pkg/c.py"]))]},
+    )
+    assert decider.own_change(sets["own"]) == ["effects:pkg/c.py"]
+    decider, sets = _code_decider(EARLIER, NOW, {"through": [("effects:pkg/c.py", digest(EARLIER["pkg/c.py"]))]})
+    assert decider.own_change(sets["through"]) == []  # its bytes are the same: LIMIT, which it appends, is not
+    assert decider.set_change(sets["through"]) == ["effects:pkg/c.py"]
+    only_d = {**EARLIER, "pkg/d.py": NOW["pkg/d.py"]}  # something changed, nothing c's statements refer to
+    decider, sets = _code_decider(EARLIER, only_d, {"same": [("effects:pkg/c.py", digest(EARLIER["pkg/c.py"]))]})
+    assert decider.today.code.changed_names and decider.set_change(sets["same"]) == []
+
+
+def test_text_run_from_a_string_stands_on_any_module_s_binding_of_the_names_it_spells():
+    unchanged = {"env:LIMIT": [("env:LIMIT", ABSENT)]}  # a variable named as a changed binding is not that binding
+    decider, sets = _code_decider(EARLIER, NOW, {"one": [("text:LIMIT", "")], "any": [("text:**", "")], **unchanged})
+    assert decider.set_change(sets["one"]) == ["name:LIMIT"]
+    assert decider.set_change(sets["any"]) == sorted("name:" + name for name in decider.today.code.changed_names)
+    assert "name:pkg.a:LIMIT" in decider.set_change(sets["any"])
+    assert decider.set_change(sets["env:LIMIT"]) == []
+
+
+def test_a_class_s_changed_member_counts_where_it_is_read_and_where_pytest_reads_it_itself():
+    def box(path: str, qualname: str) -> list[tuple[str, str]]:
+        return [(f"code:{path}::{qualname}", digest(EARLIER[path]))]
+
+    labels = {
+        "class": box("pkg/d.py", "Box"),
+        "method": box("pkg/d.py", "Box.get"),
+        "test module's class": box("tests/test_x.py", "Box"),
+        "Test class": box("pkg/e.py", "TestBox"),
+        "nested Test class": box("pkg/n.py", "Holder.TestInner"),
+    }
+    decider, sets = _code_decider(EARLIER, NOW, labels)
+    assert decider.set_change(sets["class"]) == []  # its body binds `size`; only code that reads it refers to it
+    assert decider.set_change(sets["method"]) == ["name:pkg.d:Box", "name:size"]
+    assert decider.set_change(sets["test module's class"]) == ["name:tests.test_x:Box.size"]
+    assert decider.set_change(sets["Test class"]) == ["name:pkg.e:TestBox.size"]
+    nested = decider.set_change(sets["nested Test class"])  # a Test class by its own name, wherever it is
+    assert nested == ["name:pkg.n:Holder", "name:pkg.n:Holder.TestInner.size"]
+
+
+REACHED_EARLIER = {
+    "pkg/f.py": b"def helper():\n    return 1\n\n\ndef caller():\n    return helper()\n",
+    "pkg/g.py": b"from pkg.f import helper\n\nX = helper()\n",
+    "pkg/h.py": b"def plain():\n    return 0\n\n\ndef indirect():\n    return caller()\n",
+}
+REACHED_NOW = {**REACHED_EARLIER, "pkg/f.py": REACHED_EARLIER["pkg/f.py"].replace(b"return 1", b"return 2")}
+
+
+def test_where_code_was_not_watched_what_it_reaches_by_name_counts():
+    h = digest(REACHED_EARLIER["pkg/h.py"])
+    labels = {
+        "a mutant's name": [("reach:helper", "")],
+        "a name leading elsewhere": [("reach:plain", "")],
+        "through a caller": [("code:pkg/h.py::plain", h), ("reach:caller", "")],
+        "from the code it ran": [("code:pkg/h.py::indirect", h), ("reach:", "")],
+        "code ran, reaching nothing": [("code:pkg/h.py::plain", h), ("reach:", "")],
+        "from module-level code": [("reach-modules", "")],
+        "both": [("reach:caller", ""), ("reach-modules", "")],
+        "nothing unwatched": [("code:pkg/h.py::plain", h)],
+    }
+    decider, sets = _code_decider(REACHED_EARLIER, REACHED_NOW, labels)
+    found = {name: decider.set_change(index) for name, index in sets.items()}
+    assert found == {
+        "a mutant's name": ["name:helper"],
+        "a name leading elsewhere": [],
+        "through a caller": ["name:caller"],
+        "from the code it ran": ["name:caller"],
+        "code ran, reaching nothing": [],
+        "from module-level code": ["name:helper"],  # `X = helper()` ran at import
+        "both": ["name:caller", "name:helper"],
+        "nothing unwatched": [],
+    }
+    unchanged, sets = _code_decider(REACHED_EARLIER, REACHED_EARLIER, labels)
+    assert all(unchanged.set_change(index) == [] for index in sets.values())
+
+
+def test_a_whole_run_does_not_stand_when_a_test_module_binds_a_name_anew():
+    decider, _ = _code_decider(EARLIER, NOW, {})
+    decider.store.whole = WholeRun("R", {"tests": ["tests/test_x.py::test_t"]}, 1)
+    assert decider.whole("R") == ["name:tests.test_x:Box", "name:tests.test_x:Box.size"]
+    outside, _ = _code_decider(EARLIER, {**NOW, "tests/test_x.py": EARLIER["tests/test_x.py"]}, {})
+    outside.store.whole = WholeRun("R", {"tests": ["tests/test_x.py::test_t"]}, 1)
+    assert outside.whole("R") == []  # the changed bindings are the package's, not the suite's

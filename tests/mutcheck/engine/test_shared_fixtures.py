@@ -1,0 +1,83 @@
+"""A fixture shared by several tests (module, class, package or session scope) runs its setup in the
+first test that asks for it; the others take the value it made. Under a mutant of the code that setup
+runs, every test that uses the fixture runs, and the verdict and killing tests are a plain run's."""
+
+import pytest
+
+from tests.mutcheck.cli_runs import mutant, run
+from tests.mutcheck.engine_project import FAMILIES, catalog_entry, pyproject, write_files
+from tests.mutcheck.naive import naive_run_of
+
+TABLE = """\
+def build_table(width):
+    rows = []
+    for index in range(width):
+        rows.append(index * 2)
+    return rows
+
+
+def lookup(rows, index):
+    return rows[index]
+"""
+
+# the first test of each module sets the fixture up and checks only its length; the later ones use its values
+SHARED_TESTS = """\
+import pytest
+
+from table import build_table, lookup
+
+
+@pytest.fixture(scope="{scope}")
+def rows():
+    return build_table(4)
+
+
+@pytest.fixture(scope="{scope}")
+def doubled(rows):  # a shared fixture set up from another: the outer one's value is made by the inner's
+    return [value * 2 for value in rows]
+
+
+def test_rows_has_its_width(rows, doubled):
+    assert len(rows) == 4 and len(doubled) == 4
+
+
+def test_the_last_row(rows):
+    assert lookup(rows, 3) == 6
+
+
+def test_doubled(doubled):
+    assert doubled[1] == 4
+
+
+def test_unrelated():
+    assert lookup([1, 2], 0) == 1
+"""
+
+KILLERS = ["tests/test_table.py::test_doubled", "tests/test_table.py::test_the_last_row"]
+
+
+@pytest.mark.parametrize("scope", ["module", "session"])
+def test_a_mutant_of_code_a_shared_fixture_runs_is_killed_by_the_tests_that_use_its_value(tmp_path, scope):
+    catalog = catalog_entry(
+        "ROWS",
+        "build_table",
+        "rows.append(index * 2)",
+        "rows.append(index * 3)",
+        f"killed_by = {KILLERS!r}".replace("'", '"'),
+        file="src/table.py",
+    )
+    files = {
+        "pyproject.toml": pyproject("shared-fixture", timeout_constant=5.0),
+        "src/table.py": TABLE,
+        "tests/test_table.py": SHARED_TESTS.format(scope=scope),
+        "mutants/families.toml": FAMILIES,
+        "mutants/catalog.toml": catalog,
+    }
+    project = write_files(tmp_path / "project", files)
+    _, output, data = run(project, "--fresh", "--jobs", "1")
+    entry = mutant(data, "ROWS")
+    naive = naive_run_of(project, "ROWS", ["tests"])
+    assert naive.failed == set(KILLERS)
+    assert (entry["verdict"], sorted(entry["killers"])) == ("killed", sorted(naive.failed)), output
+    selected = {data["tests"][index] for index in entry["selected"]}
+    assert "tests/test_table.py::test_unrelated" not in selected  # it uses neither fixture
