@@ -11,6 +11,9 @@ from mutcheck.core.module_scope import reach_name
 _Def = ast.FunctionDef | ast.AsyncFunctionDef
 # methods that keep their arguments in the object they are called on
 _KEEPING_METHODS = frozenset({"setdefault", "append", "appendleft", "add", "insert", "update", "extend", "__setitem__"})
+# calls that make a new container no one else holds (as a display or a comprehension does)
+_NEW_CONTAINERS = frozenset({"list", "dict", "set", "bytearray", "defaultdict", "OrderedDict", "deque", "Counter"})
+_DISPLAYS = ast.List | ast.Dict | ast.Set | ast.ListComp | ast.DictComp | ast.SetComp
 
 
 def keepers(source: str, filename: str) -> dict[str, set[str]]:
@@ -57,13 +60,14 @@ def _functions(node: ast.AST, scope: list[str]) -> Iterator[tuple[str, _Def]]:
 
 def _own_nodes(function: _Def) -> Iterator[ast.AST]:
     """The function's own code: its nested functions, classes and lambdas left to their own names."""
-    pending: list[ast.AST] = list(function.body)
+    def own(nodes: Iterator[ast.AST] | list[ast.stmt]) -> list[ast.AST]:
+        return [node for node in nodes if not isinstance(node, _Def | ast.ClassDef | ast.Lambda)]
+
+    pending = own(function.body)
     while pending:
         node = pending.pop()
         yield node
-        pending += [
-            child for child in ast.iter_child_nodes(node) if not isinstance(child, _Def | ast.ClassDef | ast.Lambda)
-        ]
+        pending += own(ast.iter_child_nodes(node))
 
 
 def _call_names(nodes: Iterable[ast.AST]) -> set[str]:
@@ -95,25 +99,39 @@ def _root(node: ast.expr) -> str | None:
     return node.id if isinstance(node, ast.Name) else None
 
 
+def _new_container(value: ast.expr) -> bool:
+    """A display, a comprehension, or a call of a container's constructor: an object no one else holds."""
+    if isinstance(value, _DISPLAYS):
+        return True
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in _NEW_CONTAINERS
+
+
 def _kept_callees(function: _Def) -> set[str]:
     """The functions whose result the function keeps beyond the call: stored in an item or an
     attribute of an object it did not make itself (`memo[key] = build(key)` with `memo` global,
-    `self.cache = build()`), or handed to a method of one that keeps it (`memo.setdefault(key,
-    build(key))`), directly or through a local name (`value = build(key)` then `memo[key] = value`).
-    A list the function made and fills (`out.append(build(x))`) is its own: it ends with the call,
-    or leaves by its return value, which its callers' calls of it stand for."""
+    `self.cache = build()`, `cache = self._cache` then `cache[key] = build(key)`), or handed to a
+    method of one that keeps it (`memo.setdefault(key, build(key))`), directly or through a local
+    name (`value = build(key)` then `memo[key] = value`). A container the function made and fills
+    (`out = []` then `out.append(build(x))`) is its own: it ends with the call, or leaves by its
+    return value, which its callers' calls of it stand for. A name bound in any other way (to what
+    another holds, a loop's target, a `with … as`, unpacking) may name what outlives the call."""
     nodes = list(_own_nodes(function))
     local: dict[str, set[str]] = {}  # a local name -> what the calls it was assigned from called
-    declared = {name for node in nodes if isinstance(node, ast.Global | ast.Nonlocal) for name in node.names}
+    made: set[str] = set()  # names bound to a new container
+    elsewhere = {name for node in nodes if isinstance(node, ast.Global | ast.Nonlocal) for name in node.names}
+    assigned: set[int] = set()  # the Name nodes of plain assignments
     for node in nodes:
         if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
                 if isinstance(target, ast.Name):
+                    assigned.add(id(target))
                     local.setdefault(target.id, set()).update(_called(node.value))
-        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            local.setdefault(node.id, set())  # a loop's target, a `with … as`, a comprehension's
-    made = local.keys() - declared
+                    (made if _new_container(node.value) else elsewhere).add(target.id)
+    for node in nodes:
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load) and id(node) not in assigned:
+            elsewhere.add(node.id)
+    made -= elsewhere
 
     def outlives(receiver: ast.expr) -> bool:
         return _root(receiver) not in made

@@ -31,3 +31,42 @@ def test_kept_in_an_attribute_or_by_a_method_that_keeps_it():
     assert found["make"] == {reach_name("b.py", "Box.fill")} and found["build"] == {reach_name("b.py", "Box.add")}
     assert "other" not in found and "convert" not in found  # returned, or kept in what the call made
     assert keepers("def broken(:\n", "c.py") == {}
+
+
+def test_a_name_kept_only_when_it_holds_a_container_the_function_made_itself():
+    source = (
+        "class Memo:\n"
+        "    def aliased(self, key):\n        cache = self._cache\n        cache[key] = build(key)\n\n"
+        "    def looped(self, caches, key):\n        for cache in caches:\n            cache[key] = load(key)\n\n"
+        "    def made(self, keys):\n        out = {}\n        for key in keys:\n            out[key] = parse(key)\n"
+        "        return out\n\n"
+        "    def remade(self, key):\n        out = {}\n        out = self._shared\n        out[key] = fetch(key)\n\n"
+        "    def unpacked(self, key):\n        first, out = self._pair\n        out[key] = split(key)\n\n"
+        "    def annotated(self):\n        self.table: dict = tabulate()\n        rows: list = list()\n"
+        "        rows.append(row())\n\n"
+        "    def rebound(self, key):\n        out = {}\n        for out in self._outs:\n            out[key] = grab(key)\n\n"
+        "    def both(self, key):\n        self.one = first(key)\n        self.two = second(key)\n"
+        "        self._memo.setdefault(key, third(key))\n        self._memo.setdefault(key, fourth(key))\n"
+    )
+    found = keepers(source, "m.py")
+    assert found["build"] == {reach_name("m.py", "Memo.aliased")}  # `cache` is the object's own cache
+    assert found["load"] == {reach_name("m.py", "Memo.looped")}  # each cache is the caller's
+    assert found["fetch"] == {reach_name("m.py", "Memo.remade")}  # bound again to what another holds
+    assert found["split"] == {reach_name("m.py", "Memo.unpacked")}
+    assert found["tabulate"] == {reach_name("m.py", "Memo.annotated")}
+    assert found["grab"] == {reach_name("m.py", "Memo.rebound")}  # `out` names the caller's objects in the loop
+    both = {reach_name("m.py", "Memo.both")}
+    assert found["first"] == found["second"] == found["third"] == found["fourth"] == both
+    assert "parse" not in found and "row" not in found  # kept in containers the call made
+
+
+def test_keepers_are_found_through_every_caller_nested_functions_and_any_statement():
+    source = (
+        "def leaf(x):\n    return x\n\n\ndef middle(x):\n    return leaf(x)\n\n\ndef top(x):\n    return middle(x)\n\n\n"
+        "def outer():\n    def inner(key):\n        MEMO[key] = top(key)\n\n    return inner\n\n\n"
+        "if FLAG:\n\n    def guarded(key):\n        handlers[0](key)\n        registry()[key] = made(key)\n"
+    )
+    found = keepers(source, "n.py")
+    inner = {reach_name("n.py", "outer.<locals>.inner")}
+    assert found["top"] == found["middle"] == found["leaf"] == inner  # through two callers
+    assert found["made"] == {reach_name("n.py", "guarded")}  # a def under an `if`; a call's item

@@ -40,6 +40,13 @@ TABLE = table()
 
 def adder(step):
     return lambda value: value + step
+
+
+def factory():
+    class Local:
+        pick = lambda self: 1  # noqa: E731
+
+    return Local
 """
 
 
@@ -52,6 +59,39 @@ def _reach(lines_of, first, last, executed, import_reached=(), in_subprocesses=(
     span = Span(first, 4, last, 10)
     started = started if started is not None else [set() for _ in executed]
     return line_reach(lines_of, span, executed, set(import_reached), set(in_subprocesses), started)
+
+
+def test_each_line_with_code_is_its_function_s_or_runs_elsewhere(lines_of):
+    def named(*qualnames: str) -> set[str]:
+        return {reach_name("source.py", qualname) for qualname in qualnames}
+
+    # a function's `def` line and the prologue before its first RESUME (the closure's cell, line 31)
+    # run outside it; a lambda made in a function is its maker's, one made in a class body no one's
+    assert {name: sorted(lines) for name, lines in lines_of.of_function.items()} == {
+        reach_name("source.py", "merge"): [7, 8, 9, 10, 12, 13],
+        reach_name("source.py", "Store.keep"): [21],
+        reach_name("source.py", "table"): [25],
+        reach_name("source.py", "adder"): [32],
+        reach_name("source.py", "factory"): [36, 39],
+    }
+    assert {line: holders for line, holders in lines_of.in_functions.items()} == {
+        **dict.fromkeys([7, 8, 9, 10, 12, 13], named("merge")),
+        21: named("Store.keep"),
+        25: named("table"),
+        32: named("adder"),
+        36: named("factory"),
+        39: named("factory"),
+    }
+    # line 36 is factory's (it makes the class) and the class body's, whose code runs outside factory
+    outside = {1, 3, 6, 16, 17, 19, 24, 28, 31, 35, 36, 37}
+    assert outside <= lines_of.elsewhere
+
+
+def test_a_span_in_a_function_nested_in_one_that_ran_at_import_is_not_seen(lines_of):
+    nested = {reach_name("source.py", "adder.<locals>.<lambda>")}
+    assert _reach(lines_of, 32, 32, [{32}], import_reached=nested) is None
+    elsewhere = {reach_name("source.py", "adderx")}  # a name that only begins like it
+    assert _reach(lines_of, 32, 32, [{32}], import_reached=elsewhere).tests == [0]
 
 
 def test_a_branch_no_test_entered_never_ran_and_its_function_s_tests_did_not_run_it(lines_of):
