@@ -1,6 +1,8 @@
 """A function whose result another keeps (a memo filled by an earlier test): its mutants run the
 keeper's tests too, and the verdict is a plain run's."""
 
+import pytest
+
 from tests.mutcheck.cli_runs import mutant, run
 from tests.mutcheck.engine_project import FAMILIES, catalog_entry, pyproject, write_files
 from tests.mutcheck.naive import naive_run_of
@@ -34,6 +36,18 @@ def plain(width):
     return "=" * width
 """
 
+# the same memo reached through a local name: `memo` is the object's own dict, not one the call made
+ALIASED = MEMO.replace(
+    """        if width not in self._memo:
+            value = self._padded(width)
+            self._memo[width] = value
+        return self._memo[width]""",
+    """        memo = self._memo
+        if width not in memo:
+            memo[width] = self._padded(width)
+        return memo[width]""",
+)
+
 # the first test fills the memo and checks only the length; the second takes the memo's value
 MEMO_TESTS = """\
 from memo import plain, rule
@@ -52,7 +66,11 @@ def test_plain():
 """
 
 
-def test_a_mutant_whose_result_a_memo_hands_to_a_later_test_is_killed_by_that_test_as_a_plain_run_says(tmp_path):
+@pytest.mark.parametrize("source", [MEMO, ALIASED], ids=["attribute", "local name"])
+def test_a_mutant_whose_result_a_memo_hands_to_a_later_test_is_killed_by_that_test_as_a_plain_run_says(
+    tmp_path, source
+):
+    assert (source is MEMO) != ("memo = self._memo" in source)  # the replacement took place
     catalog = catalog_entry(
         "MEMO",
         "Patterns._build",
@@ -63,7 +81,7 @@ def test_a_mutant_whose_result_a_memo_hands_to_a_later_test_is_killed_by_that_te
     )
     files = {
         "pyproject.toml": pyproject("memo-fixture", timeout_constant=5.0),
-        "src/memo.py": MEMO,
+        "src/memo.py": source,
         "tests/test_memo.py": MEMO_TESTS,
         "mutants/families.toml": FAMILIES,
         "mutants/catalog.toml": catalog,
