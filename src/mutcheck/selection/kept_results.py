@@ -60,6 +60,7 @@ def _functions(node: ast.AST, scope: list[str]) -> Iterator[tuple[str, _Def]]:
 
 def _own_nodes(function: _Def) -> Iterator[ast.AST]:
     """The function's own code: its nested functions, classes and lambdas left to their own names."""
+
     def own(nodes: Iterator[ast.AST] | list[ast.stmt]) -> list[ast.AST]:
         return [node for node in nodes if not isinstance(node, _Def | ast.ClassDef | ast.Lambda)]
 

@@ -44,7 +44,8 @@ def test_a_name_kept_only_when_it_holds_a_container_the_function_made_itself():
         "    def unpacked(self, key):\n        first, out = self._pair\n        out[key] = split(key)\n\n"
         "    def annotated(self):\n        self.table: dict = tabulate()\n        rows: list = list()\n"
         "        rows.append(row())\n\n"
-        "    def rebound(self, key):\n        out = {}\n        for out in self._outs:\n            out[key] = grab(key)\n\n"
+        "    def rebound(self, key):\n        out = {}\n        for out in self._outs:\n"
+        "            out[key] = grab(key)\n\n"
         "    def both(self, key):\n        self.one = first(key)\n        self.two = second(key)\n"
         "        self._memo.setdefault(key, third(key))\n        self._memo.setdefault(key, fourth(key))\n"
     )
@@ -62,7 +63,8 @@ def test_a_name_kept_only_when_it_holds_a_container_the_function_made_itself():
 
 def test_keepers_are_found_through_every_caller_nested_functions_and_any_statement():
     source = (
-        "def leaf(x):\n    return x\n\n\ndef middle(x):\n    return leaf(x)\n\n\ndef top(x):\n    return middle(x)\n\n\n"
+        "def leaf(x):\n    return x\n\n\ndef middle(x):\n    return leaf(x)\n\n\n"
+        "def top(x):\n    return middle(x)\n\n\n"
         "def outer():\n    def inner(key):\n        MEMO[key] = top(key)\n\n    return inner\n\n\n"
         "if FLAG:\n\n    def guarded(key):\n        handlers[0](key)\n        registry()[key] = made(key)\n"
     )
