@@ -161,11 +161,19 @@ def shared_reach(results: list[dict[str, Any]], events: Iterable[dict[str, Any]]
     shared fixture the test uses, whichever test set it up (a module's fixture is set up in the first
     of its tests; the others take its value, which the mutated code made under the mutant)."""
     started: dict[str, set[str]] = {}
+    asked: dict[str, set[str]] = {}  # a fixture -> those its setup asked for by name (`getfixturevalue`)
     for event in events:
         if "fixture" in event:
             started.setdefault(event["fixture"], set()).update(event.get("started", ()))
+            asked.setdefault(event["fixture"], set()).update(event["seen"].get("fixtures", ()))
     for result in results:
-        names = result.get("seen", {}).get("fixtures", ())
+        names: set[str] = set()
+        pending = list(result.get("seen", {}).get("fixtures", ()))
+        while pending:  # the fixtures it uses, and those they asked for, set up earlier or elsewhere
+            name = pending.pop()
+            if name not in names:
+                names.add(name)
+                pending.extend(asked.get(name, ()))
         if reached := set().union(*(started.get(name, set()) for name in names)):
             result["shared"] = sorted(reached)
 

@@ -29,8 +29,12 @@ def keepers(source: str, filename: str) -> dict[str, set[str]]:
     kept: dict[str, set[str]] = {}  # a name -> the keepers of its result
     callers: dict[str, set[str]] = {}  # a name -> the names of the file's functions that call it
     for qualname, function in _functions(tree, []):
+        # a nested keeper runs only when the function around it calls it: a test that later takes the
+        # kept value from the memo reaches that function, maybe not the nested one
+        around = qualname.split(".<locals>.")
+        holders = {reach_name(filename, ".<locals>.".join(around[: depth + 1])) for depth in range(len(around))}
         for callee in _kept_callees(function):
-            kept.setdefault(callee, set()).add(reach_name(filename, qualname))
+            kept.setdefault(callee, set()).update(holders)
         for callee in _call_names(_own_nodes(function)):
             callers.setdefault(callee, set()).add(function.name)
     found: dict[str, set[str]] = {}

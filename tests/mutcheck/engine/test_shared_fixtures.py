@@ -81,3 +81,65 @@ def test_a_mutant_of_code_a_shared_fixture_runs_is_killed_by_the_tests_that_use_
     assert (entry["verdict"], sorted(entry["killers"])) == ("killed", sorted(naive.failed)), output
     selected = {data["tests"][index] for index in entry["selected"]}
     assert "tests/test_table.py::test_unrelated" not in selected  # it uses neither fixture
+
+
+CONFTEST = """\
+import pytest
+
+from table import build_table
+
+
+@pytest.fixture(scope="session")
+def rows():
+    return build_table(4)
+"""
+
+FIRST_MODULE = """\
+def test_rows_has_its_width(rows):
+    assert len(rows) == 4
+"""
+
+# a module fixture asks for the session one by name: it was set up in the other module's test already
+ASKING_MODULE = """\
+import pytest
+
+
+@pytest.fixture(scope="module")
+def view(request):
+    return list(request.getfixturevalue("rows"))
+
+
+def test_view_has_its_width(view):
+    assert len(view) == 4
+
+
+def test_view_s_last_row(view):
+    assert view[3] == 6
+"""
+
+
+def test_a_fixture_that_asks_for_a_shared_one_by_name_hands_its_users_what_that_one_s_setup_ran(tmp_path):
+    killer = "tests/test_view.py::test_view_s_last_row"
+    catalog = catalog_entry(
+        "ROWS",
+        "build_table",
+        "rows.append(index * 2)",
+        "rows.append(index * 3)",
+        f'killed_by = ["{killer}"]',
+        file="src/table.py",
+    )
+    files = {
+        "pyproject.toml": pyproject("asked-fixture", timeout_constant=5.0),
+        "src/table.py": TABLE,
+        "tests/conftest.py": CONFTEST,
+        "tests/test_rows.py": FIRST_MODULE,
+        "tests/test_view.py": ASKING_MODULE,
+        "mutants/families.toml": FAMILIES,
+        "mutants/catalog.toml": catalog,
+    }
+    project = write_files(tmp_path / "project", files)
+    _, output, data = run(project, "--fresh", "--jobs", "1")
+    entry = mutant(data, "ROWS")
+    naive = naive_run_of(project, "ROWS", ["tests"])
+    assert naive.failed == {killer}
+    assert (entry["verdict"], sorted(entry["killers"])) == ("killed", [killer]), output

@@ -74,12 +74,16 @@ def test_a_test_reaches_what_the_setups_of_the_shared_fixtures_it_uses_started_w
         {"fixture": "rows", "seen": {}, "started": ["t.py::load"]},  # and in another
         {"fixture": "other", "seen": {}, "started": ["t.py::other"]},
         {"fixture": "empty", "seen": {}, "started": []},
+        {"fixture": "outer", "seen": {"fixtures": ["inner"]}, "started": []},  # asked for `inner` by name
+        {"fixture": "inner", "seen": {}, "started": ["t.py::deep"]},
     ]
     results = [
         {"test": 0, "seen": {"fixtures": ["rows", "tmp_path"]}},
         {"test": 1, "seen": {"fixtures": ["empty"]}},
         {"test": 2},  # not watched
+        {"test": 3, "seen": {"fixtures": ["outer"]}},
     ]
     shared_reach(results, events)
     assert results[0]["shared"] == ["t.py::build", "t.py::load"]
     assert "shared" not in results[1] and "shared" not in results[2]
+    assert results[3]["shared"] == ["t.py::deep"]  # through the fixture its fixture asked for

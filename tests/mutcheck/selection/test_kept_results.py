@@ -69,6 +69,7 @@ def test_keepers_are_found_through_every_caller_nested_functions_and_any_stateme
         "if FLAG:\n\n    def guarded(key):\n        handlers[0](key)\n        registry()[key] = made(key)\n"
     )
     found = keepers(source, "n.py")
-    inner = {reach_name("n.py", "outer.<locals>.inner")}
+    # a nested keeper, and the function around it: a test that takes the memo's value may reach only that one
+    inner = {reach_name("n.py", "outer.<locals>.inner"), reach_name("n.py", "outer")}
     assert found["top"] == found["middle"] == found["leaf"] == inner  # through two callers
     assert found["made"] == {reach_name("n.py", "guarded")}  # a def under an `if`; a call's item
