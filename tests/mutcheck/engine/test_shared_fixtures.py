@@ -56,29 +56,33 @@ def test_unrelated():
 KILLERS = ["tests/test_table.py::test_doubled", "tests/test_table.py::test_the_last_row"]
 
 
-@pytest.mark.parametrize("scope", ["module", "session"])
-def test_a_mutant_of_code_a_shared_fixture_runs_is_killed_by_the_tests_that_use_its_value(tmp_path, scope):
+def _run_against_a_plain_run(root, name: str, tests: dict[str, str], killers: list[str]) -> tuple[dict, dict]:
+    """`build_table`'s mutant run by mutcheck and by a plain pytest run over the fixture project with
+    `tests`: both kill it by `killers`. The run's results and the mutant's entry."""
+    killed_by = "killed_by = [" + ", ".join(f'"{killer}"' for killer in killers) + "]"
     catalog = catalog_entry(
-        "ROWS",
-        "build_table",
-        "rows.append(index * 2)",
-        "rows.append(index * 3)",
-        f"killed_by = {KILLERS!r}".replace("'", '"'),
-        file="src/table.py",
+        "ROWS", "build_table", "rows.append(index * 2)", "rows.append(index * 3)", killed_by, file="src/table.py"
     )
     files = {
-        "pyproject.toml": pyproject("shared-fixture", timeout_constant=5.0),
+        "pyproject.toml": pyproject(name, timeout_constant=5.0),
         "src/table.py": TABLE,
-        "tests/test_table.py": SHARED_TESTS.format(scope=scope),
+        **tests,
         "mutants/families.toml": FAMILIES,
         "mutants/catalog.toml": catalog,
     }
-    project = write_files(tmp_path / "project", files)
+    project = write_files(root / "project", files)
     _, output, data = run(project, "--fresh", "--jobs", "1")
     entry = mutant(data, "ROWS")
     naive = naive_run_of(project, "ROWS", ["tests"])
-    assert naive.failed == set(KILLERS)
+    assert naive.failed == set(killers)
     assert (entry["verdict"], sorted(entry["killers"])) == ("killed", sorted(naive.failed)), output
+    return data, entry
+
+
+@pytest.mark.parametrize("scope", ["module", "session"])
+def test_a_mutant_of_code_a_shared_fixture_runs_is_killed_by_the_tests_that_use_its_value(tmp_path, scope):
+    tests = {"tests/test_table.py": SHARED_TESTS.format(scope=scope)}
+    data, entry = _run_against_a_plain_run(tmp_path, "shared-fixture", tests, KILLERS)
     selected = {data["tests"][index] for index in entry["selected"]}
     assert "tests/test_table.py::test_unrelated" not in selected  # it uses neither fixture
 
@@ -120,26 +124,5 @@ def test_view_s_last_row(view):
 
 def test_a_fixture_that_asks_for_a_shared_one_by_name_hands_its_users_what_that_one_s_setup_ran(tmp_path):
     killer = "tests/test_view.py::test_view_s_last_row"
-    catalog = catalog_entry(
-        "ROWS",
-        "build_table",
-        "rows.append(index * 2)",
-        "rows.append(index * 3)",
-        f'killed_by = ["{killer}"]',
-        file="src/table.py",
-    )
-    files = {
-        "pyproject.toml": pyproject("asked-fixture", timeout_constant=5.0),
-        "src/table.py": TABLE,
-        "tests/conftest.py": CONFTEST,
-        "tests/test_rows.py": FIRST_MODULE,
-        "tests/test_view.py": ASKING_MODULE,
-        "mutants/families.toml": FAMILIES,
-        "mutants/catalog.toml": catalog,
-    }
-    project = write_files(tmp_path / "project", files)
-    _, output, data = run(project, "--fresh", "--jobs", "1")
-    entry = mutant(data, "ROWS")
-    naive = naive_run_of(project, "ROWS", ["tests"])
-    assert naive.failed == {killer}
-    assert (entry["verdict"], sorted(entry["killers"])) == ("killed", [killer]), output
+    tests = {"tests/conftest.py": CONFTEST, "tests/test_rows.py": FIRST_MODULE, "tests/test_view.py": ASKING_MODULE}
+    _run_against_a_plain_run(tmp_path, "asked-fixture", tests, [killer])
