@@ -47,6 +47,7 @@ ENGINE_TESTS = [
     "tests/mutcheck/host/test_fork_server.py",
     "tests/mutcheck/host/test_forked_fallback.py",
     "tests/mutcheck/mutation/test_outside.py",
+    "tests/mutcheck/engine/test_shared_fixtures.py",
 ]
 HARDEN_FLOW = (
     "tests/mutcheck/harden/test_harden_command.py"

@@ -29,7 +29,7 @@ from mutcheck.host.failure_reports import short_failure_reports
 from mutcheck.host.fork_server import ForkServer, start_fork_server
 from mutcheck.host.import_reach import ImportReach
 from mutcheck.host.observe import COLLECTION, OBSERVER
-from mutcheck.host.project_files import imported_elsewhere, imported_modules, test_files
+from mutcheck.host.project_files import defined_in, has_teardown, imported_elsewhere, imported_modules, test_files
 from mutcheck.host.protocol import last_error, reports_listener
 from mutcheck.host.pytest_compat import rewrite_only_the_suite
 from mutcheck.host.pytest_options import (
@@ -146,8 +146,16 @@ class HostPlugin:
         if watch is None or fixturedef.scope == "function":
             yield
             return
-        with watch.fixture(fixturedef.argname):
+        own = defined_in(fixturedef.func, os.path.realpath(self.spec.project)) is not None
+        with watch.fixture(fixturedef.argname, own, has_teardown(fixturedef)):
             yield
+
+    def pytest_fixture_post_finalizer(self, fixturedef: Any) -> None:
+        """A shared fixture is torn down in the teardown of the last test of its scope: what its
+        teardown does (and what its value became) shows in that test's outcome."""
+        watch = active()
+        if watch is not None and fixturedef.scope != "function":
+            watch.finalized(fixturedef.argname)
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed:

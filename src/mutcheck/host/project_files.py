@@ -1,9 +1,12 @@
 """Which of the project's files a collected suite stands on: each test's file, and the project's
-Python modules imported by the end of collection (conftests, test modules, the code they import)."""
+Python modules imported by the end of collection (conftests, test modules, the code they import), and
+whether a fixture is the project's own."""
 
+import inspect
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,6 +22,20 @@ def relative_path(path: str, project: str) -> str | None:
         return None
     relative = real[len(project) + 1 :]
     return None if _INSTALLED & set(Path(relative).parts) else relative
+
+
+def defined_in(function: Any, project: str) -> str | None:
+    """The project file that defines `function` (through its decorators' wrappers), or None for one
+    of pytest's, a plugin's or an installed package's."""
+    code = getattr(inspect.unwrap(function), "__code__", None)
+    return relative_path(code.co_filename, project) if code is not None else None
+
+
+def has_teardown(fixturedef: Any) -> bool:
+    """Whether a fixture can run code of its own when torn down: it yields, or it can add finalizers."""
+    function = inspect.unwrap(fixturedef.func)
+    yields = inspect.isgeneratorfunction(function) or inspect.isasyncgenfunction(function)
+    return yields or "request" in fixturedef.argnames
 
 
 def test_files(items: list[pytest.Item], project: str) -> list[str]:

@@ -56,8 +56,10 @@ class Watch:
         return seen.moved(*self.moved) if self.moved else seen
 
     @contextmanager
-    def fixture(self, name: str) -> Generator[None, None, None]:
-        """A shared fixture's setup inside the running test: what it does is the fixture's own."""
+    def fixture(self, name: str, own: bool, teardown: bool) -> Generator[None, None, None]:
+        """A shared fixture's setup inside the running test: what it does is the fixture's own
+        (`own`: the project defines it, so its value is the project's to change; `teardown`: it can
+        run code of its own when torn down)."""
         outer = OBSERVER.sink
         outer.seen.fixtures.add(name)
         OBSERVER.begin(fixture_key(name), outer.fixtures)
@@ -70,7 +72,12 @@ class Watch:
             seen = OBSERVER.end()
             seen.code |= set(code)
             seen = self._said(seen.without(self.earlier_fixtures.get(name)))
-            self.events.write({"fixture": name, "seen": seen.to_json(), "started": started})
+            event = {"fixture": name, "seen": seen.to_json(), "started": started, "own": own, "teardown": teardown}
+            self.events.write(event)
+
+    def finalized(self, name: str) -> None:
+        """A shared fixture was torn down in the running test's teardown."""
+        self.events.write({"finalized": name, "during": self.index})
 
 
 def active() -> Watch | None:

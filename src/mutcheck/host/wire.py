@@ -157,25 +157,92 @@ def joined_fixtures(events: Iterable[dict[str, Any]]) -> dict[str, Seen]:
 
 
 def shared_reach(results: list[dict[str, Any]], events: Iterable[dict[str, Any]]) -> None:
-    """Each watched baseline result gains `shared`: the target functions started in the setup of a
-    shared fixture the test uses, whichever test set it up (a module's fixture is set up in the first
-    of its tests; the others take its value, which the mutated code made under the mutant)."""
+    """Each watched baseline result gains `shared`: the target code that can reach it through the value
+    of a fixture shared by several tests (module, class, package or session scope).
+
+    - What the setup of a shared fixture it uses started, whichever test set it up (a module's fixture
+      is set up in the first of its tests; the others take the value the mutated code made).
+    - For a fixture the project defines, whose value is the project's to change: what every test that
+      shares that value reached (those that use it, the one that set it up, the one in whose teardown
+      it was torn down), joined over the fixtures those tests share in turn. Under a mutant of that
+      code, any of them can leave the value changed for the next (a list it fills, a cache its setup
+      read, a thread it finishes), and the teardown's failure shows in the test that tears it down.
+    """
     started: dict[str, set[str]] = {}
     asked: dict[str, set[str]] = {}  # a fixture -> those its setup asked for by name (`getfixturevalue`)
+    own: set[str] = set()
+    with_teardown: set[str] = set()
+    finalized: list[tuple[int, str]] = []
     for event in events:
         if "fixture" in event:
             started.setdefault(event["fixture"], set()).update(event.get("started", ()))
             asked.setdefault(event["fixture"], set()).update(event["seen"].get("fixtures", ()))
-    for result in results:
-        names: set[str] = set()
-        pending = list(result.get("seen", {}).get("fixtures", ()))
-        while pending:  # the fixtures it uses, and those they asked for, set up earlier or elsewhere
-            name = pending.pop()
-            if name not in names:
-                names.add(name)
-                pending.extend(asked.get(name, ()))
-        if reached := set().union(*(started.get(name, set()) for name in names)):
+            if event.get("own"):
+                own.add(event["fixture"])
+            if event.get("teardown"):
+                with_teardown.add(event["fixture"])
+        elif "finalized" in event:
+            finalized.append((event["during"], event["finalized"]))
+    torn_down: dict[int, set[str]] = {}  # a test -> the shared fixtures whose own teardown ran in its teardown
+    for index, name in finalized:
+        if name in with_teardown:
+            torn_down.setdefault(index, set()).add(name)
+    used = [_used_fixtures(result, asked) for result in results]
+    sharing = _SharedValues(own)
+    for index, names in enumerate(used):
+        sharing.join(names | torn_down.get(index, set()), _direct_reach(results[index]))
+    for index, result in enumerate(results):
+        reached = set().union(*(started.get(name, set()) for name in used[index]))
+        reached |= sharing.reach(used[index] | torn_down.get(index, set()))
+        if reached := reached - _direct_reach(result):
             result["shared"] = sorted(reached)
+
+
+def _used_fixtures(result: dict[str, Any], asked: dict[str, set[str]]) -> set[str]:
+    """The fixtures a test uses, and those they asked for, set up earlier or elsewhere."""
+    names: set[str] = set()
+    pending = list(result.get("seen", {}).get("fixtures", ()))
+    while pending:
+        name = pending.pop()
+        if name not in names:
+            names.add(name)
+            pending.extend(asked.get(name, ()))
+    return names
+
+
+def _direct_reach(result: dict[str, Any]) -> set[str]:
+    """The target code a baseline test ran itself, in its process or in those it started."""
+    return {name for kind in ("covered", "cached", "subprocess") for name in result.get(kind, ())}
+
+
+class _SharedValues:
+    """The project's shared fixtures grouped by the tests that share them (a test sharing two joins
+    their groups), each group with what its tests reached."""
+
+    def __init__(self, own: set[str]) -> None:
+        self.own = own
+        self.parent: dict[str, str] = {name: name for name in own}
+        self.reached: dict[str, set[str]] = {}
+
+    def _root(self, name: str) -> str:
+        while self.parent[name] != name:
+            self.parent[name] = self.parent[self.parent[name]]
+            name = self.parent[name]
+        return name
+
+    def join(self, names: set[str], reached: set[str]) -> None:
+        roots = {self._root(name) for name in names & self.own}
+        if not roots:
+            return
+        first, *others = sorted(roots)
+        joined = self.reached.setdefault(first, set())
+        joined |= reached
+        for other in others:
+            self.parent[other] = first
+            joined |= self.reached.pop(other, set())
+
+    def reach(self, names: set[str]) -> set[str]:
+        return set().union(*(self.reached.get(self._root(name), set()) for name in names & self.own))
 
 
 # -- the host's events, one JSON line each on the events pipe ------------------------------------
