@@ -64,6 +64,72 @@ NESTED = MEMO.replace(
         return self._memo[width]""",
 )
 
+
+CALL = """\
+    def __call__(self, width):
+        if width not in self._memo:
+            value = self._padded(width)
+            self._memo[width] = value
+        return self._memo[width]"""
+
+
+def _keeper(body: str) -> str:
+    """MEMO with another `__call__` keeping `_padded`'s result."""
+    assert CALL in MEMO
+    return MEMO.replace(CALL, body)
+
+
+# the memo a module-level name, rebound through `global`
+GLOBAL = _keeper(
+    """\
+    def __call__(self, width):
+        global _KEPT
+        if _KEPT is None:
+            _KEPT = self._padded(width)
+        return _KEPT"""
+).replace("PATTERNS = Patterns()", "_KEPT = None\nPATTERNS = Patterns()")
+
+# a list the call made, filled, then stored in the object
+PUBLISHED = _keeper(
+    """\
+    def __call__(self, width):
+        if width not in self._memo:
+            parts = []
+            parts.append(self._padded(width))
+            self._memo[width] = parts
+        return self._memo[width][0]"""
+)
+
+# the value taken through an assignment expression
+WALRUS = _keeper(
+    """\
+    def __call__(self, width):
+        if width not in self._memo and (value := self._padded(width)):
+            self._memo[width] = value
+        return self._memo[width]"""
+)
+
+# stored with `setattr`
+SETATTR = _keeper(
+    """\
+    def __call__(self, width):
+        name = f"_kept_{width}"
+        if not hasattr(self, name):
+            setattr(self, name, self._padded(width))
+        return getattr(self, name)"""
+)
+
+# a property that computes once and keeps its value in the object
+CACHED_PROPERTY = _keeper(
+    """\
+    @functools.cached_property
+    def three(self):
+        return self._padded(3)
+
+    def __call__(self, width):
+        return self.three"""
+).replace("class Patterns:", "import functools\n\n\nclass Patterns:")
+
 # the first test fills the memo and checks only the length; the second takes the memo's value
 MEMO_TESTS = """\
 from memo import plain, rule
@@ -82,7 +148,11 @@ def test_plain():
 """
 
 
-@pytest.mark.parametrize("source", [MEMO, ALIASED, NESTED], ids=["attribute", "local name", "nested keeper"])
+@pytest.mark.parametrize(
+    "source",
+    [MEMO, ALIASED, NESTED, GLOBAL, PUBLISHED, WALRUS, SETATTR, CACHED_PROPERTY],
+    ids=["attribute", "local name", "nested keeper", "global", "published", "walrus", "setattr", "cached_property"],
+)
 def test_a_mutant_whose_result_a_memo_hands_to_a_later_test_is_killed_by_that_test_as_a_plain_run_says(
     tmp_path, source
 ):

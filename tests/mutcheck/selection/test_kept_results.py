@@ -73,3 +73,69 @@ def test_keepers_are_found_through_every_caller_nested_functions_and_any_stateme
     inner = {reach_name("n.py", "outer.<locals>.inner"), reach_name("n.py", "outer")}
     assert found["top"] == found["middle"] == found["leaf"] == inner  # through two callers
     assert found["made"] == {reach_name("n.py", "guarded")}  # a def under an `if`; a call's item
+
+
+def test_kept_through_global_names_stored_containers_assignment_expressions_setattr_and_memoizing_decorators():
+    source = (
+        "import functools\n_KEPT = None\n\n"
+        "def rebind():\n    global _KEPT\n    _KEPT = g_build()\n\n"
+        "def outer():\n    held = None\n\n    def inner():\n        nonlocal held\n        held = n_build()\n\n"
+        "    inner()\n    return held\n\n"
+        "class K:\n"
+        "    def publish(self):\n        parts = []\n        parts.append(p_build())\n        more = [parts]\n"
+        "        self._rows = more\n\n"
+        "    def unpublished(self):\n        parts = []\n        parts.append(u_build())\n        return parts\n\n"
+        "    def aliases(self, key):\n        value = a_build()\n        same = value\n        self._m[key] = same\n\n"
+        "    def walrus(self, key):\n        if (value := w_build()):\n            self._m[key] = value\n\n"
+        "    def tupled(self):\n        first, second = t_build(), 1\n        self._m['a'] = first\n\n"
+        "    def starred(self):\n        self._x, *self._rest = s_build()\n\n"
+        "    def set_by_name(self):\n        setattr(self, 'x', sa_build())\n"
+        "        object.__setattr__(self, 'y', osa_build())\n        setattr(self, 'z')\n\n"
+        "    @functools.cached_property\n    def prop(self):\n        return c_build()\n\n"
+        "    def reads(self):\n        return self.prop\n\n"
+        "    @functools.lru_cache(maxsize=None)\n    def lru(self):\n        return l_build()\n\n"
+        "    @memoize\n    def memo(self):\n        found = m_build()\n        return found\n\n"
+        "    @staticmethod\n    def plain():\n        return plain_build()\n\n"
+        "    def accumulates(self, xs):\n        total = 0\n        for x in xs:\n            total = total + ac_build(x)\n"
+        "        self.total = total\n\n"
+        "    def pair(self):\n        one = o1_build()\n        two = o2_build()\n        self._pair = (one, two)\n\n"
+        "    @functools.cache\n    def both(self):\n        self.side = sd_build()\n        return bt_build()\n\n"
+        "    def rest(self):\n        head, *tail = st_build()\n        self._tail = tail\n\n"
+        "    def rest_stored(self):\n        first, *self._rest = rs_build()\n        return first\n\n"
+        "    def rest_global(self):\n        global _REST\n        first, *_REST = rg_build()\n        return first\n\n"
+        "    def own_attribute(self):\n        out = {}\n        setattr(out, 'x', so_build())\n        return out\n\n"
+        "    @registry['x']\n    @memoize\n    def registered(self):\n        return rm_build()\n\n"
+        "    @registry['y']\n    def only_registered(self):\n        return ro_build()\n\n"
+        "    def gathers(self):\n        early = e_build()\n        parts = [early, f_build()]\n"
+        "        late = l2_build()\n        parts.append(late)\n        parts.append(gt_build())\n"
+        "        self.rows = parts\n\n"
+        "@functools.cache\ndef table():\n    return tb_build()\n\n"
+        "def uses_table():\n    return table()\n"
+    )
+    found = keepers(source, "k.py")
+
+    def kept_by(*qualnames):
+        return {reach_name("k.py", qualname) for qualname in qualnames}
+
+    assert found["g_build"] == kept_by("rebind")
+    assert found["n_build"] == kept_by("outer", "outer.<locals>.inner")
+    assert found["p_build"] == kept_by("K.publish")  # the list it filled, stored in another it made, stored
+    assert found["a_build"] == kept_by("K.aliases")  # through a chain of local names
+    assert found["w_build"] == kept_by("K.walrus")
+    assert found["t_build"] == kept_by("K.tupled")
+    assert found["s_build"] == kept_by("K.starred")
+    assert found["sa_build"] == found["osa_build"] == kept_by("K.set_by_name")
+    assert found["c_build"] == kept_by("K.prop", "K.reads")  # whoever reads the property takes the kept value
+    assert found["l_build"] == kept_by("K.lru")
+    assert found["m_build"] == kept_by("K.memo")
+    assert found["ac_build"] == kept_by("K.accumulates")  # through a name assigned from itself
+    assert found["o1_build"] == found["o2_build"] == kept_by("K.pair")
+    assert found["sd_build"] == found["bt_build"] == kept_by("K.both")
+    assert found["st_build"] == kept_by("K.rest")
+    assert found["rs_build"] == kept_by("K.rest_stored") and found["rg_build"] == kept_by("K.rest_global")
+    assert found["rm_build"] == kept_by("K.registered")
+    gathered = [found[name] for name in ("e_build", "f_build", "l2_build", "gt_build")]
+    assert gathered == [kept_by("K.gathers")] * 4  # made with some, filled with more, then stored
+    assert found["tb_build"] == kept_by("table", "uses_table")  # called by name where it is read
+    assert "u_build" not in found and "plain_build" not in found  # returned, not kept
+    assert "so_build" not in found and "ro_build" not in found  # in what the call made; a plain decorator
