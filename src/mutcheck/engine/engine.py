@@ -100,6 +100,7 @@ class EngineRun:
     lines: list[dict[str, set[int]]] = field(default_factory=list)  # per test, the target files' lines it ran
     started: list[set[str]] = field(default_factory=list)  # per test, the target functions that started in it
     in_subprocesses: set[int] = field(default_factory=set)  # tests that ran target code in a subprocess
+    sharing: dict[int, str] = field(default_factory=dict)  # a test sharing a fixture's value -> its group's name
     module_names: dict[str, str] = field(default_factory=dict)  # the project's module files, their module names
     loaded: list[str] = field(default_factory=list)  # every module loaded when collecting ended
     collection_seen: Seen = field(default_factory=Seen)  # what collecting was seen to depend on
@@ -336,6 +337,7 @@ def _observed(run: EngineRun, applied: list["AppliedMutant"], places: Places, he
         not_kept={tests[i] for i in run.in_subprocesses | run.order_dependent},
         mutants=mutants,
         order_dependent={tests[i] for i in run.order_dependent},
+        sharing={tests[i]: group for i, group in run.sharing.items()},
     )
 
 
@@ -475,6 +477,9 @@ def _converse(
                     run.fixtures_seen = {name: Seen.from_json(seen) for name, seen in (event.fixtures or {}).items()}
                     run.collection_seen = Seen.from_json(event.collection or {})
                     run.in_subprocesses = {index for index, result in enumerate(results) if result.get("subprocess")}
+                    run.sharing = {
+                        index: result["sharing"] for index, result in enumerate(results) if "sharing" in result
+                    }
                 on_progress("baseline", event.round)
                 if event.round == options.baseline_rounds:
                     planned_at = time.monotonic()

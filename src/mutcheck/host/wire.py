@@ -196,6 +196,8 @@ def shared_reach(results: list[dict[str, Any]], events: Iterable[dict[str, Any]]
         reached |= sharing.reach(used[index] | torn_down.get(index, set()))
         if reached := reached - _direct_reach(result):
             result["shared"] = sorted(reached)
+        if group := sharing.group(used[index] | torn_down.get(index, set())):
+            result["sharing"] = group  # its outcome stands on what the others of its group did
 
 
 def _used_fixtures(result: dict[str, Any], asked: dict[str, set[str]]) -> set[str]:
@@ -243,6 +245,10 @@ class _SharedValues:
 
     def reach(self, names: set[str]) -> set[str]:
         return set().union(*(self.reached.get(self._root(name), set()) for name in names & self.own))
+
+    def group(self, names: set[str]) -> str | None:
+        """The name of the group of the fixtures `names`, the same for every test of it; None outside any."""
+        return next((self._root(name) for name in sorted(names & self.own)), None)
 
 
 # -- the host's events, one JSON line each on the events pipe ------------------------------------

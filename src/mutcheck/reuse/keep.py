@@ -68,6 +68,8 @@ class Observed:
     not_kept: set[str]  # tests whose outcomes are never kept (ran target code in a subprocess, order-dependent)
     mutants: list[ObservedMutant]
     order_dependent: set[str] = field(default_factory=set)  # of `not_kept`: failed in the baseline only as split
+    # a test sharing a value of the project's shared fixture with others -> its group's name (see `host.wire.shared_reach`)
+    sharing: dict[str, str] = field(default_factory=dict)
 
 
 class Keeper:
@@ -173,6 +175,9 @@ class Keeper:
         builder.evidence(self._values(every))  # the baseline's, for a whole run
         layout = set().union(*(found.layout for found in self._labelled.values()))
         builder.evidence(self._values(layout))  # which tests there are, for a whole run
+        groups: dict[str | None, list[str]] = {}
+        for test, group in observed.sharing.items():
+            groups.setdefault(group, []).append(test)
         for mutant in observed.mutants:
             tests: dict[str, TestOutcome] = {}
             decision = mutant.decision
@@ -187,7 +192,8 @@ class Keeper:
             for test, outcome in mutant.outcomes.items():
                 if mutant.keepable and outcome in REUSABLE and test not in observed.not_kept:
                     if test not in mutant.not_kept:
-                        found = self._under(mutant, [test], fixtures, base)
+                        # a test of a group stands on what every test of it did to the value they share
+                        found = self._under(mutant, groups.get(observed.sharing.get(test), [test]), fixtures, base)
                     elif test in mutant.in_order:  # what the suite's order up to it stood on
                         found = self._under(mutant, mutant.in_order[: mutant.in_order.index(test) + 1], fixtures, base)
                         found = (found[0] | {label(ORDER, test)}, found[1]) if found else None

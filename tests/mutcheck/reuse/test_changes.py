@@ -262,6 +262,16 @@ KINDS = {
         rewrite("tests/value.txt", "15", "5"),
         rewrite("tests/value.txt", "5", "15"),
     ),
+    "what an earlier test puts in a shared fixture's value": Kind(
+        {
+            "tests/test_clamps.py": "import pytest\n\nfrom pkg.core import limit\n\n\n"
+            "@pytest.fixture(scope='module')\ndef box():\n    return {}\n\n\n"
+            "def test_puts(box):\n    box['value'] = 15\n\n\n"
+            "def test_clamps(box):\n    value = box['value']\n    assert limit(value, 10) == min(value, 10)\n",
+        },
+        rewrite("tests/test_clamps.py", "box['value'] = 15", "box['value'] = 5"),
+        rewrite("tests/test_clamps.py", "box['value'] = 5", "box['value'] = 15"),
+    ),
     "an environment variable the target's code reads": Kind(
         {"src/pkg/config.py": READS_THE_ENVIRONMENT, "tests/test_clamps.py": CONFIGURED},
         setenv("PKG_VALUE", "5"),
