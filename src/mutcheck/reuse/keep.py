@@ -68,7 +68,7 @@ class Observed:
     not_kept: set[str]  # tests whose outcomes are never kept (ran target code in a subprocess, order-dependent)
     mutants: list[ObservedMutant]
     order_dependent: set[str] = field(default_factory=set)  # of `not_kept`: failed in the baseline only as split
-    # a test sharing a value of the project's shared fixture with others -> its group's name (see `host.wire.shared_reach`)
+    # a test sharing a value of a project's shared fixture -> its group's name (see `host.wire.shared_reach`)
     sharing: dict[str, str] = field(default_factory=dict)
 
 
