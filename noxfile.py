@@ -48,6 +48,7 @@ ENGINE_TESTS = [
     "tests/mutcheck/host/test_forked_fallback.py",
     "tests/mutcheck/mutation/test_outside.py",
     "tests/mutcheck/engine/test_shared_fixtures.py",
+    "tests/mutcheck/engine/test_forked_processes.py",
 ]
 HARDEN_FLOW = (
     "tests/mutcheck/harden/test_harden_command.py"

@@ -141,7 +141,7 @@ class Scheduler:
                     reach = Reach(
                         set(self.spec.target_files), self.live.known_codes, self.live.caches, self.project, lines=True
                     )
-                    watch, subprocesses = Watch(events, reach), SubprocessReach(Path(self.spec.subprocesses))
+                    watch, subprocesses = Watch(events, reach), SubprocessReach(Path(self.spec.subprocesses), reach)
                 for result in baseline_chunk(self.items, chunk, watch, subprocesses):
                     events.write(result)
 

@@ -1,6 +1,7 @@
-"""Python processes that a test starts (a CLI test's `sys.executable -m pkg.cli`): the environment that
-makes them import the run's copy too (through `boot/sitecustomize.py`, the way coverage.py follows
-subprocesses), and in the baseline the target code each one ran, counted for the test that started it.
+"""Python processes that a test starts (a CLI test's `sys.executable -m pkg.cli`, a `multiprocessing`
+pool's forked workers): the environment that makes them import the run's copy too (through
+`boot/sitecustomize.py`, the way coverage.py follows subprocesses), and in the baseline the target
+code each one ran, counted for the test that started it.
 
 A swap lives in one process's memory, so a mutant whose code a test reaches in a subprocess runs on
 the fallback path, where the mutated file is what every process imports.
@@ -9,6 +10,7 @@ the fallback path, where the mutated file is what every process imports.
 import atexit
 import json
 import os
+import signal
 from pathlib import Path
 
 from mutcheck.core.atomic_write import write_atomically
@@ -35,17 +37,32 @@ def follow_subprocesses(spec: HostSpec) -> Path:
     return folder
 
 
+# the baseline test running in this process: what it reached so far, the folder, its index (see `_forked`)
+_RUNNING: tuple[Reach, Path, int] | None = None
+_FOLLOWING_FORKS = False
+
+
 class SubprocessReach:
     """In a baseline child: which target functions the subprocesses of each test ran (those that
-    ended before the test did; one still running is not waited for)."""
+    ended before the test did; one still running is not waited for), the processes it forked
+    (a `multiprocessing` pool's workers) among them."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, reach: Reach) -> None:
+        global _FOLLOWING_FORKS
         self.folder = folder
+        self.reach = reach
+        if not _FOLLOWING_FORKS:  # a hook stays for the process's life: one, that reads `_RUNNING`
+            os.register_at_fork(after_in_child=_forked)
+            _FOLLOWING_FORKS = True
 
     def start_test(self, index: int) -> None:
+        global _RUNNING
         os.environ[_TEST] = str(index)
+        _RUNNING = (self.reach, self.folder, index)
 
     def stop_test(self, index: int) -> list[str]:
+        global _RUNNING
+        _RUNNING = None
         os.environ.pop(_TEST, None)
         reached: set[str] = set()
         ending = f"-{index}.json"
@@ -61,6 +78,37 @@ class SubprocessReach:
             except (OSError, ValueError):  # being written by a process that is still ending
                 continue
         return sorted(reached)
+
+
+def _forked() -> None:
+    """In a process a baseline test forked: it runs on with the test's watch (monitoring and trace
+    functions are inherited), so what it reached is written when it ends, for that test: at
+    `os._exit`, the way a `multiprocessing` worker ends, at exit, or at the SIGTERM a pool's
+    `terminate()` sends (where the project set no handler of its own)."""
+    if _RUNNING is None:
+        return
+    reach, folder, index = _RUNNING
+    record = folder / f"{os.getpid()}-{index}.json"
+    end = os._exit
+
+    def write() -> None:
+        write_atomically(record, json.dumps(sorted(reach.current)).encode("utf-8"))
+
+    def exit_after_writing(code: int) -> None:
+        try:
+            write()
+        finally:
+            end(code)
+
+    def end_on_signal(signum: int, _frame: object) -> None:
+        write()
+        signal.signal(signum, signal.SIG_DFL)  # then end as the signal would have ended it
+        os.kill(os.getpid(), signum)
+
+    os._exit = exit_after_writing
+    atexit.register(write)
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:  # a pool's `terminate()`, as its `with` ends
+        signal.signal(signal.SIGTERM, end_on_signal)
 
 
 def start_in_subprocess(spec_path: str) -> None:

@@ -277,7 +277,7 @@ def _chunk(items: list[pytest.Item], chunk: list[int], reach: Reach | None = Non
     watch = None
     if reach is not None:
         watch = Watch(EventWriter(os.open(os.devnull, os.O_WRONLY)), reach)  # its fixtures' events go nowhere
-    return baseline_chunk(items, chunk, watch, SubprocessReach(folder) if folder else None)
+    return baseline_chunk(items, chunk, watch, SubprocessReach(folder, reach) if folder else None)
 
 
 def test_a_baseline_chunk_reports_its_tests_in_its_order_as_one_run_of_them(pytester):

@@ -1,0 +1,77 @@
+"""A test that runs the target code in a process it forks (a `multiprocessing` pool's worker, the
+default on Linux before Python 3.14): the baseline counts what the worker ran for that test, so the
+test runs under the code's mutants, and the verdict and killing tests are a plain run's."""
+
+import pytest
+
+from tests.mutcheck.cli_runs import mutant, run
+from tests.mutcheck.engine_project import FAMILIES, catalog_entry, pyproject, write_files
+from tests.mutcheck.naive import naive_run_of
+
+TABLE = """\
+def build_table(width):
+    rows = []
+    for index in range(width):
+        rows.append(index * 2)
+    return rows
+"""
+
+# The worker ends by `os._exit` (an executor's shutdown) or by the SIGTERM of a pool's `terminate()`.
+WORKERS = {
+    "an executor's worker": """\
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+
+from table import build_table
+
+
+def test_in_a_worker():
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as executor:
+        assert executor.submit(build_table, 4).result() == [0, 2, 4, 6]
+""",
+    "a pool's worker, terminated": """\
+import multiprocessing
+
+from table import build_table
+
+
+def test_in_a_worker():
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert pool.apply(build_table, (4,)) == [0, 2, 4, 6]
+""",
+}
+
+HERE = """\
+from table import build_table
+
+
+def test_has_its_width():
+    assert len(build_table(4)) == 4
+"""
+
+
+@pytest.mark.parametrize("worker", WORKERS)
+def test_code_a_forked_worker_runs_is_killed_by_the_test_that_forked_it(tmp_path, worker):
+    killer = "tests/test_pool.py::test_in_a_worker"
+    catalog = catalog_entry(
+        "ROWS",
+        "build_table",
+        "rows.append(index * 2)",
+        "rows.append(index * 3)",
+        f'killed_by = ["{killer}"]',
+        file="src/table.py",
+    )
+    files = {
+        "pyproject.toml": pyproject("forked-worker", timeout_constant=5.0),
+        "src/table.py": TABLE,
+        "tests/test_pool.py": WORKERS[worker],
+        "tests/test_here.py": HERE,
+        "mutants/families.toml": FAMILIES,
+        "mutants/catalog.toml": catalog,
+    }
+    project = write_files(tmp_path / "project", files)
+    _, output, data = run(project, "--fresh", "--jobs", "1")
+    entry = mutant(data, "ROWS")
+    naive = naive_run_of(project, "ROWS", ["tests"])
+    assert naive.failed == {killer}
+    assert (entry["verdict"], sorted(entry["killers"])) == ("killed", sorted(naive.failed)), output
