@@ -48,7 +48,7 @@ from mutcheck.selection.line_reach import FileLines, line_reach
 from mutcheck.selection.reaching_tests import select_tests
 
 # how a baseline test can reach a target function (`shared`: through the value of a shared fixture it uses)
-REACH_KINDS = ("covered", "cached", "subprocess", "shared")
+REACH_KINDS = ("covered", "cached", "subprocess", "forked", "shared")
 
 if TYPE_CHECKING:  # LibCST loads while the host starts, not before
     from mutcheck.mutation.drift import Drift
@@ -99,7 +99,7 @@ class EngineRun:
     import_reached: set[str] = field(default_factory=set)  # target functions that ran before any test
     lines: list[dict[str, set[int]]] = field(default_factory=list)  # per test, the target files' lines it ran
     started: list[set[str]] = field(default_factory=list)  # per test, the target functions that started in it
-    in_subprocesses: set[int] = field(default_factory=set)  # tests that ran target code in a subprocess
+    in_subprocesses: set[int] = field(default_factory=set)  # tests that ran target code in another process
     sharing: dict[int, str] = field(default_factory=dict)  # a test sharing a fixture's value -> its group's name
     module_names: dict[str, str] = field(default_factory=dict)  # the project's module files, their module names
     loaded: list[str] = field(default_factory=list)  # every module loaded when collecting ended
@@ -476,7 +476,11 @@ def _converse(
                     run.seen = [Seen.from_json(result["seen"]) if "seen" in result else None for result in results]
                     run.fixtures_seen = {name: Seen.from_json(seen) for name, seen in (event.fixtures or {}).items()}
                     run.collection_seen = Seen.from_json(event.collection or {})
-                    run.in_subprocesses = {index for index, result in enumerate(results) if result.get("subprocess")}
+                    run.in_subprocesses = {
+                        index
+                        for index, result in enumerate(results)
+                        if result.get("subprocess") or result.get("forked")
+                    }
                     run.sharing = {
                         index: result["sharing"] for index, result in enumerate(results) if "sharing" in result
                     }

@@ -86,6 +86,6 @@ def baseline_chunk(
             reached, seen = watch.stop_test()
             event.update(covered=reached.covered, fresh=reached.fresh, cached=reached.cached, lines=reached.lines)
             event["seen"] = seen.to_json()
-            event["subprocess"] = subprocesses.stop_test(index)
+            event["subprocess"], event["forked"] = subprocesses.stop_test(index)
         results.append(event)
     return results

@@ -55,8 +55,9 @@ RUN_WHILE_COLLECTING = {"import-time", "whole-file", *OUTSIDE}
 # Fallback reasons whose mutant a fresh host from the fork server can run: a copy's own file is needed
 # where a test may run the source by other means than importing it (`exec`, a subprocess).
 FORKABLE = {"import-time", "not-imported", "no-live-function", "no-marker", "no-evidence", "reads-source", *OUTSIDE}
-# what a baseline test reached, and how (see `Reach`; `shared`: through a shared fixture's value, see `shared_reach`)
-REACH_KINDS = ("covered", "fresh", "cached", "subprocess", "shared")
+# what a baseline test reached, and how (see `Reach`; `forked`: in a process it forked, which runs the swap too;
+# `shared`: through a shared fixture's value, see `shared_reach`)
+REACH_KINDS = ("covered", "fresh", "cached", "subprocess", "forked", "shared")
 
 
 def deal(files: list[str], jobs: int) -> list[list[int]]:

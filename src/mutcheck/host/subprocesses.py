@@ -39,6 +39,7 @@ def follow_subprocesses(spec: HostSpec) -> Path:
 
 # the baseline test running in this process: what it reached so far, the folder, its index (see `_forked`)
 _RUNNING: tuple[Reach, Path, int] | None = None
+_FORKED = "fork-"  # how the records of forked processes start
 _FOLLOWING_FORKS = False
 
 
@@ -60,11 +61,14 @@ class SubprocessReach:
         os.environ[_TEST] = str(index)
         _RUNNING = (self.reach, self.folder, index)
 
-    def stop_test(self, index: int) -> list[str]:
+    def stop_test(self, index: int) -> tuple[list[str], list[str]]:
+        """What the test's subprocesses ran, and what the processes it forked ran (they run the host's
+        code as it was when forked, a mutant's swap included)."""
         global _RUNNING
         _RUNNING = None
         os.environ.pop(_TEST, None)
         reached: set[str] = set()
+        forked: set[str] = set()
         ending = f"-{index}.json"
         # a listing, not a glob: a glob compiles a pattern per test, a tenth of a large suite's baseline
         try:
@@ -73,11 +77,13 @@ class SubprocessReach:
             names = []
         for path in [self.folder / name for name in names if name.endswith(ending)]:
             try:
-                reached.update(json.loads(path.read_text(encoding="utf-8")))
+                (forked if path.name.startswith(_FORKED) else reached).update(
+                    json.loads(path.read_text(encoding="utf-8"))
+                )
                 path.unlink()
             except (OSError, ValueError):  # being written by a process that is still ending
                 continue
-        return sorted(reached)
+        return sorted(reached), sorted(forked)
 
 
 def _forked() -> None:
@@ -88,7 +94,7 @@ def _forked() -> None:
     if _RUNNING is None:
         return
     reach, folder, index = _RUNNING
-    record = folder / f"{os.getpid()}-{index}.json"
+    record = folder / f"{_FORKED}{os.getpid()}-{index}.json"
     end = os._exit
 
     def write() -> None:

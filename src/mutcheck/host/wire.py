@@ -214,7 +214,7 @@ def _used_fixtures(result: dict[str, Any], asked: dict[str, set[str]]) -> set[st
 
 def _direct_reach(result: dict[str, Any]) -> set[str]:
     """The target code a baseline test ran itself, in its process or in those it started."""
-    return {name for kind in ("covered", "cached", "subprocess") for name in result.get(kind, ())}
+    return {name for kind in ("covered", "cached", "subprocess", "forked") for name in result.get(kind, ())}
 
 
 class _SharedValues:

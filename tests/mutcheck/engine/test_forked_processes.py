@@ -1,6 +1,6 @@
 """A test that runs the target code in a process it forks (a `multiprocessing` pool's worker, the
 default on Linux before Python 3.14): the baseline counts what the worker ran for that test, so the
-test runs under the code's mutants, and the verdict and killing tests are a plain run's."""
+test runs under the code's mutants, swapped in, and the verdict and killing tests are a plain run's."""
 
 import pytest
 
@@ -75,3 +75,4 @@ def test_code_a_forked_worker_runs_is_killed_by_the_test_that_forked_it(tmp_path
     naive = naive_run_of(project, "ROWS", ["tests"])
     assert naive.failed == {killer}
     assert (entry["verdict"], sorted(entry["killers"])) == ("killed", sorted(naive.failed)), output
+    assert entry["path"] == "swap"  # the worker is forked from the process the mutant is swapped into
