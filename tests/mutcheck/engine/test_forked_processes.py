@@ -4,9 +4,8 @@ test runs under the code's mutants, swapped in, and the verdict and killing test
 
 import pytest
 
-from tests.mutcheck.cli_runs import mutant, run
-from tests.mutcheck.engine_project import FAMILIES, catalog_entry, pyproject, write_files
-from tests.mutcheck.naive import naive_run_of
+from tests.mutcheck.engine_project import catalog_entry
+from tests.mutcheck.plain_run import killed_as_in_a_plain_run
 
 TABLE = """\
 def build_table(width):
@@ -61,18 +60,7 @@ def test_code_a_forked_worker_runs_is_killed_by_the_test_that_forked_it(tmp_path
         f'killed_by = ["{killer}"]',
         file="src/table.py",
     )
-    files = {
-        "pyproject.toml": pyproject("forked-worker", timeout_constant=5.0),
-        "src/table.py": TABLE,
-        "tests/test_pool.py": WORKERS[worker],
-        "tests/test_here.py": HERE,
-        "mutants/families.toml": FAMILIES,
-        "mutants/catalog.toml": catalog,
-    }
-    project = write_files(tmp_path / "project", files)
-    _, output, data = run(project, "--fresh", "--jobs", "1")
-    entry = mutant(data, "ROWS")
-    naive = naive_run_of(project, "ROWS", ["tests"])
-    assert naive.failed == {killer}
-    assert (entry["verdict"], sorted(entry["killers"])) == ("killed", sorted(naive.failed)), output
+    files = {"src/table.py": TABLE, "tests/test_pool.py": WORKERS[worker], "tests/test_here.py": HERE}
+    files["mutants/catalog.toml"] = catalog
+    _, entry = killed_as_in_a_plain_run(tmp_path, "forked-worker", files, "ROWS", [killer])
     assert entry["path"] == "swap"  # the worker is forked from the process the mutant is swapped into

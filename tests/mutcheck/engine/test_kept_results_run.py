@@ -3,9 +3,8 @@ keeper's tests too, and the verdict is a plain run's."""
 
 import pytest
 
-from tests.mutcheck.cli_runs import mutant, run
-from tests.mutcheck.engine_project import FAMILIES, catalog_entry, pyproject, write_files
-from tests.mutcheck.naive import naive_run_of
+from tests.mutcheck.engine_project import catalog_entry
+from tests.mutcheck.plain_run import killed_as_in_a_plain_run
 
 MEMO = """\
 class Patterns:
@@ -165,16 +164,5 @@ def test_a_mutant_whose_result_a_memo_hands_to_a_later_test_is_killed_by_that_te
         'killed_by = ["tests/test_memo.py::test_rule_is_dashes"]',
         file="src/memo.py",
     )
-    files = {
-        "pyproject.toml": pyproject("memo-fixture", timeout_constant=5.0),
-        "src/memo.py": source,
-        "tests/test_memo.py": MEMO_TESTS,
-        "mutants/families.toml": FAMILIES,
-        "mutants/catalog.toml": catalog,
-    }
-    project = write_files(tmp_path / "project", files)
-    _, output, data = run(project, "--fresh", "--jobs", "1")
-    entry = mutant(data, "MEMO")
-    naive = naive_run_of(project, "MEMO", ["tests"])
-    assert naive.failed == {"tests/test_memo.py::test_rule_is_dashes"}
-    assert (entry["verdict"], sorted(entry["killers"])) == ("killed", sorted(naive.failed)), output
+    files = {"src/memo.py": source, "tests/test_memo.py": MEMO_TESTS, "mutants/catalog.toml": catalog}
+    killed_as_in_a_plain_run(tmp_path, "memo-fixture", files, "MEMO", ["tests/test_memo.py::test_rule_is_dashes"])

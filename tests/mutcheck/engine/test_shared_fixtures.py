@@ -4,9 +4,8 @@ runs, every test that uses the fixture runs, and the verdict and killing tests a
 
 import pytest
 
-from tests.mutcheck.cli_runs import mutant, run
-from tests.mutcheck.engine_project import FAMILIES, catalog_entry, pyproject, write_files
-from tests.mutcheck.naive import naive_run_of
+from tests.mutcheck.engine_project import catalog_entry
+from tests.mutcheck.plain_run import killed_as_in_a_plain_run
 
 TABLE = """\
 def build_table(width):
@@ -65,20 +64,8 @@ def _run_against_a_plain_run(
     catalog = catalog_entry(
         "ROWS", "build_table", "rows.append(index * 2)", "rows.append(index * 3)", killed_by, file="src/table.py"
     )
-    files = {
-        "pyproject.toml": pyproject(name, timeout_constant=5.0),
-        "src/table.py": table,
-        **tests,
-        "mutants/families.toml": FAMILIES,
-        "mutants/catalog.toml": catalog,
-    }
-    project = write_files(root / "project", files)
-    _, output, data = run(project, "--fresh", "--jobs", "1")
-    entry = mutant(data, "ROWS")
-    naive = naive_run_of(project, "ROWS", ["tests"])
-    assert naive.failed == set(killers)
-    assert (entry["verdict"], sorted(entry["killers"])) == ("killed", sorted(naive.failed)), output
-    return data, entry
+    files = {"src/table.py": table, **tests, "mutants/catalog.toml": catalog}
+    return killed_as_in_a_plain_run(root, name, files, "ROWS", killers)
 
 
 @pytest.mark.parametrize("scope", ["module", "session"])
