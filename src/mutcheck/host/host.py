@@ -29,7 +29,14 @@ from mutcheck.host.failure_reports import short_failure_reports
 from mutcheck.host.fork_server import ForkServer, start_fork_server
 from mutcheck.host.import_reach import ImportReach
 from mutcheck.host.observe import COLLECTION, OBSERVER
-from mutcheck.host.project_files import defined_in, has_teardown, imported_elsewhere, imported_modules, test_files
+from mutcheck.host.project_files import (
+    can_change,
+    defined_in,
+    has_teardown,
+    imported_elsewhere,
+    imported_modules,
+    test_files,
+)
 from mutcheck.host.protocol import last_error, reports_listener
 from mutcheck.host.pytest_compat import rewrite_only_the_suite
 from mutcheck.host.pytest_options import (
@@ -147,8 +154,12 @@ class HostPlugin:
             yield
             return
         own = defined_in(fixturedef.func, os.path.realpath(self.spec.project)) is not None
-        with watch.fixture(fixturedef.argname, own, has_teardown(fixturedef)):
+        teardown = has_teardown(fixturedef)
+        with watch.fixture(fixturedef.argname, teardown) as setup:
             yield
+            setup.carrier = own and can_change(fixturedef)
+        if teardown:  # the last finalizer added runs first: the fixture's own teardown begins
+            fixturedef.addfinalizer(lambda: watch.tearing_down(fixturedef.argname))
 
     def pytest_fixture_post_finalizer(self, fixturedef: Any) -> None:
         """A shared fixture is torn down in the teardown of the last test of its scope: what its

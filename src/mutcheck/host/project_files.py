@@ -5,7 +5,7 @@ whether a fixture is the project's own."""
 import inspect
 import os
 import sys
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 import pytest
@@ -36,6 +36,25 @@ def has_teardown(fixturedef: Any) -> bool:
     function = inspect.unwrap(fixturedef.func)
     yields = inspect.isgeneratorfunction(function) or inspect.isasyncgenfunction(function)
     return yields or "request" in fixturedef.argnames
+
+
+_UNCHANGING = (type(None), bool, int, float, complex, str, bytes, range)
+_NESTED_LIMIT = 3  # deeper tuples are taken as changeable
+
+
+def can_change(fixturedef: Any) -> bool:
+    """Whether the value a fixture's setup made can be changed by a test that uses it: anything but
+    None, a number, a string, bytes, a path, and tuples and frozensets of these."""
+    made = fixturedef.cached_result
+    return made is not None and made[2] is None and not _unchanging(made[0], 0)
+
+
+def _unchanging(value: Any, depth: int) -> bool:
+    if type(value) in _UNCHANGING or isinstance(value, PurePath):
+        return True
+    if type(value) in (tuple, frozenset) and depth < _NESTED_LIMIT:
+        return all(_unchanging(item, depth + 1) for item in value)
+    return False
 
 
 def test_files(items: list[pytest.Item], project: str) -> list[str]:

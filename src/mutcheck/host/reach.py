@@ -59,6 +59,7 @@ class Reach:
         self.paths: dict[str, str | None] = {}  # a code object's file -> its path in the project, or None
         self.code: list[set[str]] = [set()]  # the innermost sink's last: the test's, then each fixture's
         self.shared: list[set[str]] = []  # per shared fixture being set up, the target functions started in it
+        self.setup_hits: list[list[int]] = []  # per shared fixture being set up, its caches' hits before it
         self.known_codes = known_codes  # None: every code object counts as held
         self.caches = list(caches)
         self.current: set[str] = set()
@@ -68,10 +69,14 @@ class Reach:
         self.line_events: dict[int, CodeType] = {}  # the code objects whose line events are on (held: ids stay theirs)
         self.monitoring = False
 
+    def _hits(self) -> list[int]:
+        return [wrapper.cache_info().hits for _, wrapper in self.caches]
+
     def start_test(self) -> None:
         self.current, self.fresh, self.code, self.ran, self.shared = set(), set(), [set()], set(), []
+        self.setup_hits = []
         self.line_events = {}  # each test's first start turns them on again (3.14 drops them with the tool id)
-        self.hits = [wrapper.cache_info().hits for _, wrapper in self.caches]
+        self.hits = self._hits()
         self.monitoring = _claim_tool(self._on_start, self._on_line if self.lines else None)
         if self.monitoring:
             sys.monitoring.restart_events()  # code the last test reached reports again
@@ -98,6 +103,7 @@ class Reach:
         """A fixture's setup begins: the code it runs is its own (code the test ran already reports again)."""
         self.code.append(set())
         self.shared.append(set())
+        self.setup_hits.append(self._hits())
         if self.monitoring:
             sys.monitoring.restart_events()
 
@@ -105,9 +111,21 @@ class Reach:
         """The fixture's setup is over: the project's code it ran, and the target functions that started
         in it (every test that uses the fixture's value reaches them); the test's code reports again."""
         code, started = self.code.pop(), self.shared.pop()
+        before = self.setup_hits.pop()  # a cache's answer in the setup counts as its function's start
+        started |= {name for (name, _), was, now in zip(self.caches, before, self._hits(), strict=True) if now > was}
         if self.monitoring:
             sys.monitoring.restart_events()
         return sorted(code), sorted(started)
+
+    def also_into(self, started: set[str]) -> None:
+        """From now on the target functions that start are added to `started` too (a shared fixture's
+        teardown); code the test ran already reports again."""
+        self.shared.append(started)
+        if self.monitoring:
+            sys.monitoring.restart_events()
+
+    def no_longer_into(self, started: set[str]) -> None:
+        self.shared = [sink for sink in self.shared if sink is not started]
 
     def _seen(self, code: CodeType) -> None:
         filename = code.co_filename

@@ -5,6 +5,7 @@ process sends only what a test or fixture adds to what it showed unmutated."""
 
 from collections.abc import Generator
 from contextlib import contextmanager
+from dataclasses import dataclass
 
 import pytest
 
@@ -14,6 +15,11 @@ from mutcheck.host.reach import Reach, Reached
 from mutcheck.host.wire import Seen
 
 _ACTIVE: "Watch | None" = None
+
+
+@dataclass
+class FixtureSetup:
+    carrier: bool = False  # the project's fixture, whose value tests can change (see `host.wire.shared_reach`)
 
 
 class Watch:
@@ -31,6 +37,7 @@ class Watch:
         self.earlier = earlier  # per test, what it showed unmutated (a mutant's process sends the rest)
         self.earlier_fixtures = earlier_fixtures or {}
         self.index: int | None = None
+        self.teardowns: dict[str, set[str]] = {}  # a shared fixture being torn down -> what its teardown started
 
     def start_test(self, index: int, item: pytest.Item) -> None:
         global _ACTIVE
@@ -56,28 +63,45 @@ class Watch:
         return seen.moved(*self.moved) if self.moved else seen
 
     @contextmanager
-    def fixture(self, name: str, own: bool, teardown: bool) -> Generator[None, None, None]:
+    def fixture(self, name: str, teardown: bool) -> Generator["FixtureSetup", None, None]:
         """A shared fixture's setup inside the running test: what it does is the fixture's own
-        (`own`: the project defines it, so its value is the project's to change; `teardown`: it can
-        run code of its own when torn down)."""
+        (`teardown`: it can run code of its own when torn down; the caller says, through what this
+        yields, whether the value the setup made carries what tests do to it)."""
+        setup = FixtureSetup()
         outer = OBSERVER.sink
         outer.seen.fixtures.add(name)
         OBSERVER.begin(fixture_key(name), outer.fixtures)
         if self.reach:
             self.reach.enter()
         try:
-            yield
+            yield setup
         finally:
             code, started = self.reach.leave() if self.reach else ([], [])
             seen = OBSERVER.end()
             seen.code |= set(code)
             seen = self._said(seen.without(self.earlier_fixtures.get(name)))
-            event = {"fixture": name, "seen": seen.to_json(), "started": started, "own": own, "teardown": teardown}
+            event = {
+                "fixture": name,
+                "seen": seen.to_json(),
+                "started": started,
+                "carrier": setup.carrier,
+                "teardown": teardown,
+                "during": self.index,
+            }
             self.events.write(event)
 
+    def tearing_down(self, name: str) -> None:
+        """A shared fixture's own teardown begins: the target code it starts is noted apart."""
+        if self.reach is not None:
+            self.teardowns[name] = started = set()
+            self.reach.also_into(started)
+
     def finalized(self, name: str) -> None:
-        """A shared fixture was torn down in the running test's teardown."""
-        self.events.write({"finalized": name, "during": self.index})
+        """A shared fixture was torn down in the running test's teardown, having started `started`."""
+        started = self.teardowns.pop(name, set())
+        if self.reach is not None:
+            self.reach.no_longer_into(started)
+        self.events.write({"finalized": name, "during": self.index, "started": sorted(started)})
 
 
 def active() -> Watch | None:

@@ -156,39 +156,50 @@ def joined_fixtures(events: Iterable[dict[str, Any]]) -> dict[str, Seen]:
     return joined
 
 
-def shared_reach(results: list[dict[str, Any]], events: Iterable[dict[str, Any]]) -> None:
-    """Each watched baseline result gains `shared`: the target code that can reach it through the value
-    of a fixture shared by several tests (module, class, package or session scope).
+_OTHERWISE = ("subprocess", "forked")  # reach seen per test only, not per fixture setup
 
-    - What the setup of a shared fixture it uses started, whichever test set it up (a module's fixture
-      is set up in the first of its tests; the others take the value the mutated code made).
-    - For a fixture the project defines, whose value is the project's to change: what every test that
-      shares that value reached (those that use it, the one that set it up, the one in whose teardown
-      it was torn down), joined over the fixtures those tests share in turn. Under a mutant of that
-      code, any of them can leave the value changed for the next (a list it fills, a cache its setup
-      read, a thread it finishes), and the teardown's failure shows in the test that tears it down.
+
+def shared_reach(results: list[dict[str, Any]], events: Iterable[dict[str, Any]]) -> None:
+    """Each watched baseline result gains `shared`: the target code that can reach it through a
+    fixture shared by several tests (module, class, package or session scope).
+
+    - What the setup and the teardown of a shared fixture it uses started or took from a cache, and
+      what the test it was set up in ran in another process (seen per test only), whichever test set
+      it up or tore it down (a module's fixture is set up in the first of its tests; the others take
+      the value the mutated code made; its teardown runs in the last, which fails if the teardown does).
+    - For a carrier (a fixture the project defines whose value can change: not None, a number, a
+      string, a path, or tuples of these): what every test that shares the value reached (those that
+      use it, the one that set it up, and, where the fixture has a teardown of its own, the one that
+      tore it down), joined over the carriers those tests share in turn. Under a mutant of that code,
+      any of them can leave the value changed for the next (a list it fills, a thread it finishes).
     """
     started: dict[str, set[str]] = {}
     asked: dict[str, set[str]] = {}  # a fixture -> those its setup asked for by name (`getfixturevalue`)
-    own: set[str] = set()
+    carriers: set[str] = set()
     with_teardown: set[str] = set()
     finalized: list[tuple[int, str]] = []
+    by_test = {result["test"]: result for result in results}
     for event in events:
         if "fixture" in event:
             started.setdefault(event["fixture"], set()).update(event.get("started", ()))
+            # a cache's answer, a subprocess or a forked process is seen per test, not per setup: what
+            # the test that set the fixture up reached so counts for the setup
+            setter = by_test.get(event.get("during"), {})
+            started[event["fixture"]].update(name for kind in _OTHERWISE for name in setter.get(kind, ()))
             asked.setdefault(event["fixture"], set()).update(event["seen"].get("fixtures", ()))
-            if event.get("own"):
-                own.add(event["fixture"])
+            if event.get("carrier"):
+                carriers.add(event["fixture"])
             if event.get("teardown"):
                 with_teardown.add(event["fixture"])
-        elif "finalized" in event:
+        elif "finalized" in event:  # what its teardown started reaches its users as its setup's does
+            started.setdefault(event["finalized"], set()).update(event.get("started", ()))
             finalized.append((event["during"], event["finalized"]))
-    torn_down: dict[int, set[str]] = {}  # a test -> the shared fixtures whose own teardown ran in its teardown
+    torn_down: dict[int, set[str]] = {}  # a test -> the fixtures whose own teardown ran in its teardown
     for index, name in finalized:
         if name in with_teardown:
             torn_down.setdefault(index, set()).add(name)
     used = [_used_fixtures(result, asked) for result in results]
-    sharing = _SharedValues(own)
+    sharing = _SharedValues(carriers)
     for index, names in enumerate(used):
         sharing.join(names | torn_down.get(index, set()), _direct_reach(results[index]))
     for index, result in enumerate(results):
@@ -218,12 +229,12 @@ def _direct_reach(result: dict[str, Any]) -> set[str]:
 
 
 class _SharedValues:
-    """The project's shared fixtures grouped by the tests that share them (a test sharing two joins
-    their groups), each group with what its tests reached."""
+    """The carriers grouped by the tests that share them (a test sharing two joins their groups), each
+    group with what its tests reached."""
 
-    def __init__(self, own: set[str]) -> None:
-        self.own = own
-        self.parent: dict[str, str] = {name: name for name in own}
+    def __init__(self, carriers: set[str]) -> None:
+        self.carriers = carriers
+        self.parent: dict[str, str] = {name: name for name in carriers}
         self.reached: dict[str, set[str]] = {}
 
     def _root(self, name: str) -> str:
@@ -233,7 +244,7 @@ class _SharedValues:
         return name
 
     def join(self, names: set[str], reached: set[str]) -> None:
-        roots = {self._root(name) for name in names & self.own}
+        roots = {self._root(name) for name in names & self.carriers}
         if not roots:
             return
         first, *others = sorted(roots)
@@ -244,11 +255,11 @@ class _SharedValues:
             joined |= self.reached.pop(other, set())
 
     def reach(self, names: set[str]) -> set[str]:
-        return set().union(*(self.reached.get(self._root(name), set()) for name in names & self.own))
+        return set().union(*(self.reached.get(self._root(name), set()) for name in names & self.carriers))
 
     def group(self, names: set[str]) -> str | None:
         """The name of the group of the fixtures `names`, the same for every test of it; None outside any."""
-        return next((self._root(name) for name in sorted(names & self.own)), None)
+        return next((self._root(name) for name in sorted(names & self.carriers)), None)
 
 
 # -- the host's events, one JSON line each on the events pipe ------------------------------------

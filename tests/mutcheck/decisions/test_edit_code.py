@@ -145,7 +145,7 @@ def _marked_function(payload: bytes | None, positions: tuple[int, ...]):
 EDITS = _edits()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture  # each test its own: a module-wide one would hand each test what the earlier ones left in it
 def file_code() -> FileCode:
     return FileCode("m.py", SOURCE, line_offsets(SOURCE), compile(SOURCE, "m.py", "exec", dont_inherit=True))
 
@@ -196,6 +196,7 @@ def test_an_edit_of_a_function_body_is_compiled_with_the_function_alone(file_cod
         if SCOPES.get(span.start_line) == "Outer.Inner.method" and span.start_line > method
         if _whole_file(span, text, "Outer.Inner.method") != "no"
     ]
+    file_code.compile_edit(*body[0], "Outer.Inner.method")  # what the file's code objects are is found once
     compiled.clear()
     for span, replacement in body:
         file_code.compile_edit(span, replacement, "Outer.Inner.method")

@@ -68,12 +68,27 @@ def _run_against_a_plain_run(
     return killed_as_in_a_plain_run(root, name, files, "ROWS", killers)
 
 
+# every test uses it and the last tears it down; its value (None) carries nothing from test to test
+AUTOUSE = """\
+import os
+
+import pytest
+
+
+@pytest.fixture(autouse=True, scope="session")
+def environment():
+    os.environ["TABLE_MODE"] = "test"
+    yield
+    del os.environ["TABLE_MODE"]
+"""
+
+
 @pytest.mark.parametrize("scope", ["module", "session"])
 def test_a_mutant_of_code_a_shared_fixture_runs_is_killed_by_the_tests_that_use_its_value(tmp_path, scope):
-    tests = {"tests/test_table.py": SHARED_TESTS.format(scope=scope)}
+    tests = {"tests/test_table.py": SHARED_TESTS.format(scope=scope), "tests/conftest.py": AUTOUSE}
     data, entry = _run_against_a_plain_run(tmp_path, "shared-fixture", tests, KILLERS)
     selected = {data["tests"][index] for index in entry["selected"]}
-    assert "tests/test_table.py::test_unrelated" not in selected  # it uses neither fixture
+    assert "tests/test_table.py::test_unrelated" not in selected  # it uses neither fixture, only `environment`
 
 
 CONFTEST = """\

@@ -91,29 +91,34 @@ def test_a_test_reaches_what_the_setups_of_the_shared_fixtures_it_uses_started_w
 
 def test_the_tests_that_share_a_value_of_the_project_s_own_fixture_each_reach_what_any_of_them_reached():
     events = [
-        {"fixture": "rows", "seen": {}, "started": [], "own": True, "teardown": False},
-        {"fixture": "view", "seen": {}, "started": [], "own": True, "teardown": True},
-        {"fixture": "plugin_state", "seen": {}, "started": [], "own": False, "teardown": True},
-        {"fixture": "lonely", "seen": {}, "started": [], "own": True, "teardown": False},
-        {"finalized": "rows", "during": 4},  # no teardown of its own: the test tearing it down is not affected
-        {"finalized": "view", "during": 5},  # the test in whose teardown `view`'s own teardown ran
-        {"finalized": "plugin_state", "during": 6},
+        {"fixture": "rows", "seen": {}, "started": [], "carrier": True, "teardown": False},
+        {"fixture": "view", "seen": {}, "started": [], "carrier": True, "teardown": True},
+        # a plugin's fixture, or the project's whose value cannot change (None, a number, a path)
+        {"fixture": "fixed", "seen": {}, "started": [], "carrier": False, "teardown": True},
+        {"fixture": "lonely", "seen": {}, "started": [], "carrier": True, "teardown": False},
+        {"finalized": "rows", "during": 4, "started": []},  # no teardown of its own: test 4 is not affected
+        {"finalized": "view", "during": 5, "started": []},  # the test in whose teardown `view`'s teardown ran
+        {"finalized": "fixed", "during": 6, "started": ["t.py::closing"]},  # what its teardown started
     ]
     results = [
         {"test": 0, "seen": {"fixtures": ["rows"]}, "covered": ["t.py::fill"]},
         {"test": 1, "seen": {"fixtures": ["rows", "view"]}, "cached": ["t.py::cached"]},  # joins the two groups
-        {"test": 2, "seen": {"fixtures": ["view"]}, "subprocess": ["t.py::elsewhere"]},
-        {"test": 3, "seen": {"fixtures": ["plugin_state"]}, "covered": ["t.py::plugin_user"]},
+        {"test": 2, "seen": {"fixtures": ["view"]}, "subprocess": ["t.py::elsewhere"], "forked": ["t.py::pool"]},
+        {"test": 3, "seen": {"fixtures": ["fixed"]}, "covered": ["t.py::fixed_user"]},
         {"test": 4, "seen": {}, "covered": ["t.py::after_rows"]},
         {"test": 5, "seen": {}, "covered": ["t.py::tears_down"]},
-        {"test": 6, "seen": {"fixtures": ["plugin_state"]}, "covered": ["t.py::last"]},
+        {"test": 6, "seen": {"fixtures": ["fixed"]}, "covered": ["t.py::last", "t.py::closing"]},
         {"test": 7, "seen": {"fixtures": ["lonely"]}, "covered": ["t.py::alone"]},
     ]
     shared_reach(results, events)
-    group = {"t.py::fill", "t.py::cached", "t.py::elsewhere", "t.py::tears_down"}
+    group = {"t.py::fill", "t.py::cached", "t.py::elsewhere", "t.py::pool", "t.py::tears_down"}
+    kinds = ("covered", "cached", "subprocess", "forked")
     for index in (0, 1, 2, 5):  # each reaches the group's code but what it reached itself
-        itself = {name for kind in ("covered", "cached", "subprocess") for name in results[index].get(kind, ())}
+        itself = {name for kind in kinds for name in results[index].get(kind, ())}
         assert set(results[index]["shared"]) == group - itself
-    # a plugin's fixture holds the plugin's objects; a test tearing down a fixture without a teardown;
-    # a test alone with its fixture: none reaches more than it ran
-    assert [index for index, result in enumerate(results) if "shared" in result] == [0, 1, 2, 5]
+    assert results[3]["shared"] == ["t.py::closing"]  # a user of a fixture reaches what its teardown ran
+    # a fixture that cannot carry changes joins no one; a test tearing down a fixture without a teardown
+    # of its own, a test alone with its fixture: none reaches more than it ran
+    assert [index for index, result in enumerate(results) if "shared" in result] == [0, 1, 2, 3, 5]
+    assert {results[index]["sharing"] for index in (0, 1, 2, 5)} == {results[0]["sharing"]}
+    assert [index for index, result in enumerate(results) if "sharing" in result] == [0, 1, 2, 5, 7]
