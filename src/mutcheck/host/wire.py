@@ -157,6 +157,7 @@ def joined_fixtures(events: Iterable[dict[str, Any]]) -> dict[str, Seen]:
 
 
 _OTHERWISE = ("subprocess", "forked")  # reach seen per test only, not per fixture setup
+_DIRECT = ("covered", "cached", *_OTHERWISE)  # what a test reached itself, in its process or those it started
 
 
 def shared_reach(results: list[dict[str, Any]], events: Iterable[dict[str, Any]]) -> None:
@@ -225,7 +226,7 @@ def _used_fixtures(result: dict[str, Any], asked: dict[str, set[str]]) -> set[st
 
 def _direct_reach(result: dict[str, Any]) -> set[str]:
     """The target code a baseline test ran itself, in its process or in those it started."""
-    return {name for kind in ("covered", "cached", "subprocess", "forked") for name in result.get(kind, ())}
+    return {name for kind in _DIRECT for name in result.get(kind, ())}
 
 
 class _SharedValues:
